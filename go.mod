@@ -1,0 +1,3 @@
+module github.com/morrisgame/morris
+
+go 1.26

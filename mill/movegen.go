@@ -1,0 +1,274 @@
+package mill
+
+import "math/bits"
+
+// capturable returns the pieces of opp that a capture may take.
+func (r *Rules) capturable(opp uint32) uint32 {
+	switch r.opts.Protection {
+	case ProtectNone:
+		return opp
+	case ProtectAlways:
+		return opp &^ r.inMills(opp)
+	}
+	if t := opp &^ r.inMills(opp); t != 0 {
+		return t
+	}
+	return opp
+}
+
+// ended reports the ends that need no move generation: material, no
+// progress, a full board that draws.
+func (p *Position) ended() bool {
+	r := p.rules
+	min := r.opts.MinPieces
+	if popcount(p.occ[White])+int(p.hand[White]) < min || popcount(p.occ[Black])+int(p.hand[Black]) < min {
+		return true
+	}
+	if r.opts.DrawAfter > 0 && int(p.quiet) >= r.opts.DrawAfter {
+		return true
+	}
+	return r.opts.FullBoard == FullBoardDraw && p.pending == 0 && p.occ[White]|p.occ[Black] == r.all
+}
+
+// banned reports whether the slide from-to by c is forbidden by the
+// re-forming ban: the piece that broke a mill may not re-form it at once.
+func (p *Position) banned(c Color, from, to Point) bool {
+	if p.banFrom[c] != uint8(from)+1 || p.banTo[c] != uint8(to)+1 {
+		return false
+	}
+	return p.rules.millsAt(p.occ[c]&^(1<<from)|1<<to, to) != 0
+}
+
+// canMove reports whether c would have a legal move if it were c's turn.
+func (p *Position) canMove(c Color) bool {
+	if p.pending == 1+uint8(c) {
+		return true // a removal, or a pass when nothing can be taken
+	}
+	own := p.occ[c]
+	empty := p.rules.all &^ (p.occ[0] | p.occ[1])
+	if empty == 0 {
+		return false
+	}
+	if p.hand[c] > 0 || (own != 0 && p.Flying(c)) {
+		return true
+	}
+	for f := own; f != 0; f &= f - 1 {
+		from := Point(bits.TrailingZeros32(f))
+		t := p.rules.adj[from] & empty
+		for ; t != 0; t &= t - 1 {
+			if !p.banned(c, from, Point(bits.TrailingZeros32(t))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Moves appends the legal moves to dst and returns it. It returns no moves
+// when the game is over (but for repetition, which only Game knows). With
+// room in dst it does not allocate.
+func (p *Position) Moves(dst []Move) []Move {
+	g := generator{p: p, r: p.rules, dst: dst}
+	g.run()
+	return g.dst
+}
+
+// NumMoves returns len(p.Moves(nil)) without building the moves.
+func (p *Position) NumMoves() int {
+	g := generator{p: p, r: p.rules, count: true}
+	g.run()
+	return g.n
+}
+
+// HasMoves reports whether the side to move has a legal move (a pass counts).
+func (p *Position) HasMoves() bool {
+	return !p.ended() && (p.canMove(p.side) || p.passes())
+}
+
+// passes reports whether the side to move, having no move, must pass.
+func (p *Position) passes() bool {
+	return p.rules.opts.Blocked == BlockedPasses && p.canMove(p.side^1)
+}
+
+type generator struct {
+	p     *Position
+	r     *Rules
+	dst   []Move
+	count bool
+	n     int
+
+	own, opp   uint32 // the pieces before the move
+	used       uint32 // one-time mills already used by the mover
+	targets    uint32
+	hasTargets bool
+}
+
+func (g *generator) emit(m Move) {
+	if g.count {
+		g.n++
+		return
+	}
+	g.dst = append(g.dst, m)
+}
+
+func (g *generator) capturable() uint32 {
+	if !g.hasTargets {
+		g.targets = g.r.capturable(g.opp)
+		g.hasTargets = true
+	}
+	return g.targets
+}
+
+func (g *generator) run() {
+	p, r := g.p, g.r
+	if p.ended() {
+		return
+	}
+	us := p.side
+	g.own, g.opp = p.occ[us], p.occ[us^1]
+	if r.opts.OneTimeMills {
+		g.used = p.used[us]
+	}
+	empty := r.all &^ (g.own | g.opp)
+	if p.pending == 1+uint8(us) {
+		t := g.capturable()
+		if t == 0 {
+			g.emit(Pass) // nothing may be taken: the removal is lost
+		}
+		for ; t != 0; t &= t - 1 {
+			g.emit(Remove(Point(bits.TrailingZeros32(t))))
+		}
+		return
+	}
+	captures := !(r.opts.TrapRule && p.passed)
+	start := g.n + len(g.dst)
+	if p.hand[us] > 0 {
+		placeCaptures := captures && r.opts.PlacingCaptures == CaptureImmediate
+		if g.count && placeCaptures && !r.opts.CapturePerMill {
+			g.countPlacements(empty)
+		} else {
+			for e := empty; e != 0; e &= e - 1 {
+				to := Point(bits.TrailingZeros32(e))
+				g.add(Place(to), g.own|1<<to, placeCaptures)
+			}
+		}
+		if !r.opts.MoveWhilePlacing {
+			goto done
+		}
+	}
+	if p.hand[us] == 0 && p.Flying(us) {
+		for f := g.own; f != 0; f &= f - 1 {
+			from := Point(bits.TrailingZeros32(f))
+			for e := empty; e != 0; e &= e - 1 {
+				to := Point(bits.TrailingZeros32(e))
+				if p.banned(us, from, to) {
+					continue
+				}
+				g.add(Slide(from, to), g.own&^(1<<from)|1<<to, captures)
+			}
+		}
+	} else {
+		for f := g.own; f != 0; f &= f - 1 {
+			from := Point(bits.TrailingZeros32(f))
+			for e := r.adj[from] & empty; e != 0; e &= e - 1 {
+				to := Point(bits.TrailingZeros32(e))
+				if p.banned(us, from, to) {
+					continue
+				}
+				g.add(Slide(from, to), g.own&^(1<<from)|1<<to, captures)
+			}
+		}
+	}
+done:
+	if g.n+len(g.dst) == start && p.passes() {
+		g.emit(Pass)
+	}
+}
+
+// countPlacements counts the placements when each closes at most one capture:
+// every empty point, plus one move per extra target for each closing point.
+func (g *generator) countPlacements(empty uint32) {
+	g.n += popcount(empty)
+	var closers uint32
+	for i, l := range g.r.lines {
+		if g.used&(1<<i) != 0 {
+			continue
+		}
+		m := l &^ g.own
+		if m&empty == m && m != 0 && m&(m-1) == 0 {
+			closers |= m
+		}
+	}
+	if closers != 0 {
+		if t := popcount(g.capturable()); t > 0 {
+			g.n += popcount(closers) * (t - 1)
+		}
+	}
+}
+
+// add emits m, once per way of taking pieces if it closes a mill that captures.
+func (g *generator) add(m Move, ownAfter uint32, captures bool) {
+	if !captures {
+		g.emit(m)
+		return
+	}
+	lines := g.r.millsAt(ownAfter, m.to) &^ g.used
+	if lines == 0 {
+		g.emit(m)
+		return
+	}
+	t := g.capturable()
+	if t == 0 {
+		g.emit(m) // every target is protected: the capture is lost
+		return
+	}
+	k := 1
+	if g.r.opts.CapturePerMill {
+		k = popcount(lines)
+	}
+	if k == 1 {
+		if g.count {
+			g.n += popcount(t)
+			return
+		}
+		for ; t != 0; t &= t - 1 {
+			g.dst = append(g.dst, m.WithCapture(Point(bits.TrailingZeros32(t))))
+		}
+		return
+	}
+	// Several captures: each is chosen from what may be taken after the
+	// ones before it. Different orders that take the same set are one move.
+	var seen multiCaptures
+	g.multi(m, &seen, g.opp, 0, k)
+}
+
+// multiCaptures holds the sets of captures a move has been emitted with;
+// C(12,4) = 495 sets at most.
+type multiCaptures struct {
+	sets [495]uint32
+	n    int
+}
+
+func (g *generator) multi(m Move, seen *multiCaptures, opp, taken uint32, k int) {
+	t := g.r.capturable(opp)
+	if k > 0 && t != 0 {
+		for ; t != 0; t &= t - 1 {
+			c := uint32(1) << bits.TrailingZeros32(t)
+			g.multi(m, seen, opp&^c, taken|c, k-1)
+		}
+		return
+	}
+	for _, s := range seen.sets[:seen.n] {
+		if s == taken {
+			return
+		}
+	}
+	if seen.n < len(seen.sets) {
+		seen.sets[seen.n] = taken
+		seen.n++
+	}
+	for s := taken; s != 0; s &= s - 1 {
+		m = m.WithCapture(Point(bits.TrailingZeros32(s)))
+	}
+	g.emit(m)
+}

@@ -1,0 +1,211 @@
+package mill
+
+// Color is a side: White or Black.
+type Color uint8
+
+const (
+	White Color = 0
+	Black Color = 1
+)
+
+// Other returns the opponent of c.
+func (c Color) Other() Color { return c ^ 1 }
+
+func (c Color) String() string {
+	if c == White {
+		return "white"
+	}
+	return "black"
+}
+
+// Position is the whole state of a game between two turns: the board, the
+// side to move, the pieces in hand, the capture state, the counters, and the
+// rules it is played under. It is a small comparable value: play a move to
+// get the next one. The zero Position has no rules and is not usable.
+//
+// Repetition needs the game's history and is judged by Game, not Position.
+type Position struct {
+	rules     *Rules
+	pieceKey  uint64    // Zobrist key of the pieces on the board, kept incrementally
+	occ       [2]uint32 // the points of each side
+	used      [2]uint32 // one-time mills: the mill lines each side has formed
+	hand      [2]uint8  // pieces still to place
+	side      Color     // the side to move
+	pending   uint8     // deferred capture: 1+color of the side that must remove a piece, or 0
+	firstMill uint8     // deferred capture: 1+color of the side that formed the first mill while placing, or 0
+	passed    bool      // the last move was a pass (the mover's opponent is trapped)
+	banFrom   [2]uint8  // re-forming ban: 1+point where the piece now stands, or 0
+	banTo     [2]uint8  // 1+point it left, breaking a mill
+	quiet     uint16    // plies without progress (a placement or a capture)
+	ply       uint16    // plies played since the start of the game
+}
+
+// Start returns the starting position: an empty board, every piece in hand,
+// the first player to move (White when the first player is drawn by lot; see
+// NewGame for the draw).
+func (r *Rules) Start() Position {
+	p := Position{rules: r}
+	p.hand[White] = uint8(r.opts.Pieces)
+	p.hand[Black] = uint8(r.opts.Pieces)
+	if r.opts.FirstPlayer == FirstBlack {
+		p.side = Black
+	}
+	return p
+}
+
+// StartWith returns the starting position with first to move.
+func (r *Rules) StartWith(first Color) Position {
+	p := r.Start()
+	p.side = first
+	return p
+}
+
+// Rules returns the rules the position is played under.
+func (p *Position) Rules() *Rules { return p.rules }
+
+// SideToMove returns the side whose turn it is.
+func (p *Position) SideToMove() Color { return p.side }
+
+// Pieces returns the points occupied by c, as a set.
+func (p *Position) Pieces(c Color) uint32 { return p.occ[c] }
+
+// At returns the colour of the piece on pt, and whether there is one.
+func (p *Position) At(pt Point) (Color, bool) {
+	switch {
+	case p.occ[White]&(1<<pt) != 0:
+		return White, true
+	case p.occ[Black]&(1<<pt) != 0:
+		return Black, true
+	}
+	return 0, false
+}
+
+// InHand returns how many pieces c has still to place.
+func (p *Position) InHand(c Color) int { return int(p.hand[c]) }
+
+// OnBoard returns how many pieces c has on the board.
+func (p *Position) OnBoard(c Color) int { return popcount(p.occ[c]) }
+
+// Pending returns the side that must remove a piece before anything else
+// (the deferred capture of Shah), if any.
+func (p *Position) Pending() (Color, bool) {
+	if p.pending == 0 {
+		return 0, false
+	}
+	return Color(p.pending - 1), true
+}
+
+// Ply returns the number of plies played since the start of the game.
+func (p *Position) Ply() int { return int(p.ply) }
+
+// Quiet returns the number of plies since the last placement or capture.
+func (p *Position) Quiet() int { return int(p.quiet) }
+
+// Placing reports whether the side to move still has pieces in hand.
+func (p *Position) Placing() bool { return p.hand[p.side] > 0 }
+
+// Flying reports whether c may fly: the rules allow it, c has no pieces in
+// hand and at most the flying threshold on the board.
+func (p *Position) Flying(c Color) bool {
+	at := p.rules.opts.FlyAt
+	return at > 0 && p.hand[c] == 0 && popcount(p.occ[c]) <= at
+}
+
+// InMills returns the points of c that stand in a mill.
+func (p *Position) InMills(c Color) uint32 { return p.rules.inMills(p.occ[c]) }
+
+// Key returns a 64-bit hash of everything that makes the position what it is
+// for repetition and for search tables: board, side to move, pieces in hand
+// and the capture state; not the counters.
+func (p *Position) Key() uint64 { return p.pieceKey ^ p.stateKey() }
+
+func (p *Position) stateKey() uint64 {
+	k := zobHand[White][p.hand[White]] ^ zobHand[Black][p.hand[Black]]
+	if p.side == Black {
+		k ^= zobSide
+	}
+	if p.pending|p.firstMill|p.banFrom[0]|p.banFrom[1] != 0 || p.passed || p.used[0]|p.used[1] != 0 {
+		k ^= mix(uint64(p.pending) | uint64(p.firstMill)<<8 | uint64(p.banFrom[0])<<16 | uint64(p.banTo[0])<<24 |
+			uint64(p.banFrom[1])<<32 | uint64(p.banTo[1])<<40 | boolBit(p.passed)<<48)
+		k ^= mix(uint64(p.used[0]) | uint64(p.used[1])<<32 ^ 0x5bd1e995)
+	}
+	return k
+}
+
+func boolBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sameState reports whether p and q are the same position for repetition:
+// everything but the counters.
+func (p *Position) sameState(q *Position) bool {
+	a, b := *p, *q
+	a.quiet, a.ply, b.quiet, b.ply = 0, 0, 0, 0
+	return a == b
+}
+
+// Play returns the position after m. It does not check that m is legal:
+// use Check, Legal or Moves for moves that come from outside.
+func (p *Position) Play(m Move) Position {
+	r := p.rules
+	np := *p
+	us := p.side
+	them := us ^ 1
+	switch m.kind {
+	case PlaceMove:
+		np.occ[us] |= 1 << m.to
+		np.hand[us]--
+		np.pieceKey ^= zobPiece[us][m.to]
+		np.quiet = 0
+	case SlideMove:
+		np.occ[us] ^= 1<<m.from | 1<<m.to
+		np.pieceKey ^= zobPiece[us][m.from] ^ zobPiece[us][m.to]
+		np.quiet++
+	case RemoveMove:
+		np.pending = 0
+	case PassMove:
+		np.quiet++
+	}
+	for i := 0; i < int(m.ncap); i++ {
+		c := m.caps[i]
+		np.occ[them] &^= 1 << c
+		np.pieceKey ^= zobPiece[them][c]
+		np.quiet = 0
+	}
+	o := &r.opts
+	if m.kind == PlaceMove || m.kind == SlideMove {
+		if o.OneTimeMills || (o.PlacingCaptures == CaptureDeferred && m.kind == PlaceMove && np.firstMill == 0) {
+			lines := r.millsAt(np.occ[us], m.to)
+			if o.OneTimeMills {
+				np.used[us] |= lines
+			}
+			if lines != 0 && o.PlacingCaptures == CaptureDeferred && m.kind == PlaceMove && np.firstMill == 0 {
+				np.firstMill = 1 + uint8(us)
+			}
+		}
+	}
+	if o.ReformBan {
+		np.banFrom[us], np.banTo[us] = 0, 0
+		if m.kind == SlideMove && r.millsAt(p.occ[us], m.from) != 0 {
+			np.banFrom[us], np.banTo[us] = uint8(m.to)+1, uint8(m.from)+1
+		}
+	}
+	np.passed = m.kind == PassMove
+	np.ply++
+	np.side = them
+	if o.PlacingCaptures == CaptureDeferred && m.kind == PlaceMove && np.hand[White] == 0 && np.hand[Black] == 0 {
+		// Placing is over: the first to form a mill removes a piece; if
+		// nobody did, the side that placed last (the second player) does.
+		remover := us
+		if np.firstMill != 0 {
+			remover = Color(np.firstMill - 1)
+		}
+		np.firstMill = 0
+		np.pending = 1 + uint8(remover)
+		np.side = remover
+	}
+	return np
+}
