@@ -1,0 +1,26 @@
+// Package mill is the rules core of Morris: every Mill variant of the rule
+// sheets, exact, fast, and from data. It imports the standard library only.
+//
+// Where things are:
+//
+//	board.go     boards as data (points, edges, lines, drawing coordinates, symmetries)
+//	options.go   the rule options: names, defaults, doc lines, validation
+//	variants.go  the named presets of RULES.md §3
+//	rules.go     Rules: a preset with overrides, compiled into tables
+//	position.go  Position (a small comparable value), Play, hash keys
+//	movegen.go   legal move generation (place, slide, fly, captures, removals, passes)
+//	status.go    outcomes and how a game ended
+//	game.go      Game: history, repetition, the lot for the first player, resignation
+//	notation.go  move text in the standard and pbmserv dialects, legality explained
+//	postext.go   position text
+//	diagram.go   the board drawn as text, in both orientations
+//	perft.go     perft, divide, and perft broken down by kind of move
+//
+// A typical use:
+//
+//	r, err := mill.NewRules("nine-mens-morris", "flying=never")
+//	g := mill.NewGame(r)
+//	err = g.PlayText("d6")
+//	p := g.Position()
+//	for _, m := range p.Moves(nil) { fmt.Println(p.MoveText(m)) }
+package mill

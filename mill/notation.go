@@ -1,0 +1,330 @@
+package mill
+
+import (
+	"strings"
+)
+
+// Dialect selects a move notation.
+type Dialect uint8
+
+const (
+	// Standard is the notation of RULES.md §5: "d6", "d6-d5", "a4-a7xd2",
+	// "d3xg1", "d3xg1xf4", "xd2" (a removal only), "pass".
+	Standard Dialect = iota
+	// Pbm is the pbmserv dialect of seed 003: upper case, a comma before each
+	// capture: "D2", "D2-F2", "D3,G1", "A7-D7,B2", "X,D2", "PASS".
+	Pbm
+)
+
+// MoveText returns m in the given dialect on board b.
+func (b *Board) MoveText(m Move, d Dialect) string {
+	return string(b.AppendMove(nil, m, d))
+}
+
+// AppendMove appends the text of m to dst.
+func (b *Board) AppendMove(dst []byte, m Move, d Dialect) []byte {
+	name := func(dst []byte, p Point) []byte {
+		n := b.Name(p)
+		if d == Pbm {
+			return append(dst, strings.ToUpper(n)...)
+		}
+		return append(dst, n...)
+	}
+	switch m.kind {
+	case NoMove:
+		return append(dst, "(none)"...)
+	case PassMove:
+		if d == Pbm {
+			return append(dst, "PASS"...)
+		}
+		return append(dst, "pass"...)
+	case RemoveMove:
+		if d == Pbm {
+			dst = append(dst, 'X')
+		}
+	case PlaceMove:
+		dst = name(dst, m.to)
+	case SlideMove:
+		dst = name(dst, m.from)
+		dst = append(dst, '-')
+		dst = name(dst, m.to)
+	}
+	for i := 0; i < int(m.ncap); i++ {
+		if d == Pbm {
+			dst = append(dst, ',')
+		} else {
+			dst = append(dst, 'x')
+		}
+		dst = name(dst, m.caps[i])
+	}
+	return dst
+}
+
+// ParseMove parses a move in either dialect, in any case: the standard
+// "a4-a7xd2" and pbmserv's "A4-A7,D2" give the same Move. It checks the
+// syntax and the point names, not legality (see Position.Check).
+func (b *Board) ParseMove(s string) (Move, error) {
+	fail := func(off int, msg string) (Move, error) {
+		return Move{}, &SyntaxError{What: "move", Input: s, Offset: off, Msg: msg}
+	}
+	if strings.EqualFold(s, "pass") {
+		return Pass, nil
+	}
+	i := 0
+	point := func() (Point, bool) {
+		j := i
+		if j < len(s) && isLetter(s[j]) {
+			j++
+		} else {
+			return 0, false
+		}
+		for j < len(s) && '0' <= s[j] && s[j] <= '9' && j-i < 3 {
+			j++
+		}
+		p, ok := b.PointByName(s[i:j])
+		if !ok {
+			return 0, false
+		}
+		i = j
+		return p, true
+	}
+	isCapture := func(c byte) bool { return c == 'x' || c == 'X' || c == ',' }
+	var m Move
+	switch {
+	case s == "":
+		return fail(0, "empty move")
+	case isCapture(s[0]):
+		// A removal only: "xd2", "X,D2", ",D2".
+		i++
+		if i < len(s) && s[i] == ',' && s[0] != ',' {
+			i++
+		}
+		p, ok := point()
+		if !ok {
+			return fail(i, "want the point of the piece to remove")
+		}
+		m = Remove(p)
+		if i != len(s) {
+			return fail(i, "a removal takes one piece")
+		}
+		return m, nil
+	}
+	to, ok := point()
+	if !ok {
+		return fail(0, "want a point of board "+b.ID+" (like "+b.Points[0].Name+") or pass")
+	}
+	m = Place(to)
+	if i < len(s) && s[i] == '-' {
+		i++
+		dest, ok := point()
+		if !ok {
+			return fail(i, "want the point the piece moves to")
+		}
+		if dest == to {
+			return fail(i, "a piece cannot move to the point it stands on")
+		}
+		m = Slide(to, dest)
+	}
+	for i < len(s) {
+		if !isCapture(s[i]) {
+			return fail(i, "want x or a comma before a capture")
+		}
+		i++
+		p, ok := point()
+		if !ok {
+			return fail(i, "want the point of the piece to take")
+		}
+		if m.Captures()&(1<<p) != 0 {
+			return fail(i, "the same piece is taken twice")
+		}
+		if m.NumCaptures() == MaxCaptures {
+			return fail(i, "too many captures")
+		}
+		m = m.WithCapture(p)
+	}
+	return m, nil
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// MoveText returns m in the standard notation.
+func (p *Position) MoveText(m Move) string { return p.rules.board.MoveText(m, Standard) }
+
+// ParseMove parses a move in either dialect and checks that it is legal here.
+func (p *Position) ParseMove(s string) (Move, error) {
+	m, err := p.rules.board.ParseMove(s)
+	if err != nil {
+		return Move{}, err
+	}
+	if err := p.check(m, s); err != nil {
+		return Move{}, err
+	}
+	return m, nil
+}
+
+// Legal reports whether m is a legal move in p.
+func (p *Position) Legal(m Move) bool {
+	var buf [256]Move
+	for _, l := range p.Moves(buf[:0]) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Check returns nil if m is legal in p, or an error that says why not,
+// wrapping ErrIllegalMove (or ErrGameOver when the game is over).
+func (p *Position) Check(m Move) error {
+	return p.check(m, p.MoveText(m))
+}
+
+func (p *Position) check(m Move, text string) error {
+	if p.Legal(m) {
+		return nil
+	}
+	if o, how := p.Status(); o != NoOutcome {
+		return &GameOverError{Outcome: o, Method: how}
+	}
+	return &MoveError{Move: text, Reason: p.whyIllegal(m)}
+}
+
+// GameOverError is the error of a move played after the end of the game.
+type GameOverError struct {
+	Outcome Outcome
+	Method  Method
+}
+
+func (e *GameOverError) Error() string {
+	return "the game is over: " + e.Outcome.String() + " by " + e.Method.String()
+}
+
+func (e *GameOverError) Unwrap() error { return ErrGameOver }
+
+// whyIllegal explains why an illegal move is illegal, in a player's words.
+func (p *Position) whyIllegal(m Move) string {
+	r := p.rules
+	b := r.board
+	us, them := p.side, p.side^1
+	own, opp := p.occ[us], p.occ[them]
+	for _, pt := range []Point{m.from, m.to} {
+		if pt != NoPoint && int(pt) >= r.n {
+			return "no such point"
+		}
+	}
+	if p.pending == 1+uint8(us) && m.kind != RemoveMove {
+		if m.kind == PassMove {
+			return us.String() + " must remove a " + them.String() + " piece first, and can"
+		}
+		return us.String() + " must first remove a " + them.String() + " piece (the capture deferred to the end of placing), like x" + b.Name(lowest(r.capturable(opp)))
+	}
+	switch m.kind {
+	case RemoveMove:
+		if p.pending != 1+uint8(us) {
+			return "no capture is pending: a piece is taken only by the move that closes a mill"
+		}
+	case PassMove:
+		return us.String() + " can move, so cannot pass"
+	case PlaceMove:
+		if p.hand[us] == 0 {
+			return us.String() + " has no pieces in hand: move a piece (from-to)"
+		}
+		if (own|opp)&(1<<m.to) != 0 {
+			return b.Name(m.to) + " is occupied"
+		}
+	case SlideMove:
+		if own&(1<<m.from) == 0 {
+			return "no " + us.String() + " piece on " + b.Name(m.from)
+		}
+		if p.hand[us] > 0 && !r.opts.MoveWhilePlacing {
+			return us.String() + " still has pieces in hand: place one"
+		}
+		if (own|opp)&(1<<m.to) != 0 {
+			return b.Name(m.to) + " is occupied"
+		}
+		if r.adj[m.from]&(1<<m.to) == 0 && !(p.hand[us] == 0 && p.Flying(us)) {
+			if r.opts.FlyAt == 0 {
+				return b.Name(m.from) + " and " + b.Name(m.to) + " are not neighbours on a line (no flying in these rules)"
+			}
+			return b.Name(m.from) + " and " + b.Name(m.to) + " are not neighbours on a line (" + us.String() + " may fly only with " + itoa(r.opts.FlyAt) + " pieces or fewer and none in hand)"
+		}
+		if p.banned(us, m.from, m.to) {
+			return "the piece that broke a mill by leaving " + b.Name(m.to) + " may not re-form it on the next turn"
+		}
+	}
+	// The move itself is possible: the captures are wrong.
+	want := 0
+	var lines uint32
+	captures := !(r.opts.TrapRule && p.passed)
+	if m.kind == PlaceMove && r.opts.PlacingCaptures != CaptureImmediate {
+		captures = false
+	}
+	if m.kind == PlaceMove || m.kind == SlideMove {
+		after := own&^(1<<m.from&r.all) | 1<<m.to
+		if m.kind == PlaceMove {
+			after = own | 1<<m.to
+		}
+		lines = r.millsAt(after, m.to)
+		if r.opts.OneTimeMills {
+			lines &^= p.used[us]
+		}
+		if lines != 0 && captures && r.capturable(opp) != 0 {
+			want = 1
+			if r.opts.CapturePerMill {
+				want = popcount(lines)
+			}
+		}
+	} else if m.kind == RemoveMove {
+		want = 1
+	}
+	for i := 0; i < int(m.ncap); i++ {
+		c := m.caps[i]
+		if opp&(1<<c) == 0 {
+			return "there is no " + them.String() + " piece on " + b.Name(c) + " to take"
+		}
+	}
+	switch {
+	case want == 0 && m.ncap > 0:
+		switch {
+		case lines == 0:
+			return "the move closes no mill, so it takes nothing"
+		case !captures && r.opts.TrapRule && p.passed:
+			return "the mill takes nothing while " + them.String() + " is trapped"
+		case !captures:
+			return "mills closed while placing take nothing under these rules"
+		default:
+			return "every " + them.String() + " piece is protected in a mill, so the capture is lost"
+		}
+	case want > 0 && m.ncap == 0:
+		return "the move closes a mill: name the piece to take, like " + b.MoveText(m.WithCapture(lowest(r.capturable(opp))), Standard)
+	}
+	if m.ncap > 0 {
+		safe := r.inMills(opp) & m.Captures()
+		if safe != 0 {
+			return b.Name(lowest(safe)) + " stands in a mill and may not be taken now"
+		}
+		if int(m.ncap) != want {
+			return "the move takes " + itoa(want) + " piece(s) (one per mill closed), not " + itoa(int(m.ncap))
+		}
+	}
+	return "not legal here"
+}
+
+func lowest(s uint32) Point {
+	for i := 0; i < 32; i++ {
+		if s&(1<<i) != 0 {
+			return Point(i)
+		}
+	}
+	return NoPoint
+}
+
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
