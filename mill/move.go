@@ -6,11 +6,11 @@ import "sort"
 type MoveKind uint8
 
 const (
-	NoMove MoveKind = iota // the zero Move: not a move
-	PlaceMove              // put a piece from the hand on an empty point
-	SlideMove              // move a piece along a line, or fly it, to an empty point
-	RemoveMove             // only take a piece: the deferred capture of Shah
-	PassMove               // a blocked side passes (Shah)
+	NoMove     MoveKind = iota // the zero Move: not a move
+	PlaceMove                  // put a piece from the hand on an empty point
+	SlideMove                  // move a piece along a line, or fly it, to an empty point
+	RemoveMove                 // only take a piece: the deferred capture of Shah
+	PassMove                   // a blocked side passes (Shah)
 )
 
 // MaxCaptures is the most pieces one move can take.

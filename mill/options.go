@@ -345,4 +345,3 @@ func (opts Options) Validate() error {
 	}
 	return nil
 }
-

@@ -19,8 +19,8 @@ type Rules struct {
 	n        int
 	all      uint32 // every point
 	adj      [MaxPoints]uint32
-	lines    []uint32            // mill lines as point sets
-	atLines  [MaxPoints][]uint8  // the mill lines through each point (indices into lines)
+	lines    []uint32             // mill lines as point sets
+	atLines  [MaxPoints][]uint8   // the mill lines through each point (indices into lines)
 	atMask   [MaxPoints][4]uint32 // the same lines as sets, for the hot loop
 	atCount  [MaxPoints]uint8
 	diagonal uint32 // mill line indices that are diagonals (for text)
