@@ -87,7 +87,7 @@ func (b *Board) Diagram(mark func(Point) byte, o Orientation) string {
 }
 
 // Diagram draws the position's board: W white, B black, . empty.
-func (p *Position) Diagram(o Orientation) string {
+func (p Position) Diagram(o Orientation) string {
 	return p.rules.board.Diagram(func(pt Point) byte {
 		switch c, ok := p.At(pt); {
 		case !ok:

@@ -67,21 +67,21 @@ func (p *Position) canMove(c Color) bool {
 // Moves appends the legal moves to dst and returns it. It returns no moves
 // when the game is over (but for repetition, which only Game knows). With
 // room in dst it does not allocate.
-func (p *Position) Moves(dst []Move) []Move {
-	g := generator{p: p, r: p.rules, dst: dst}
+func (p Position) Moves(dst []Move) []Move {
+	g := generator{p: &p, r: p.rules, dst: dst}
 	g.run()
 	return g.dst
 }
 
 // NumMoves returns len(p.Moves(nil)) without building the moves.
-func (p *Position) NumMoves() int {
-	g := generator{p: p, r: p.rules, count: true}
+func (p Position) NumMoves() int {
+	g := generator{p: &p, r: p.rules, count: true}
 	g.run()
 	return g.n
 }
 
 // HasMoves reports whether the side to move has a legal move (a pass counts).
-func (p *Position) HasMoves() bool {
+func (p Position) HasMoves() bool {
 	return !p.ended() && (p.canMove(p.side) || p.passes())
 }
 

@@ -148,10 +148,10 @@ func (b *Board) ParseMove(s string) (Move, error) {
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // MoveText returns m in the standard notation.
-func (p *Position) MoveText(m Move) string { return p.rules.board.MoveText(m, Standard) }
+func (p Position) MoveText(m Move) string { return p.rules.board.MoveText(m, Standard) }
 
 // ParseMove parses a move in either dialect and checks that it is legal here.
-func (p *Position) ParseMove(s string) (Move, error) {
+func (p Position) ParseMove(s string) (Move, error) {
 	m, err := p.rules.board.ParseMove(s)
 	if err != nil {
 		return Move{}, err
@@ -163,7 +163,7 @@ func (p *Position) ParseMove(s string) (Move, error) {
 }
 
 // Legal reports whether m is a legal move in p.
-func (p *Position) Legal(m Move) bool {
+func (p Position) Legal(m Move) bool {
 	var buf [256]Move
 	for _, l := range p.Moves(buf[:0]) {
 		if l == m {
@@ -175,7 +175,7 @@ func (p *Position) Legal(m Move) bool {
 
 // Check returns nil if m is legal in p, or an error that says why not,
 // wrapping ErrIllegalMove (or ErrGameOver when the game is over).
-func (p *Position) Check(m Move) error {
+func (p Position) Check(m Move) error {
 	return p.check(m, p.MoveText(m))
 }
 

@@ -61,16 +61,16 @@ func (r *Rules) StartWith(first Color) Position {
 }
 
 // Rules returns the rules the position is played under.
-func (p *Position) Rules() *Rules { return p.rules }
+func (p Position) Rules() *Rules { return p.rules }
 
 // SideToMove returns the side whose turn it is.
-func (p *Position) SideToMove() Color { return p.side }
+func (p Position) SideToMove() Color { return p.side }
 
 // Pieces returns the points occupied by c, as a set.
-func (p *Position) Pieces(c Color) uint32 { return p.occ[c] }
+func (p Position) Pieces(c Color) uint32 { return p.occ[c] }
 
 // At returns the colour of the piece on pt, and whether there is one.
-func (p *Position) At(pt Point) (Color, bool) {
+func (p Position) At(pt Point) (Color, bool) {
 	switch {
 	case p.occ[White]&(1<<pt) != 0:
 		return White, true
@@ -81,14 +81,14 @@ func (p *Position) At(pt Point) (Color, bool) {
 }
 
 // InHand returns how many pieces c has still to place.
-func (p *Position) InHand(c Color) int { return int(p.hand[c]) }
+func (p Position) InHand(c Color) int { return int(p.hand[c]) }
 
 // OnBoard returns how many pieces c has on the board.
-func (p *Position) OnBoard(c Color) int { return popcount(p.occ[c]) }
+func (p Position) OnBoard(c Color) int { return popcount(p.occ[c]) }
 
 // Pending returns the side that must remove a piece before anything else
 // (the deferred capture of Shah), if any.
-func (p *Position) Pending() (Color, bool) {
+func (p Position) Pending() (Color, bool) {
 	if p.pending == 0 {
 		return 0, false
 	}
@@ -96,28 +96,28 @@ func (p *Position) Pending() (Color, bool) {
 }
 
 // Ply returns the number of plies played since the start of the game.
-func (p *Position) Ply() int { return int(p.ply) }
+func (p Position) Ply() int { return int(p.ply) }
 
 // Quiet returns the number of plies since the last placement or capture.
-func (p *Position) Quiet() int { return int(p.quiet) }
+func (p Position) Quiet() int { return int(p.quiet) }
 
 // Placing reports whether the side to move still has pieces in hand.
-func (p *Position) Placing() bool { return p.hand[p.side] > 0 }
+func (p Position) Placing() bool { return p.hand[p.side] > 0 }
 
 // Flying reports whether c may fly: the rules allow it, c has no pieces in
 // hand and at most the flying threshold on the board.
-func (p *Position) Flying(c Color) bool {
+func (p Position) Flying(c Color) bool {
 	at := p.rules.opts.FlyAt
 	return at > 0 && p.hand[c] == 0 && popcount(p.occ[c]) <= at
 }
 
 // InMills returns the points of c that stand in a mill.
-func (p *Position) InMills(c Color) uint32 { return p.rules.inMills(p.occ[c]) }
+func (p Position) InMills(c Color) uint32 { return p.rules.inMills(p.occ[c]) }
 
 // Key returns a 64-bit hash of everything that makes the position what it is
 // for repetition and for search tables: board, side to move, pieces in hand
 // and the capture state; not the counters.
-func (p *Position) Key() uint64 { return p.pieceKey ^ p.stateKey() }
+func (p Position) Key() uint64 { return p.pieceKey ^ p.stateKey() }
 
 func (p *Position) stateKey() uint64 {
 	k := zobHand[White][p.hand[White]] ^ zobHand[Black][p.hand[Black]]
@@ -149,9 +149,9 @@ func (p *Position) sameState(q *Position) bool {
 
 // Play returns the position after m. It does not check that m is legal:
 // use Check, Legal or Moves for moves that come from outside.
-func (p *Position) Play(m Move) Position {
+func (p Position) Play(m Move) Position {
 	r := p.rules
-	np := *p
+	np := p
 	us := p.side
 	them := us ^ 1
 	switch m.kind {

@@ -72,7 +72,7 @@ func ParseMethod(s string) (Method, bool) {
 
 // Status returns the outcome of the position and how it came about, or
 // NoOutcome while the game goes on. Repetition is judged by Game.
-func (p *Position) Status() (Outcome, Method) {
+func (p Position) Status() (Outcome, Method) {
 	r := p.rules
 	o := &r.opts
 	us, them := p.side, p.side^1

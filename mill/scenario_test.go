@@ -1,0 +1,422 @@
+package mill
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// setup builds a position from readable parts: the rules text, the points of
+// white and black, and the rest of the position text (side hands state quiet ply).
+func setup(t *testing.T, rules, white, black, rest string) Position {
+	t.Helper()
+	r, err := ParseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := r.Board()
+	cells := make([]byte, b.Len())
+	for i := range cells {
+		cells[i] = '1'
+	}
+	for c, list := range []string{white, black} {
+		for _, name := range strings.Fields(list) {
+			pt, ok := b.PointByName(name)
+			if !ok {
+				t.Fatalf("no point %s", name)
+			}
+			cells[pt] = "WB"[c]
+		}
+	}
+	var sb strings.Builder
+	for i, c := range cells {
+		if i > 0 && i%8 == 0 {
+			sb.WriteByte('/')
+		}
+		sb.WriteByte(c)
+	}
+	// Runs of 1s are legal run lengths; the parser accepts them.
+	p, err := ParsePosition(rules + " " + sb.String() + " " + rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func moveTexts(p Position) []string {
+	var out []string
+	for _, m := range p.Moves(nil) {
+		out = append(out, p.MoveText(m))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func play(t *testing.T, p Position, moves ...string) Position {
+	t.Helper()
+	for _, s := range moves {
+		m, err := p.ParseMove(s)
+		if err != nil {
+			t.Fatalf("%s: %v\nposition: %s", s, err, p)
+		}
+		p = p.Play(m)
+	}
+	return p
+}
+
+func wantMoves(t *testing.T, p Position, want ...string) {
+	t.Helper()
+	got := moveTexts(p)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("moves of %s:\ngot  %v\nwant %v", p, got, want)
+	}
+}
+
+func wantStatus(t *testing.T, p Position, o Outcome, m Method) {
+	t.Helper()
+	if go_, gm := p.Status(); go_ != o || gm != m {
+		t.Errorf("status of %s: got %v by %v, want %v by %v", p, go_, gm, o, m)
+	}
+	if (o == NoOutcome) != p.HasMoves() {
+		t.Errorf("HasMoves of %s = %v with outcome %v", p, p.HasMoves(), o)
+	}
+}
+
+func hasMove(p Position, s string) bool { return slices.Contains(moveTexts(p), s) }
+
+func TestShahDeferredRemoval(t *testing.T) {
+	// Placing is almost over: white and black have one piece in hand each,
+	// black formed the first mill of the game (mb), white to place.
+	white := "a1 d1 a4 b2 d2 f4 f6 c3 e3 e4 d5"
+	black := "g1 g4 g7 d7 a7 b4 b6 d6 c4 c5 d3"
+	p := setup(t, "shah", white, black, "w 1,1 mb 0 22")
+	// Mills while placing capture nothing: b2-b4-b6 is black's, a1-a4-a7? no.
+	p = play(t, p, "f2") // white: f2 closes b2-d2-f2 but takes nothing
+	if p.OnBoard(Black) != 11 {
+		t.Fatalf("a mill while placing took a piece: %s", p)
+	}
+	p = play(t, p, "e5") // black places last: the board is full
+	if c, ok := p.Pending(); !ok || c != Black || p.SideToMove() != Black {
+		t.Fatalf("after placing: got pending %v %v, side %v; want black to remove\n%s", c, ok, p.SideToMove(), p)
+	}
+	var want []string
+	for _, n := range strings.Fields(white + " f2") {
+		want = append(want, "x"+n)
+	}
+	wantMoves(t, p, want...)
+	p = play(t, p, "xd1")
+	if _, ok := p.Pending(); ok || p.SideToMove() != White {
+		t.Fatalf("after the removal: %s", p)
+	}
+	// White slides into the hole: from a1, g1? (black), d2.
+	wantMoves(t, p, "a1-d1", "d2-d1")
+}
+
+func TestShahNoMillSecondPlayerRemoves(t *testing.T) {
+	// Nobody formed a mill while placing: the side that placed last removes.
+	r := MustRules("shah", "pieces=3")
+	p := r.StartWith(White)
+	p = play(t, p, "a1", "d1", "g4", "a4", "d2", "b6")
+	if c, ok := p.Pending(); !ok || c != Black || p.SideToMove() != Black {
+		t.Fatalf("got pending %v %v side %v, want black to remove: %s", c, ok, p.SideToMove(), p)
+	}
+	wantMoves(t, p, "xa1", "xd2", "xg4")
+	p = play(t, p, "xd2")
+	if p.SideToMove() != White {
+		t.Fatalf("white slides first after black's removal: %s", p)
+	}
+}
+
+func TestShahPassAndTrapRule(t *testing.T) {
+	// White's a1 d1 g1 are boxed in by black a4, d2, g4: white must pass.
+	p := setup(t, "shah", "a1 d1 g1", "a4 d2 g4 d6 f6 b4", "w 0,0 - 0 40")
+	wantMoves(t, p, "pass")
+	wantStatus(t, p, NoOutcome, NoMethod)
+	p = play(t, p, "pass")
+	if !strings.Contains(p.String(), " pass ") {
+		t.Fatalf("the pass is not recorded: %s", p)
+	}
+	// While white stays trapped, black's mill b6-d6-f6 takes nothing.
+	if !hasMove(p, "b4-b6") || hasMove(p, "b4-b6xa1") {
+		t.Errorf("a mill while the opponent is trapped must take nothing: %v", moveTexts(p))
+	}
+	// The move that traps captures as usual: a7-a4 shuts white's last exit
+	// and closes a4-b4-c4.
+	q := setup(t, "shah", "a1 d1 g1", "a7 d2 g4 b4 c4 d6", "b 0,0 - 1 41")
+	if !hasMove(q, "a7-a4xa1") {
+		t.Errorf("the trapping move must capture: %v", moveTexts(q))
+	}
+	// Without the trap rule, the mill while trapped captures.
+	q = setup(t, "shah,trap-rule=no", "a1 d1 g1", "a4 d2 g4 d6 f6 b4", "b 0,0 pass 1 41")
+	if !hasMove(q, "b4-b6xa1") {
+		t.Errorf("trap-rule=no: the mill must capture: %v", moveTexts(q))
+	}
+}
+
+func TestReformBan(t *testing.T) {
+	// White's mill a1-d1-g1; d1 leaves to d2, black moves, d2-d1 is banned.
+	p := setup(t, "twelve-man-morris", "a1 d1 g1 f4", "a7 d7 g7 c4 e4", "w 0,0 - 0 30")
+	p = play(t, p, "d1-d2")
+	if got := p.String(); !strings.Contains(got, "bw=d2-d1") {
+		t.Fatalf("no ban recorded: %s", got)
+	}
+	p = play(t, p, "c4-c3")
+	if hasMove(p, "d2-d1") {
+		t.Errorf("d2-d1 re-forms the broken mill at once: %v", moveTexts(p))
+	}
+	m, _ := p.Rules().Board().ParseMove("d2-d1")
+	if err := p.Check(m); !errors.Is(err, ErrIllegalMove) || !strings.Contains(err.Error(), "re-form") {
+		t.Errorf("Check(d2-d1) = %v, want the re-forming ban", err)
+	}
+	p = play(t, p, "d2-d3")
+	p = play(t, p, "c3-c4")
+	p = play(t, p, "d3-d2")
+	p = play(t, p, "c4-c3")
+	if !hasMove(p, "d2-d1xa7") {
+		t.Errorf("two turns later the mill may be re-formed: %v", moveTexts(p))
+	}
+	// Without the rule, the mill re-forms at once.
+	q := setup(t, "nine-mens-morris,flying=never", "a1 d2 g1 f4", "a7 d7 g7 c4 e4", "w 0,0 - 0 30")
+	if !hasMove(q, "d2-d1xc4") {
+		t.Errorf("reform-ban=no: %v", moveTexts(q))
+	}
+}
+
+func TestFlyingAtFour(t *testing.T) {
+	// twelve-mens-morris: a side with 4 pieces and none in hand flies.
+	p := setup(t, "twelve-mens-morris", "a1 d1 g4 f6", "a7 d7 g7 c4 e4 b4", "w 0,0 - 0 40")
+	if !hasMove(p, "a1-e5") || !p.Flying(White) {
+		t.Errorf("4 pieces fly in twelve-mens-morris: %v", moveTexts(p))
+	}
+	// 4 pieces fly to 14 empty points; g4 and f6 flying to g1 close a1-d1-g1
+	// and may take c4, e4 or b4 (a7-d7-g7 is a mill): 2 more moves each.
+	if n := p.NumMoves(); n != 4*14+2*2 {
+		t.Errorf("got %d flights, want %d", n, 4*14+2*2)
+	}
+	q := setup(t, "twelve-mens-morris", "a1 d1 g4 f6 b2", "a7 d7 g7 c4 e4 b4", "w 0,0 - 0 40")
+	if hasMove(q, "a1-e5") {
+		t.Errorf("5 pieces do not fly: %v", moveTexts(q))
+	}
+	r := setup(t, "nine-mens-morris", "a1 d1 g4 f6", "a7 d7 g7 c4 e4 b4", "w 0,0 - 0 40")
+	if hasMove(r, "a1-e5") {
+		t.Errorf("4 pieces do not fly in nine-mens-morris: %v", moveTexts(r))
+	}
+	// Flying needs an empty hand.
+	s := setup(t, "twelve-mens-morris,move-while-placing=yes", "a1 d1 g4", "a7 d7 g7", "w 1,1 - 0 40")
+	if hasMove(s, "a1-e5") {
+		t.Errorf("a side with a piece in hand does not fly: %v", moveTexts(s))
+	}
+}
+
+// full board of the 24-point board, no mills for anyone on standard lines.
+const (
+	fullWhite = "a1 g1 d2 f4 f6 b6 c3 e3 e5 c5 d7 a4"
+	fullBlack = "d1 g4 g7 a7 b2 b4 d6 d3 e4 d5 c4 f2"
+)
+
+func TestFullBoard(t *testing.T) {
+	for _, tc := range []struct {
+		rules string
+		o     Outcome
+		m     Method
+	}{
+		{"twelve-mens-morris", Draw, FullBoard},
+		{"morabaraba", Draw, FullBoard},
+		{"twelve-mens-morris-small", BlackWon, Gridlock}, // white to move is blocked, so is black
+		{"twelve-man-morris", Draw, Gridlock},
+	} {
+		t.Run(tc.rules, func(t *testing.T) {
+			p := setup(t, tc.rules, fullWhite, fullBlack, "w 0,0 - 0 24")
+			wantStatus(t, p, tc.o, tc.m)
+			if n := len(p.Moves(nil)); n != 0 {
+				t.Errorf("a finished game has %d moves", n)
+			}
+		})
+	}
+}
+
+func TestGridlock(t *testing.T) {
+	// Without flying, an empty point can always be reached from a piece next
+	// to it, so neither side can move only on a full board (or when the
+	// re-forming ban forbids the last move). The rules decide what it means.
+	for _, tc := range []struct {
+		rules string
+		o     Outcome
+		m     Method
+	}{
+		{"twelve-mens-morris-small", BlackWon, Gridlock},
+		{"twelve-mens-morris-small,gridlock=draw", Draw, Gridlock},
+		{"twelve-mens-morris-small,full-board=draw", Draw, FullBoard},
+		{"twelve-man-morris,gridlock=loses", BlackWon, Gridlock},
+	} {
+		p := setup(t, tc.rules, fullWhite, fullBlack, "w 0,0 - 0 24")
+		wantStatus(t, p, tc.o, tc.m)
+	}
+	// White blocked, black free.
+	white, black := "a1 d1 g1 d3", "a4 d2 g4 c3 e3 d6"
+	for _, tc := range []struct {
+		rules string
+		o     Outcome
+		m     Method
+	}{
+		{"nine-mens-morris", BlackWon, Blocked},
+		{"nine-mens-morris,blocked=draw", Draw, Blocked},
+		{"nine-mens-morris,blocked=passes", NoOutcome, NoMethod},
+	} {
+		p := setup(t, tc.rules, white, black, "w 0,0 - 0 40")
+		wantStatus(t, p, tc.o, tc.m)
+	}
+}
+
+func TestProtection(t *testing.T) {
+	// Every black piece stands in a mill (a7-d7-g7 and c3-d3-e3); white closes a1-d1-g1.
+	white := "a1 g1 b2 f6"
+	black := "a7 d7 g7 c3 d3 e3"
+	all := func(p Position, from string) []string {
+		var out []string
+		for _, m := range moveTexts(p) {
+			if strings.HasPrefix(m, from) {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	p := setup(t, "nine-mens-morris", white+" d2", black, "w 0,0 - 0 40")
+	// unless-all-in-mills: all black pieces are in mills, so any may be taken.
+	got := all(p, "d2-d1")
+	want := []string{"d2-d1xa7", "d2-d1xc3", "d2-d1xd3", "d2-d1xd7", "d2-d1xe3", "d2-d1xg7"}
+	if !slices.Equal(got, want) {
+		t.Errorf("unless-all-in-mills: got %v, want %v", got, want)
+	}
+	// With one black piece outside the mills, only that one may be taken.
+	p = setup(t, "nine-mens-morris", white+" d2", black+" g4", "w 0,0 - 0 40")
+	if got := all(p, "d2-d1"); !slices.Equal(got, []string{"d2-d1xg4"}) {
+		t.Errorf("unless-all-in-mills, one free piece: got %v", got)
+	}
+	// always: the capture is lost.
+	p = setup(t, "nine-mens-morris,protection=always", white+" d2", black, "w 0,0 - 0 40")
+	if got := all(p, "d2-d1"); !slices.Equal(got, []string{"d2-d1"}) {
+		t.Errorf("always: got %v, want [d2-d1]", got)
+	}
+	// none: anything, even with a free piece.
+	p = setup(t, "nine-mens-morris,protection=none", white+" d2", black+" g4", "w 0,0 - 0 40")
+	if got := all(p, "d2-d1"); len(got) != 7 {
+		t.Errorf("none: got %v, want 7 captures", got)
+	}
+}
+
+func TestCapturePerMill(t *testing.T) {
+	// Morabaraba: d1 closes a1-d1-g1 and d1-d2-d3 at once: two captures.
+	var got []string
+	p := setup(t, "morabaraba", "a1 g1 d2 d3 c4", "a7 d7 g7 b6 f6", "w 1,3 - 0 30")
+	for _, m := range moveTexts(p) {
+		if strings.HasPrefix(m, "d1") {
+			got = append(got, m)
+		}
+	}
+	// Black's a7-d7-g7 is a mill, b6 and f6 are free: the first capture takes
+	// b6 or f6, the second the other; then everything left is in a mill.
+	want := []string{"d1xf6xb6"} // captures print in board order
+	if !slices.Equal(got, want) {
+		t.Errorf("two mills, protection unless-all: got %v, want %v", got, want)
+	}
+	p = setup(t, "morabaraba,protection=none", "a1 g1 d2 d3 c4", "a7 d7 g7 b6 f6", "w 1,3 - 0 30")
+	got = got[:0]
+	for _, m := range moveTexts(p) {
+		if strings.HasPrefix(m, "d1") {
+			got = append(got, m)
+		}
+	}
+	if len(got) != 10 { // C(5,2)
+		t.Errorf("two mills, any piece: got %d moves %v, want 10", len(got), got)
+	}
+	m, _ := p.Rules().Board().ParseMove("d1xb6")
+	if err := p.Check(m); err == nil || !strings.Contains(err.Error(), "2 piece") {
+		t.Errorf("one capture for two mills: got %v", err)
+	}
+}
+
+func TestOneTimeMills(t *testing.T) {
+	p := setup(t, "russian-mill", "a1 d2 g1 f4", "a7 d7 g7 c4 e4 b6", "w 0,0 - 0 30")
+	p = play(t, p, "d2-d1xb6", "c4-c3", "d1-d2", "c3-c4")
+	if hasMove(p, "d2-d1xa7") || !hasMove(p, "d2-d1") {
+		t.Errorf("a mill line captures once: %v", moveTexts(p))
+	}
+}
+
+func TestLasker(t *testing.T) {
+	p := MustRules("lasker").Start()
+	p = play(t, p, "a1", "g7")
+	if !hasMove(p, "a1-d1") || !hasMove(p, "d1") {
+		t.Errorf("lasker: place or slide: %v", moveTexts(p))
+	}
+	if n, want := p.NumMoves(), 22+2; n != want {
+		t.Errorf("lasker: got %d moves, want %d", n, want)
+	}
+}
+
+func TestMaterialAndBlocked(t *testing.T) {
+	p := setup(t, "nine-mens-morris", "a1 g1 d2 f4", "a7 d7 g7", "w 0,0 - 0 40")
+	p = play(t, p, "d2-d1xa7")
+	wantStatus(t, p, WhiteWon, Material)
+	// Blocked in the moving phase loses.
+	q := setup(t, "nine-mens-morris", "a1 d1 c3 e3", "a4 b2 d2 g1 d3 f2 e4 c4", "w 0,0 - 0 40")
+	wantStatus(t, q, BlackWon, Blocked)
+}
+
+func TestNoProgress(t *testing.T) {
+	p := setup(t, "nine-mens-morris", "a1 g1 d2 f4", "a7 d7 g7 b6", "w 0,0 - 99 140")
+	p = play(t, p, "f4-f6")
+	wantStatus(t, p, Draw, NoProgress)
+	q := setup(t, "nine-mens-morris,draw-after=0", "a1 g1 d2 f4", "a7 d7 g7 b6", "w 0,0 - 99 140")
+	q = play(t, q, "f4-f6")
+	wantStatus(t, q, NoOutcome, NoMethod)
+}
+
+func TestRepetition(t *testing.T) {
+	start := setup(t, "nine-mens-morris", "a1 g1 d2 f4", "a7 d7 g7 b6", "w 0,0 - 0 40")
+	g := NewGame(nil, FromPosition(start))
+	shuffle := []string{"f4-f6", "b6-b4", "f6-f4", "b4-b6"}
+	for i := 0; i < 2; i++ {
+		for _, s := range shuffle {
+			if err := g.PlayText(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if g.Outcome() != Draw || g.Method() != Repetition {
+		t.Errorf("third occurrence: got %v by %v, want a draw by repetition", g.Outcome(), g.Method())
+	}
+	if err := g.PlayText("f4-f6"); !errors.Is(err, ErrGameOver) {
+		t.Errorf("a move after the end: got %v, want ErrGameOver", err)
+	}
+	g.Undo()
+	if g.Outcome() != NoOutcome || g.Repetitions() != 2 {
+		t.Errorf("after undo: %v, %d occurrences", g.Outcome(), g.Repetitions())
+	}
+}
+
+func TestFirstPlayerByLot(t *testing.T) {
+	r := MustRules("twelve-mens-morris")
+	seen := map[Color]bool{}
+	for seed := uint64(0); seed < 16; seed++ {
+		g := NewGame(r, WithSeed(seed))
+		s, ok := g.Seed()
+		if !ok || s != seed {
+			t.Fatalf("seed not recorded: %d %v", s, ok)
+		}
+		first := g.Position().SideToMove()
+		if again := NewGame(r, WithSeed(seed)).Position().SideToMove(); again != first {
+			t.Fatalf("seed %d: the lot is not repeatable", seed)
+		}
+		seen[first] = true
+	}
+	if !seen[White] || !seen[Black] {
+		t.Errorf("16 lots drew only %v", seen)
+	}
+	if _, ok := NewGame(MustRules("nine-mens-morris")).Seed(); ok {
+		t.Errorf("no lot in nine-mens-morris")
+	}
+}
