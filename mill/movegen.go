@@ -68,14 +68,14 @@ func (p *Position) canMove(c Color) bool {
 // when the game is over (but for repetition, which only Game knows). With
 // room in dst it does not allocate.
 func (p Position) Moves(dst []Move) []Move {
-	g := generator{p: &p, r: p.rules, dst: dst}
+	g := generator{p: p, r: p.rules, dst: dst}
 	g.run()
 	return g.dst
 }
 
 // NumMoves returns len(p.Moves(nil)) without building the moves.
 func (p Position) NumMoves() int {
-	g := generator{p: &p, r: p.rules, count: true}
+	g := generator{p: p, r: p.rules, count: true}
 	g.run()
 	return g.n
 }
@@ -91,7 +91,7 @@ func (p *Position) passes() bool {
 }
 
 type generator struct {
-	p     *Position
+	p     Position
 	r     *Rules
 	dst   []Move
 	count bool
@@ -120,7 +120,7 @@ func (g *generator) capturable() uint32 {
 }
 
 func (g *generator) run() {
-	p, r := g.p, g.r
+	p, r := &g.p, g.r
 	if p.ended() {
 		return
 	}

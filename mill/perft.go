@@ -12,10 +12,10 @@ func Perft(p Position, depth int) uint64 {
 	for i := range bufs {
 		bufs[i] = make([]Move, 0, 256)
 	}
-	return perft(&p, depth, bufs)
+	return perft(p, depth, bufs)
 }
 
-func perft(p *Position, depth int, bufs [][]Move) uint64 {
+func perft(p Position, depth int, bufs [][]Move) uint64 {
 	if depth == 1 {
 		return uint64(p.NumMoves())
 	}
@@ -23,8 +23,7 @@ func perft(p *Position, depth int, bufs [][]Move) uint64 {
 	bufs[depth] = ms[:0] // keep a buffer that grew
 	var n uint64
 	for _, m := range ms {
-		np := p.Play(m)
-		n += perft(&np, depth-1, bufs)
+		n += perft(p.Play(m), depth-1, bufs)
 	}
 	return n
 }
@@ -75,11 +74,11 @@ func (c *PerftCounts) Add(o PerftCounts) {
 // ended after exactly depth turns counted as Ends. It is slower than Perft.
 func PerftDetailed(p Position, depth int) PerftCounts {
 	var c PerftCounts
-	perftDetailed(&p, depth, &c)
+	perftDetailed(p, depth, &c)
 	return c
 }
 
-func perftDetailed(p *Position, depth int, c *PerftCounts) {
+func perftDetailed(p Position, depth int, c *PerftCounts) {
 	ms := p.Moves(make([]Move, 0, 64))
 	if depth == 0 {
 		if len(ms) == 0 {
@@ -107,6 +106,6 @@ func perftDetailed(p *Position, depth int, c *PerftCounts) {
 				c.Captures++
 			}
 		}
-		perftDetailed(&np, depth-1, c)
+		perftDetailed(np, depth-1, c)
 	}
 }
