@@ -1,0 +1,92 @@
+package mill
+
+import (
+	"errors"
+	"testing"
+)
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"d6", "d6-d5", "a4-a7xd2", "d3xg1", "d3xg1xf4", "xd2", "pass", "PASS",
+		"D2", "D2-F2", "D3,G1", "A7-D7,B2", "X,D2", ",d2", "i9-e9xa1", "", "-", "d6-", "d6xx", "z9", "a10"} {
+		for b := range boards {
+			f.Add(b, s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, board int, s string) {
+		b := boards[uint(board)%uint(len(boards))]
+		m, err := b.ParseMove(s)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("%q: error %v does not wrap ErrSyntax", s, err)
+			}
+			return
+		}
+		for _, d := range []Dialect{Standard, Pbm} {
+			text := b.MoveText(m, d)
+			m2, err := b.ParseMove(text)
+			if err != nil || m2 != m {
+				t.Fatalf("%q printed as %q parses to %v, %v; want %v", s, text, m2, err, m)
+			}
+		}
+	})
+}
+
+func FuzzParsePosition(f *testing.F) {
+	for _, s := range []string{
+		"nine-mens-morris 8/8/8 w 9,9 - 0 0",
+		"nine-mens-morris W2B4/8/8 b 8,8 - 0 2",
+		"shah BWB1WBWW/BBBB2BW/WWWBB1WW w 2,2 mw 0 20",
+		"shah W1WB3B/1B3B1B/7B b 0,0 xb 0 24",
+		"shah WWWB3B/1B3B2/8 b 0,0 pass 1 41",
+		"twelve-man-morris WWB4B/1WWW1B1B/BB3BBB w 0,0 bw=a1-b2 0 40",
+		"russian-mill B1B1BW1W/WWBBBW1W/B2B3W w 0,0 uw=8000,ub=2020 1 20",
+		"twelve-mens-morris-large 1B3WW1/3B2BB/4BBB1/W4B1B w 0,0 - 0 80",
+		"nine-mens-morris,flying=never,protection=always 8/8/8 w 9,9 - 0 0",
+		"nine-mens-morris 9/8/8 w 9,9 - 0 0",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePosition(s)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("%q: error %v does not wrap ErrSyntax", s, err)
+			}
+			return
+		}
+		text := p.String()
+		q, err := ParsePosition(text)
+		if err != nil || q != p {
+			t.Fatalf("%q printed as %q parses to %v, %v", s, text, q, err)
+		}
+		if q.String() != text {
+			t.Fatalf("printing is not stable: %q then %q", text, q.String())
+		}
+		// Whatever parses can be played from without a panic.
+		for _, m := range p.Moves(nil) {
+			_ = p.Play(m).String()
+		}
+		_, _ = p.Status()
+	})
+}
+
+func FuzzParseRules(f *testing.F) {
+	for _, s := range []string{"nine-mens-morris", "shah,board=diagonal24", "mill,flying=3,protection=none",
+		"lasker,placing-captures=deferred", "twelve-mens-morris,board=standard24", "x", ",", "nine-mens-morris,="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRules(s)
+		if err != nil {
+			return
+		}
+		r2, err := ParseRules(r.String())
+		if err != nil || r2 != r {
+			t.Fatalf("%q printed as %q parses to %v, %v", s, r.String(), r2, err)
+		}
+		if err := r.Options().Validate(); err != nil {
+			t.Fatalf("%q: accepted rules do not validate: %v", s, err)
+		}
+		_ = Perft(r.Start(), 2)
+	})
+}
