@@ -177,13 +177,19 @@ func (g *Game) Resign(c Color) error {
 }
 
 // End ends the game with an outcome reached outside the board: resignation,
-// agreement, time, abandonment.
+// agreement, time, abandonment. The ends of the board itself (material,
+// blocked, ...) come only from playing the moves.
 func (g *Game) End(o Outcome, how Method) error {
 	if g.outcome != NoOutcome {
 		return &GameOverError{Outcome: g.outcome, Method: g.method}
 	}
 	if o == NoOutcome {
 		return fmt.Errorf("mill: ending a game needs an outcome")
+	}
+	switch how {
+	case NoMethod, Resignation, Agreement, Time, Abandonment:
+	default:
+		return fmt.Errorf("mill: a game ends by %v only on the board", how)
 	}
 	g.outcome, g.method = o, how
 	return nil

@@ -304,9 +304,16 @@ func (opts Options) Diff(base Options) []string {
 
 // Validate reports an impossible or meaningless combination of options.
 func (opts Options) Validate() error {
+	if errs := opts.problems(); len(errs) > 0 {
+		return fmt.Errorf("%w: %s", ErrRules, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func (opts Options) problems() []string {
 	b, ok := BoardByID(opts.Board)
 	if !ok {
-		return fmt.Errorf("unknown board %q", opts.Board)
+		return []string{fmt.Sprintf("unknown board %q", opts.Board)}
 	}
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
@@ -340,8 +347,5 @@ func (opts Options) Validate() error {
 	if opts.DrawAfter < 0 || opts.DrawAfter > 1000 {
 		bad("draw-after=%d: want 0..1000", opts.DrawAfter)
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%w: %s", ErrRules, strings.Join(errs, "; "))
-	}
-	return nil
+	return errs
 }

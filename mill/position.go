@@ -168,6 +168,11 @@ func (p Position) Play(m Move) Position {
 		np.pending = 0
 	case PassMove:
 		np.quiet++
+		if p.pending != 0 {
+			// Nothing could be taken: the removal is lost. This pass is not
+			// a trapped side's, so it does not set passed.
+			np.pending = 0
+		}
 	}
 	for i := 0; i < int(m.ncap); i++ {
 		c := m.caps[i]
@@ -192,8 +197,15 @@ func (p Position) Play(m Move) Position {
 		if m.kind == SlideMove && r.millsAt(p.occ[us], m.from) != 0 {
 			np.banFrom[us], np.banTo[us] = uint8(m.to)+1, uint8(m.from)+1
 		}
+		// The opponent's ban lapses when its piece is taken or its way back
+		// is filled: keep the state canonical for repetition and text.
+		if f := np.banFrom[them]; f != 0 {
+			if np.occ[them]&(1<<(f-1)) == 0 || (np.occ[White]|np.occ[Black])&(1<<(np.banTo[them]-1)) != 0 {
+				np.banFrom[them], np.banTo[them] = 0, 0
+			}
+		}
 	}
-	np.passed = m.kind == PassMove
+	np.passed = m.kind == PassMove && p.pending == 0
 	np.ply++
 	np.side = them
 	if o.PlacingCaptures == CaptureDeferred && m.kind == PlaceMove && np.hand[White] == 0 && np.hand[Black] == 0 {

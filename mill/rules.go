@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Rules is a compiled, immutable rule set: a preset, its overrides, and the
@@ -26,7 +27,15 @@ type Rules struct {
 	diagonal uint32 // mill line indices that are diagonals (for text)
 }
 
-var rulesCache sync.Map // canonical name -> *Rules: a memo of a pure function
+// rulesCache memoizes NewRules (a pure function) so that the same rules text
+// gives the same *Rules and positions compare equal with ==. Beyond
+// maxCachedRules distinct rule sets, NewRules returns fresh *Rules.
+var (
+	rulesCache  sync.Map // canonical name -> *Rules
+	rulesCached atomic.Int64
+)
+
+const maxCachedRules = 4096
 
 // NewRules returns the rules of a preset with options overridden, each
 // override of the form "name=value" (for example "flying=never").
@@ -39,8 +48,8 @@ func NewRules(variant string, overrides ...string) (*Rules, error) {
 	if err := opts.Apply(overrides...); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrRules, variant, err)
 	}
-	if err := opts.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", variant, err)
+	if problems := opts.problems(); len(problems) > 0 {
+		return nil, fmt.Errorf("%w: %s: %s", ErrRules, variant, strings.Join(problems, "; "))
 	}
 	diff := opts.Diff(v.Options)
 	name := strings.Join(append([]string{v.ID}, diff...), ",")
@@ -49,7 +58,15 @@ func NewRules(variant string, overrides ...string) (*Rules, error) {
 	}
 	r := compile(v.ID, diff, opts)
 	r.name = name
-	actual, _ := rulesCache.LoadOrStore(name, r)
+	// The memo is bounded: rules texts can come from users (records, a
+	// server), and an unbounded map would grow with every new combination.
+	if rulesCached.Load() >= maxCachedRules {
+		return r, nil
+	}
+	actual, loaded := rulesCache.LoadOrStore(name, r)
+	if !loaded {
+		rulesCached.Add(1)
+	}
 	return actual.(*Rules), nil
 }
 

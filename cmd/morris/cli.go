@@ -1,0 +1,351 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and found a problem (an illegal move in a record)
+	exitUsage = 2 // bad arguments or bad input
+)
+
+const usage = `morris: the Mill family of board games
+
+Usage:
+  morris variants                       list the presets and their rule options
+  morris show    [position flags]       draw the board, side to move, pieces, position text
+  morris moves   [position flags]       list the legal moves, one a line
+  morris perft   [position flags] -depth D [-divide] [-detail]
+                                        count move sequences of D turns
+  morris replay  FILE...                check game records move by move ("-" reads standard input)
+
+Position flags:
+  -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
+  -rules LIST       rule overrides, comma-separated: flying=never,protection=always
+  -position TEXT    start from a position text instead of the start (its rules are the position's)
+  -moves "M1 M2"    then play these moves (standard or pbmserv notation)
+  -seed N           the seed of the lot for the first player (presets with first=lot)
+`
+
+type command struct {
+	name string
+	run  func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+var commands = []command{
+	{"variants", cmdVariants},
+	{"show", cmdShow},
+	{"moves", cmdMoves},
+	{"perft", cmdPerft},
+	{"replay", cmdReplay},
+}
+
+// usageError is an error in the command line or its input: exit code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func badInput(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdin, stdout, stderr)
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "morris %s: %v\n", c.name, err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	fmt.Fprintf(stderr, "morris: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+// positionFlags are the flags that say which position a command works on.
+type positionFlags struct {
+	variant, rules, position, moves string
+	seed                            uint64
+	seeded                          bool
+}
+
+func (pf *positionFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&pf.variant, "variant", "", "preset, optionally with overrides (default nine-mens-morris)")
+	fs.StringVar(&pf.rules, "rules", "", "rule overrides, comma-separated name=value")
+	fs.StringVar(&pf.position, "position", "", "a position text to start from")
+	fs.StringVar(&pf.moves, "moves", "", "moves to play first, separated by spaces")
+	fs.Func("seed", "seed of the lot for the first player", func(s string) error {
+		_, err := fmt.Sscan(s, &pf.seed)
+		pf.seeded = true
+		return err
+	})
+}
+
+// game builds the game the flags describe.
+func (pf *positionFlags) game() (*mill.Game, error) {
+	var g *mill.Game
+	if pf.position != "" {
+		if pf.variant != "" || pf.rules != "" {
+			return nil, badInput("-position carries its own rules: give -variant and -rules only without it")
+		}
+		p, err := mill.ParsePosition(pf.position)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
+	} else {
+		v := pf.variant
+		if v == "" {
+			v = "nine-mens-morris"
+		}
+		parts := strings.Split(v, ",")
+		if pf.rules != "" {
+			parts = append(parts, strings.Split(pf.rules, ",")...)
+		}
+		r, err := mill.NewRules(parts[0], parts[1:]...)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		var opts []mill.GameOption
+		if pf.seeded {
+			opts = append(opts, mill.WithSeed(pf.seed))
+		}
+		g = mill.NewGame(r, opts...)
+	}
+	for i, m := range strings.Fields(pf.moves) {
+		if err := g.PlayText(m); err != nil {
+			return nil, badInput("-moves: move %d (%s): %v", i+1, m, err)
+		}
+	}
+	return g, nil
+}
+
+func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: morris %s %s\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+func cmdVariants(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("variants", "", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	for _, v := range mill.Variants() {
+		fmt.Fprintf(stdout, "%-26s %s\n", v.ID, v.Description)
+		fmt.Fprintf(stdout, "%-26s source: %s\n", "", v.Source)
+		var opts []string
+		for _, o := range mill.OptionList {
+			opts = append(opts, o.Name+"="+o.Get(&v.Options))
+		}
+		writeWrapped(stdout, strings.Join(opts, " "), 27, 100)
+	}
+	fmt.Fprintf(stdout, "\nRule options (override with -rules name=value, or -variant preset,name=value):\n")
+	for _, o := range mill.OptionList {
+		fmt.Fprintf(stdout, "  %-19s %s\n  %-19s values: %s\n", o.Name, o.Doc, "", o.Values)
+	}
+	return nil
+}
+
+func writeWrapped(w io.Writer, s string, indent, width int) {
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && indent+len(line)+1+len(word) > width {
+			fmt.Fprintf(w, "%s%s\n", strings.Repeat(" ", indent), line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		fmt.Fprintf(w, "%s%s\n", strings.Repeat(" ", indent), line)
+	}
+}
+
+func cmdShow(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("show", "[position flags] [-pbm]", stderr)
+	var pf positionFlags
+	pf.register(fs)
+	pbm := fs.Bool("pbm", false, "draw the board as pbmserv prints it: rank 1 at the top")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	g, err := pf.game()
+	if err != nil {
+		return err
+	}
+	p := g.Position()
+	o := mill.RankOneBottom
+	if *pbm {
+		o = mill.RankOneTop
+	}
+	fmt.Fprint(stdout, p.Diagram(o))
+	fmt.Fprintf(stdout, "rules:    %s\n", p.Rules())
+	for _, c := range []mill.Color{mill.White, mill.Black} {
+		fmt.Fprintf(stdout, "%-9s %d on the board, %d in hand\n", c.String()+":", p.OnBoard(c), p.InHand(c))
+	}
+	if seed, ok := g.Seed(); ok {
+		fmt.Fprintf(stdout, "lot:      seed %d, %s moved first\n", seed, g.Start().SideToMove())
+	}
+	if out := g.Outcome(); out != mill.NoOutcome {
+		fmt.Fprintf(stdout, "result:   %s by %s\n", out, g.Method())
+	} else {
+		state := p.SideToMove().String() + " to move"
+		if c, ok := p.Pending(); ok {
+			state = c.String() + " to remove a piece (the capture deferred to the end of placing)"
+		} else if p.Flying(p.SideToMove()) {
+			state += " (flying)"
+		}
+		fmt.Fprintf(stdout, "turn:     %s, %d legal moves\n", state, p.NumMoves())
+	}
+	fmt.Fprintf(stdout, "position: %s\n", p)
+	return nil
+}
+
+func cmdMoves(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("moves", "[position flags] [-pbm]", stderr)
+	var pf positionFlags
+	pf.register(fs)
+	pbm := fs.Bool("pbm", false, "print the moves in the pbmserv dialect")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	g, err := pf.game()
+	if err != nil {
+		return err
+	}
+	p := g.Position()
+	d := mill.Standard
+	if *pbm {
+		d = mill.Pbm
+	}
+	for _, m := range g.LegalMoves() {
+		fmt.Fprintln(stdout, p.Rules().Board().MoveText(m, d))
+	}
+	return nil
+}
+
+func cmdPerft(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("perft", "[position flags] -depth D [-divide] [-detail]", stderr)
+	var pf positionFlags
+	pf.register(fs)
+	depth := fs.Int("depth", 0, "number of turns (required, 1..20)")
+	divide := fs.Bool("divide", false, "first print each legal move with its count")
+	detail := fs.Bool("detail", false, "break the last turns down by kind (slower)")
+	verbose := fs.Bool("v", false, "print the time taken and the rate to standard error")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 20 {
+		return badInput("-depth %d: want 1..20", *depth)
+	}
+	g, err := pf.game()
+	if err != nil {
+		return err
+	}
+	p := g.Position()
+	start := time.Now()
+	var total uint64
+	if *divide {
+		for _, e := range mill.Divide(p, *depth) {
+			fmt.Fprintf(stdout, "%s %d\n", p.MoveText(e.Move), e.Count)
+			total += e.Count
+		}
+	}
+	if *detail {
+		c := mill.PerftDetailed(p, *depth)
+		fmt.Fprintf(stdout, "placements %d\nslides %d\nflights %d\nremovals %d\npasses %d\ncaptures %d\nends %d\n",
+			c.Placements, c.Slides, c.Flights, c.Removals, c.Passes, c.Captures, c.Ends)
+		total = c.Total
+	} else if !*divide {
+		total = mill.Perft(p, *depth)
+	}
+	fmt.Fprintf(stdout, "total %d\n", total)
+	if *verbose {
+		el := time.Since(start)
+		fmt.Fprintf(stderr, "%v, %.1f million per second\n", el.Round(time.Millisecond), float64(total)/el.Seconds()/1e6)
+	}
+	return nil
+}
+
+func cmdReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("replay", "FILE...", stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() == 0 {
+		return badInput("want a record file (or - for standard input)")
+	}
+	bad := 0
+	for _, name := range fs.Args() {
+		var r io.Reader = stdin
+		if name != "-" {
+			f, err := os.Open(name)
+			if err != nil {
+				return usageError{err}
+			}
+			defer f.Close()
+			r = f
+		}
+		if len(fs.Args()) > 1 {
+			fmt.Fprintf(stdout, "%s:\n", name)
+		}
+		if err := record.Replay(r, stdout); err != nil {
+			fmt.Fprintf(stdout, "%s: %v\n", name, err)
+			bad++
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d file(s) with bad records", bad)
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name.golden, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
+	}
+}
+
+func runCLI(args ...string) (stdout, stderr string, code int) {
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestCommands(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"variants", []string{"variants"}},
+		{"show-start", []string{"show"}},
+		{"show-morabaraba", []string{"show", "-variant", "morabaraba", "-moves", "a1 d1 g1 b2 d2 f2 c3 d3 e3"}},
+		{"show-pbm", []string{"show", "-pbm", "-moves", "D3 G1 A1"}},
+		{"show-large", []string{"show", "-variant", "twelve-mens-morris-large", "-moves", "a1 i9 e4 d5"}},
+		{"show-shah-removal", []string{"show", "-position", "shah WWBBBBBW/WWWWWBBB/WBWWBWBB b 0,0 xb 0 24"}},
+		{"show-lot", []string{"show", "-variant", "twelve-mens-morris", "-seed", "7"}},
+		{"show-over", []string{"show", "-position", "nine-mens-morris W7/1W2B2B/8 b 0,0 - 0 40"}},
+		{"moves-start", []string{"moves", "-variant", "nine-mens-morris,flying=never"}},
+		{"moves-pbm", []string{"moves", "-pbm", "-position", "nine-mens-morris WWB4B/1B3B2/1B1W4 w 0,0 - 0 40"}},
+		{"moves-shah-pass", []string{"moves", "-position", "shah WWWB3B/1B3B2/8 w 0,0 - 0 40"}},
+		{"moves-shah-removal", []string{"moves", "-position", "shah WWBBBBBW/WWWWWBBB/WBWWBWBB b 0,0 xb 0 24", "-moves", "xd2"}},
+		{"perft-3", []string{"perft", "-depth", "3"}},
+		{"perft-divide", []string{"perft", "-depth", "2", "-divide", "-variant", "lasker", "-moves", "a1 d1 g1 d2"}},
+		{"perft-detail", []string{"perft", "-depth", "5", "-detail"}},
+		{"perft-rules", []string{"perft", "-depth", "4", "-variant", "nine-mens-morris", "-rules", "protection=always,captures=per-mill"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := runCLI(tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden(t, tc.name, out)
+		})
+	}
+}
+
+// TestDivideEveryPreset runs perft -divide from the set-up positions of the
+// mill package's perft table (a position of every preset) and checks the
+// total against the table.
+func TestDivideEveryPreset(t *testing.T) {
+	f, err := os.Open("../../mill/testdata/perft.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var all strings.Builder
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "position ") {
+			continue
+		}
+		parts := strings.Split(strings.TrimPrefix(line, "position "), ";")
+		pos, depth, want := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), strings.TrimSpace(parts[2])
+		out, errs, code := runCLI("perft", "-position", pos, "-depth", depth, "-divide")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", pos, code, errs)
+		}
+		if !strings.HasSuffix(out, "total "+want+"\n") {
+			t.Errorf("%s: got %q, want total %s", pos, out[max(0, len(out)-40):], want)
+		}
+		all.WriteString("# " + pos + " depth " + depth + "\n" + out)
+		n++
+	}
+	if n < 11 {
+		t.Errorf("only %d set-up positions", n)
+	}
+	golden(t, "divide-presets", all.String())
+}
+
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{[]string{}, 2, "Usage"},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"perft", "-depth", "3", "-variant", "chess"}, 2, `unknown variant: "chess"`},
+		{[]string{"perft", "-depth", "0"}, 2, "-depth 0: want 1..20"},
+		{[]string{"perft", "-depth", "2", "-rules", "flying=sometimes"}, 2, `option flying: "sometimes" is not never|3..12`},
+		{[]string{"perft", "-depth", "2", "-rules", "colour=red"}, 2, `unknown rule option "colour"`},
+		{[]string{"moves", "-variant", "twelve-mens-morris,board=standard24"}, 2, "board standard24 has no diagonals"},
+		{[]string{"moves", "-variant", "lasker,placing-captures=deferred"}, 2, "placing-captures=deferred and move-while-placing=yes"},
+		{[]string{"moves", "-moves", "d6 d6"}, 2, "move 2 (d6): illegal move d6: d6 is occupied"},
+		{[]string{"moves", "-moves", "d6 q9"}, 2, "move 2 (q9)"},
+		{[]string{"moves", "-moves", "d6-d5"}, 2, "no white piece on d6"},
+		{[]string{"show", "-position", "nine-mens-morris 8/8/8 x 9,9 - 0 0"}, 2, `side to move "x": want w or b`},
+		{[]string{"show", "-position", "nine-mens-morris 9/8/8 w 9,9 - 0 0"}, 2, `'9' is not W, B or a digit 1-8`},
+		{[]string{"show", "-position", "nine-mens-morris 8/8/8 w 9,10 - 0 0"}, 2, `black has "10" in hand`},
+		{[]string{"show", "-position", "nine-mens-morris 8/8/8 w 9,9"}, 2, "want 7 fields"},
+		{[]string{"show", "-position", "nine-mens-morris 8/8/8 w 9,9 - 0 0", "-variant", "shah"}, 2, "carries its own rules"},
+		{[]string{"show", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"replay"}, 2, "want a record file"},
+		{[]string{"replay", "testdata/no-such-file.pgn"}, 2, "no such file"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errs, code := runCLI(tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.want) {
+				t.Errorf("got exit %d, stderr %q; want exit %d, stderr containing %q", code, errs, tc.code, tc.want)
+			}
+			if tc.code == 2 && len(tc.args) > 0 && out != "" {
+				t.Errorf("bad input printed to stdout: %q", out)
+			}
+		})
+	}
+}
