@@ -69,6 +69,19 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+func TestReplay(t *testing.T) {
+	out, errs, code := runCLI("replay", "../../record/testdata/multi.golden")
+	if code != 0 {
+		t.Fatalf("a good file: exit %d: %s", code, errs)
+	}
+	golden(t, "replay-good", out)
+	out, errs, code = runCLI("replay", "testdata/bad.pgn")
+	if code != 1 || !strings.Contains(out, "2 of 3 games have errors") || !strings.Contains(errs, "1 file(s) with bad records") {
+		t.Errorf("bad records: got exit %d, stderr %q; want exit 1", code, errs)
+	}
+	golden(t, "replay-bad", out)
+}
+
 // TestDivideEveryPreset runs perft -divide from the set-up positions of the
 // mill package's perft table (a position of every preset) and checks the
 // total against the table.
