@@ -260,9 +260,9 @@ func (p *Position) whyIllegal(m Move) string {
 		captures = false
 	}
 	if m.kind == PlaceMove || m.kind == SlideMove {
-		after := own&^(1<<m.from&r.all) | 1<<m.to
-		if m.kind == PlaceMove {
-			after = own | 1<<m.to
+		after := own | 1<<m.to
+		if m.kind == SlideMove {
+			after &^= 1 << m.from
 		}
 		lines = r.millsAt(after, m.to)
 		if r.opts.OneTimeMills {

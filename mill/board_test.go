@@ -1,0 +1,125 @@
+package mill
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func TestBoards(t *testing.T) {
+	for _, tc := range []struct {
+		id                    string
+		points, edges, lines  int
+		diagonals, millsAtA1  int
+		ring0, ring1, lastPts string
+	}{
+		{"standard24", 24, 32, 16, 0, 2, "a1 d1 g1 g4 g7 d7 a7 a4", "b2 d2 f2 f4 f6 d6 b6 b4", "c3 d3 e3 e4 e5 d5 c5 c4"},
+		{"diagonal24", 24, 40, 20, 4, 3, "a1 d1 g1 g4 g7 d7 a7 a4", "b2 d2 f2 f4 f6 d6 b6 b4", "c3 d3 e3 e4 e5 d5 c5 c4"},
+		{"large32", 32, 44, 24, 0, 2, "a1 e1 i1 i5 i9 e9 a9 a5", "b2 e2 h2 h5 h8 e8 b8 b5", "d4 e4 f4 f5 f6 e6 d6 d5"},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			b, ok := BoardByID(tc.id)
+			if !ok {
+				t.Fatal("no such board")
+			}
+			if b.Len() != tc.points || len(b.Edges) != tc.edges || len(b.Lines) != tc.lines {
+				t.Errorf("got %d points, %d edges, %d lines; want %d, %d, %d", b.Len(), len(b.Edges), len(b.Lines), tc.points, tc.edges, tc.lines)
+			}
+			diag, atA1 := 0, 0
+			for _, l := range b.Lines {
+				if l.Diagonal {
+					diag++
+				}
+				for _, p := range l.Points {
+					if p == 0 {
+						atA1++
+					}
+				}
+			}
+			if diag != tc.diagonals || atA1 != tc.millsAtA1 {
+				t.Errorf("got %d diagonal lines and %d lines through a1; want %d and %d", diag, atA1, tc.diagonals, tc.millsAtA1)
+			}
+			names := func(from, to int) string {
+				var out []string
+				for i := from; i < to; i++ {
+					out = append(out, b.Name(Point(i)))
+				}
+				return strings.Join(out, " ")
+			}
+			if got := names(0, 8); got != tc.ring0 {
+				t.Errorf("outer ring: got %s, want %s", got, tc.ring0)
+			}
+			if got := names(8, 16); got != tc.ring1 {
+				t.Errorf("second ring: got %s, want %s", got, tc.ring1)
+			}
+			if got := names(b.Len()-8, b.Len()); got != tc.lastPts {
+				t.Errorf("inner ring: got %s, want %s", got, tc.lastPts)
+			}
+			for i := range b.Points {
+				p, ok := b.PointByName(strings.ToUpper(b.Name(Point(i))))
+				if !ok || p != Point(i) {
+					t.Errorf("PointByName(%s) = %d, %v", strings.ToUpper(b.Name(Point(i))), p, ok)
+				}
+				if popcount(b.Adjacent(Point(i))) < 2 {
+					t.Errorf("%s has fewer than 2 neighbours", b.Name(Point(i)))
+				}
+			}
+			// The diagram is drawn from the data: a golden file per board.
+			empty := b.Diagram(func(Point) byte { return '.' }, RankOneBottom)
+			pbm := b.Diagram(func(p Point) byte { return b.Name(p)[0] }, RankOneTop)
+			golden := "testdata/" + tc.id + ".golden"
+			got := empty + "\n" + pbm
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("diagram: got\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	for _, v := range Variants() {
+		if err := v.Options.Validate(); err != nil {
+			t.Errorf("preset %s: %v", v.ID, err)
+		}
+		for _, o := range OptionList {
+			// Every option prints a value that it parses back.
+			opts := v.Options
+			if err := opts.Set(o.Name, o.Get(&v.Options)); err != nil || opts != v.Options {
+				t.Errorf("%s: option %s=%s does not round-trip: %v", v.ID, o.Name, o.Get(&v.Options), err)
+			}
+		}
+	}
+	for _, o := range OptionList {
+		if o.Doc == "" || o.Values == "" || o.Default() == "" {
+			t.Errorf("option %s lacks a doc line, values or a default", o.Name)
+		}
+	}
+	for _, bad := range [][]string{
+		{"pieces=13"}, {"pieces=2"}, {"flying=2"}, {"flying=10"}, {"board=hex"}, {"protection=sometimes"},
+		{"repetition=1"}, {"draw-after=-1"}, {"nonsense=1"}, {"flying"}, {"blocked=passes", "trap-rule=maybe"},
+		{"board=large32", "diagonal-mills=yes"}, {"trap-rule=yes"}, {"placing-captures=deferred", "move-while-placing=yes"},
+	} {
+		if r, err := NewRules("nine-mens-morris", bad...); err == nil {
+			t.Errorf("%v: got %v, want an error", bad, r)
+		}
+	}
+	r, err := NewRules("twelve-mens-morris", "board=standard24", "diagonal-mills=no", "pieces=9")
+	if err != nil || r.Options().Pieces != 9 || r.Variant() != "twelve-mens-morris" {
+		t.Errorf("a custom game from a preset: %v, %v", r, err)
+	}
+	if got := r.String(); got != "twelve-mens-morris,board=standard24,pieces=9,diagonal-mills=no" {
+		t.Errorf("the rules remember the preset and the overrides: got %s", got)
+	}
+}
