@@ -1,6 +1,7 @@
 package mill
 
 import (
+	"math/bits"
 	"strings"
 )
 
@@ -311,12 +312,10 @@ func (p *Position) whyIllegal(m Move) string {
 }
 
 func lowest(s uint32) Point {
-	for i := 0; i < 32; i++ {
-		if s&(1<<i) != 0 {
-			return Point(i)
-		}
+	if s == 0 {
+		return NoPoint
 	}
-	return NoPoint
+	return Point(bits.TrailingZeros32(s))
 }
 
 func itoa(n int) string {

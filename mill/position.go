@@ -1,5 +1,7 @@
 package mill
 
+import "fmt"
+
 // Color is a side: White or Black.
 type Color uint8
 
@@ -220,4 +222,25 @@ func (p Position) Play(m Move) Position {
 		np.side = remover
 	}
 	return np
+}
+
+// SetUp returns a position with the given pieces (as point sets), side to
+// move and pieces in hand, and no capture state; the counters are zero. It is
+// the fast way in for tools that enumerate positions (endgame databases).
+func (r *Rules) SetUp(white, black uint32, side Color, handWhite, handBlack int) (Position, error) {
+	switch {
+	case white&black != 0 || (white|black)&^r.all != 0:
+		return Position{}, fmt.Errorf("%w: pieces overlap or lie off the board", ErrPosition)
+	case side > Black:
+		return Position{}, fmt.Errorf("%w: no such side", ErrPosition)
+	case handWhite < 0 || handBlack < 0 || popcount(white)+handWhite > r.opts.Pieces || popcount(black)+handBlack > r.opts.Pieces:
+		return Position{}, fmt.Errorf("%w: more than %d pieces a side", ErrPosition, r.opts.Pieces)
+	}
+	p := Position{rules: r, occ: [2]uint32{white, black}, side: side, hand: [2]uint8{uint8(handWhite), uint8(handBlack)}}
+	for c := range p.occ {
+		for s := p.occ[c]; s != 0; s &= s - 1 {
+			p.pieceKey ^= zobPiece[c][lowest(s)]
+		}
+	}
+	return p, nil
 }

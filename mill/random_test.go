@@ -1,0 +1,545 @@
+package mill
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The differential test: random games of every preset and of some
+// overrides, from the start and from random set-up positions, where at every
+// position the fast code must agree with the slow twin of slow_test.go.
+
+type diffConfig struct {
+	variant   string
+	overrides []string
+}
+
+func (c diffConfig) String() string {
+	return strings.Join(append([]string{c.variant}, c.overrides...), ",")
+}
+
+// diffConfigs returns every preset and a few overrides that reach the
+// options the presets leave off.
+func diffConfigs() []diffConfig {
+	var cs []diffConfig
+	for _, v := range Variants() {
+		cs = append(cs, diffConfig{variant: v.ID})
+	}
+	for _, ov := range [][]string{
+		{"flying=never"},
+		{"flying=4"},
+		{"protection=always"},
+		{"protection=none"},
+		{"captures=per-mill"},
+		{"blocked=passes"},
+		{"blocked=draw"},
+		{"gridlock=draw", "flying=never"},
+		{"reform-ban=yes"},
+		{"one-time-mills=yes"},
+		{"placing-captures=none"},
+		{"min-pieces=2", "flying=never"},
+		{"draw-after=0"},
+	} {
+		cs = append(cs, diffConfig{"nine-mens-morris", ov})
+	}
+	cs = append(cs,
+		diffConfig{"twelve-mens-morris-large", []string{"captures=per-mill"}},
+		diffConfig{"twelve-mens-morris-small", []string{"captures=per-mill", "one-time-mills=yes", "reform-ban=yes"}},
+		diffConfig{"morabaraba", []string{"protection=always"}},
+		diffConfig{"lasker", []string{"captures=per-mill", "reform-ban=yes", "blocked=passes"}},
+		diffConfig{"shah", []string{"board=diagonal24"}},
+		diffConfig{"shah", []string{"board=diagonal24", "diagonal-mills=yes"}},
+		diffConfig{"shah", []string{"protection=always"}},
+		diffConfig{"shah", []string{"trap-rule=no", "protection=unless-all-in-mills"}},
+	)
+	return cs
+}
+
+// diffStats counts what the random games went through, so that a test
+// that passes can also show it reached every phase.
+type diffStats struct {
+	games, positions             int
+	moving, flying               int // positions with both hands empty; with the side to move flying
+	captures, multi, removals    int // moves that take a piece; take several; deferred removals
+	passes, lostRemovals, banned int // passes; removals lost; positions where a ban forbids a move
+	trapMills                    int // mills closed while the opponent is trapped (trap rule)
+	ends                         map[Method]int
+}
+
+func (s *diffStats) String() string {
+	var ends []string
+	for m := Material; m <= Abandonment; m++ {
+		if s.ends[m] > 0 {
+			ends = append(ends, fmt.Sprintf("%s %d", m, s.ends[m]))
+		}
+	}
+	return fmt.Sprintf("%d games, %d positions (%d moving, %d flying), %d captures (%d multiple), %d removals, %d passes (%d lost removals), %d with a ban, %d mills of a trapper; ends: %s",
+		s.games, s.positions, s.moving, s.flying, s.captures, s.multi, s.removals, s.passes, s.lostRemovals, s.banned, s.trapMills, strings.Join(ends, ", "))
+}
+
+// differ plays random games under one rule set and checks every position.
+type differ struct {
+	t        *testing.T
+	r        *Rules
+	sr       *slowRules
+	rng      *rand.Rand
+	stats    diffStats
+	failures int
+	textBad  int // positions whose text does not parse back
+}
+
+// maxFailures stops a rule set after this many failing games, so that one
+// bug does not bury the others.
+const maxFailures = 3
+
+func newDiffer(t *testing.T, r *Rules, seed uint64) *differ {
+	sr := newSlowRules(r)
+	if got, want := len(sr.lines), len(r.MillLines()); got != want {
+		t.Fatalf("%s: slow twin has %d mill lines, want %d", r, got, want)
+	}
+	// Used one-time mills are line indices: both must count the same way.
+	for i, l := range r.MillLines() {
+		var want uint32
+		for _, pt := range sr.lines[i] {
+			want |= 1 << pt
+		}
+		if l != want {
+			t.Fatalf("%s: mill line %d: got %#x, want %#x (the slow twin's order)", r, i, l, want)
+		}
+	}
+	return &differ{t: t, r: r, sr: sr, rng: rand.New(rand.NewPCG(seed, 0x6d696c6c)), stats: diffStats{ends: map[Method]int{}}}
+}
+
+func (d *differ) fail(format string, args ...any) {
+	d.t.Helper()
+	d.failures++
+	d.t.Errorf(format, args...)
+}
+
+// textFail reports a position text that does not parse back; after the
+// first few, only the count (see finish).
+func (d *differ) textFail(format string, args ...any) {
+	d.t.Helper()
+	d.textBad++
+	if d.textBad <= maxFailures {
+		d.t.Errorf(format, args...)
+	}
+}
+
+// finish reports what fail and textFail left unsaid.
+func (d *differ) finish() {
+	d.t.Helper()
+	if d.textBad > maxFailures {
+		d.t.Errorf("%d positions in all whose text does not parse back", d.textBad)
+	}
+}
+
+func (d *differ) moveList(ms []Move) string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, d.r.board.MoveText(m, Standard))
+	}
+	return "[" + strings.Join(out, " ") + "]"
+}
+
+// check compares the fast code with the slow twin at p and returns the
+// legal moves; ok is false after a disagreement.
+func (d *differ) check(p Position) (moves []Move, ok bool) {
+	d.t.Helper()
+	sr := d.sr
+	s := sr.fromPosition(p)
+	text := p.String()
+	d.stats.positions++
+
+	if q := sr.position(s); q != p {
+		d.fail("%s: the slow twin's conversion does not round-trip: got %s, want %s", text, q, p)
+		return nil, false
+	}
+	if got, want := p.Key(), sr.key(s); got != want {
+		d.fail("%s: Key: got %#x, want %#x (from scratch)", text, got, want)
+		return nil, false
+	}
+	// A text that does not parse back is reported, but the game goes
+	// on: the moves and the play can still be checked.
+	if q, err := ParsePosition(text); err != nil {
+		d.textFail("ParsePosition(%q): got error %v, want the same position back", text, err)
+	} else if q != p {
+		d.textFail("ParsePosition(%q): got %s, want the same position back", text, q)
+	}
+
+	got := p.Moves(nil)
+	want := sr.moves(&s)
+	sortMoves(got)
+	sortMoves(want)
+	if !slices.Equal(got, want) {
+		var missing, extra []Move
+		for _, m := range want {
+			if !slices.Contains(got, m) {
+				missing = append(missing, m)
+			}
+		}
+		for _, m := range got {
+			if !slices.Contains(want, m) {
+				extra = append(extra, m)
+			}
+		}
+		d.fail("%s: Moves: got %s, want %s; missing %s, extra %s",
+			text, d.moveList(got), d.moveList(want), d.moveList(missing), d.moveList(extra))
+		return nil, false
+	}
+	if n := p.NumMoves(); n != len(got) {
+		d.fail("%s: NumMoves: got %d, want %d", text, n, len(got))
+		return nil, false
+	}
+	if h := p.HasMoves(); h != (len(got) > 0) {
+		d.fail("%s: HasMoves: got %v, want %v (%d moves)", text, h, len(got) > 0, len(got))
+		return nil, false
+	}
+	o, how := p.Status()
+	wo, whow := sr.status(&s)
+	if o != wo || how != whow {
+		d.fail("%s: Status: got %v by %v, want %v by %v", text, o, how, wo, whow)
+		return nil, false
+	}
+	if (o == NoOutcome) != (len(got) > 0) {
+		d.fail("%s: Status %v by %v with %d moves: want moves exactly while the game goes on", text, o, how, len(got))
+		return nil, false
+	}
+
+	if s.hand[0] == 0 && s.hand[1] == 0 {
+		d.stats.moving++
+	}
+	if sr.flying(&s, s.side) && o == NoOutcome {
+		d.stats.flying++
+	}
+	if o != NoOutcome {
+		d.stats.ends[how]++
+	}
+	if sr.opts.ReformBan && s.banFrom[s.side] >= 0 && sr.banned(&s, s.side, s.banFrom[s.side], s.banTo[s.side]) {
+		d.stats.banned++
+	}
+	return got, true
+}
+
+// game plays a random game from p, at most maxPlies plies, checking each
+// position and each move. It reports whether all agreed.
+func (d *differ) game(p Position) bool {
+	d.t.Helper()
+	const maxPlies = 1000
+	d.stats.games++
+	for ply := 0; ply < maxPlies; ply++ {
+		ms, ok := d.check(p)
+		if !ok {
+			return false
+		}
+		if len(ms) == 0 {
+			return true
+		}
+		m := ms[d.rng.IntN(len(ms))]
+		switch {
+		case m.Kind() == RemoveMove:
+			d.stats.removals++
+		case m.Kind() == PassMove && p.pending != 0:
+			d.stats.lostRemovals++
+			d.stats.passes++
+		case m.Kind() == PassMove:
+			d.stats.passes++
+		case m.NumCaptures() > 1:
+			d.stats.multi++
+			d.stats.captures++
+		case m.NumCaptures() == 1:
+			d.stats.captures++
+		}
+		if !d.play(&p, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// play plays m in *p with the fast code and the slow twin and compares the
+// results.
+func (d *differ) play(p *Position, m Move) bool {
+	d.t.Helper()
+	sr := d.sr
+	before := sr.fromPosition(*p)
+	if sr.opts.TrapRule && before.passed && m.Kind() == SlideMove {
+		after := before.board
+		after[m.From()], after[m.To()] = slowEmpty, int8(before.side)
+		if len(sr.millsThrough(&after, before.side, int(m.To()))) > 0 {
+			d.stats.trapMills++
+		}
+	}
+	got := p.Play(m)
+	ws := sr.play(before, m)
+	if want := sr.position(ws); got != want {
+		d.fail("%s: Play(%s): got %s, want %s\n\tgot  %s\n\twant %s",
+			p, p.MoveText(m), got, want, sr.text(sr.fromPosition(got)), sr.text(ws))
+		return false
+	}
+	if k, wk := got.Key(), sr.key(ws); k != wk {
+		d.fail("%s: Play(%s): Key: got %#x, want %#x", p, p.MoveText(m), k, wk)
+		return false
+	}
+	*p = got
+	return true
+}
+
+// randomSetup returns a random position that could arise under the rules,
+// or near enough: the side to move has as many pieces in hand as the other
+// or one more, no more pieces than the rules give, and a capture state that
+// the position text accepts.
+func (d *differ) randomSetup() Position {
+	sr, o, rng := d.sr, d.sr.opts, d.rng
+	s := slowState{pending: -1, firstMill: -1, banFrom: [2]int{-1, -1}, banTo: [2]int{-1, -1}}
+	for i := range s.board {
+		s.board[i] = slowEmpty
+	}
+	s.side = rng.IntN(2)
+	if rng.IntN(3) == 0 {
+		h := 1 + rng.IntN(o.Pieces)
+		s.hand[s.side], s.hand[1-s.side] = h, h-rng.IntN(2)
+	}
+	placing := s.hand[0]+s.hand[1] > 0
+	deferred := o.PlacingCaptures == CaptureDeferred
+	justPlaced := deferred && !placing && rng.IntN(2) == 0
+	for c := 0; c < 2; c++ {
+		most := o.Pieces - s.hand[c]
+		n := most
+		if !(deferred && placing) && !justPlaced {
+			// Some pieces have been taken; now and then too many.
+			least := min(2, most)
+			n = least + rng.IntN(most-least+1)
+		}
+		for n > 0 {
+			if pt := rng.IntN(sr.n); s.board[pt] == slowEmpty {
+				s.board[pt] = int8(c)
+				n--
+			}
+		}
+	}
+	if justPlaced {
+		s.pending = s.side
+	}
+	if deferred && placing && rng.IntN(2) == 0 {
+		for _, c := range []int{rng.IntN(2), 1 - s.side} {
+			for pt := 0; pt < sr.n && s.firstMill < 0; pt++ {
+				if int(s.board[pt]) == c && sr.inMill(&s.board, pt) {
+					s.firstMill = c
+				}
+			}
+		}
+	}
+	if o.Blocked == BlockedPasses && s.pending < 0 && rng.IntN(4) == 0 {
+		s.passed = true
+	}
+	if o.ReformBan {
+		for c := 0; c < 2; c++ {
+			if rng.IntN(2) == 0 {
+				continue
+			}
+			for try := 0; try < 20 && s.banFrom[c] < 0; try++ {
+				pt := rng.IntN(sr.n)
+				if int(s.board[pt]) != c {
+					continue
+				}
+				nb := sr.neighbour[pt]
+				if to := nb[rng.IntN(len(nb))]; s.board[to] == slowEmpty {
+					s.banFrom[c], s.banTo[c] = pt, to
+				}
+			}
+		}
+	}
+	if o.OneTimeMills {
+		for c := 0; c < 2; c++ {
+			for l := range sr.lines {
+				s.used[c][l] = rng.IntN(5) == 0
+			}
+		}
+	}
+	if !placing {
+		limit := o.DrawAfter
+		if limit == 0 {
+			limit = 50
+		}
+		s.quiet = rng.IntN(limit)
+	}
+	s.ply = 2*o.Pieces - s.hand[0] - s.hand[1] + s.quiet + rng.IntN(20)
+	return sr.position(s)
+}
+
+func diffCounts() (games, setups int) {
+	if testing.Short() {
+		return 12, 6
+	}
+	return 80, 35
+}
+
+// TestDifferentialRandomGames plays random games of every preset and of some
+// overrides and checks the fast code against the slow twin at every
+// position: moves, move counts, status, Play, keys and the position text.
+func TestDifferentialRandomGames(t *testing.T) {
+	games, setups := diffCounts()
+	var total diffStats
+	total.ends = map[Method]int{}
+	for i, cfg := range diffConfigs() {
+		t.Run(cfg.String(), func(t *testing.T) {
+			r, err := NewRules(cfg.variant, cfg.overrides...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := newDiffer(t, r, uint64(i)+1)
+			for g := 0; g < games && d.failures < maxFailures; g++ {
+				d.game(r.StartWith(Color(g % 2)))
+			}
+			for g := 0; g < setups && d.failures < maxFailures; g++ {
+				p := d.randomSetup()
+				if q, err := ParsePosition(p.String()); err != nil || q != p {
+					t.Fatalf("random set-up %s does not parse back: %v", p, err)
+				}
+				d.game(p)
+			}
+			t.Logf("%s", &d.stats)
+			total.games += d.stats.games
+			total.positions += d.stats.positions
+			d.finish()
+			if d.failures > 0 || d.textBad > 0 {
+				return
+			}
+			if d.stats.moving == 0 {
+				t.Errorf("no position with both hands empty in %d games", d.stats.games)
+			}
+			if r.opts.FlyAt > 0 && d.stats.flying == 0 {
+				t.Errorf("no position with the side to move flying in %d games", d.stats.games)
+			}
+			if d.stats.captures == 0 {
+				t.Errorf("no capture in %d games", d.stats.games)
+			}
+		})
+	}
+	t.Logf("in all: %d games, %d positions", total.games, total.positions)
+}
+
+// diffCrafted are positions that random games reach rarely or never, each
+// checked like a random game position: the given moves first, then random
+// games from there.
+var diffCrafted = []struct {
+	name, pos string
+	moves     []string
+	want      string // the status after the moves: "*", or "1-0 by material", ...
+}{
+	{
+		// Black must make Shah's deferred removal, but every white
+		// piece stands in a mill and protection=always keeps them: the
+		// removal is lost (a pass). Then white slides, and then black
+		// slides: the removal is gone, not due again.
+		"lost removal",
+		"nine-mens-morris,protection=always,placing-captures=deferred WWWBBBBB/WWWBBBB1/WWW5 b 0,0 xb 0 18",
+		[]string{"pass", "c3-c4"},
+		"*",
+	},
+	{
+		// The same in Shah itself on a full board: after the lost
+		// removal neither side can slide, a gridlock.
+		"lost removal on a full board",
+		"shah,protection=always WWWWWWWW/BWBBBWBB/BWBBBWBB b 0,0 xb 0 24",
+		[]string{"pass"},
+		"1/2-1/2 by gridlock",
+	},
+	{
+		// White's d3 broke the mill b2-d2-f2 by leaving d2 and may not
+		// go back to re-form it.
+		"re-forming ban",
+		"twelve-man-morris WBB5/W1W2B2/1W2B3 w 0,0 bw=d3-d2 0 40",
+		nil,
+		"*",
+	},
+	{
+		// Black moves onto b6, the point white's a7 left when it broke a
+		// mill: white's ban can no longer apply, and the position must
+		// still print as a text that parses back.
+		"re-forming ban, point taken",
+		"nine-man-morris-diagonal 4W1W1/W1W2B1W/BBBBW1BW b 0,0 bw=a7-b6 1 19",
+		[]string{"c5-b6"},
+		"*",
+	},
+	{
+		// White's d1 closes a1-d1-g1 and d1-d2-d3 at once and takes
+		// two: first b6, the only black piece outside a mill, then, with
+		// every black piece in a mill, any of e3, e4, e5.
+		"double mill, protection recomputed",
+		"nine-mens-morris,captures=per-mill W1W5/1W4B1/1WBBB3 w 1,1 - 0 30",
+		[]string{"d1xb6xe4"},
+		"*",
+	},
+	{
+		// The board is full after placing and nobody has a mill: the
+		// side to move cannot move, nor could the other side, so with
+		// gridlock=loses the side to move loses...
+		"full board, gridlock loses",
+		"twelve-mens-morris-small BWWBBWBW/WBWBWWBB/BWBWBBWW w 0,0 - 0 24",
+		nil,
+		"0-1 by gridlock",
+	},
+	{
+		// ... with full-board=draw it is a draw before anything else ...
+		"full board draws",
+		"morabaraba BWWBBWBW/WBWBWWBB/BWBWBBWW w 0,0 - 0 24",
+		nil,
+		"1/2-1/2 by full board",
+	},
+	{
+		// ... and with full-board=gridlock, gridlock=draw a gridlock draw.
+		"full board, gridlock draws",
+		"twelve-mens-morris-small,gridlock=draw BWWBBWBW/WBWBWWBB/BWBWBBWW b 0,0 - 0 24",
+		nil,
+		"1/2-1/2 by gridlock",
+	},
+	{
+		// Black is trapped and has passed; white's mills take nothing
+		// while it stays trapped (found by a random game).
+		"trap rule",
+		"shah BBWBBWWW/WWWBWBW1/BBBBWBWW w 0,0 pass 5 30",
+		nil,
+		"*",
+	},
+}
+
+func TestDifferentialCrafted(t *testing.T) {
+	for i, c := range diffCrafted {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := ParsePosition(c.pos)
+			if err != nil {
+				t.Fatalf("ParsePosition(%q): %v", c.pos, err)
+			}
+			d := newDiffer(t, p.rules, uint64(1000+i))
+			for _, text := range c.moves {
+				if _, ok := d.check(p); !ok {
+					return
+				}
+				m, err := p.ParseMove(text)
+				if err != nil {
+					t.Fatalf("%s: %s: %v", p, text, err)
+				}
+				if !d.play(&p, m) {
+					return
+				}
+			}
+			o, how := p.Status()
+			got := o.String()
+			if o != NoOutcome {
+				got += " by " + how.String()
+			}
+			if got != c.want {
+				t.Errorf("%s: Status: got %s, want %s", p, got, c.want)
+			}
+			for g := 0; g < 20 && d.failures == 0 && d.textBad == 0; g++ {
+				d.game(p)
+			}
+			d.finish()
+		})
+	}
+}
