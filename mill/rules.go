@@ -125,8 +125,13 @@ func (r *Rules) Board() *Board { return r.board }
 // String returns the rules as text: the preset and its overrides, joined by commas.
 func (r *Rules) String() string { return r.name }
 
-// MillLines returns the lines that form mills under these rules, as point sets.
-func (r *Rules) MillLines() []uint32 { return append([]uint32(nil), r.lines...) }
+// MillLines returns the lines that form mills under these rules, as point
+// sets, in a fixed order (the order of one-time mills' used lines). The slice
+// is shared and must not be modified: evaluation calls this in hot loops.
+func (r *Rules) MillLines() []uint32 { return r.lines }
+
+// All returns the set of every point of the board.
+func (r *Rules) All() uint32 { return r.all }
 
 // mills returns the set of mill line indices through p that own fills.
 func (r *Rules) millsAt(own uint32, p Point) (lines uint32) {

@@ -1,0 +1,112 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// Level is a playing strength. Low levels look only a ply or two ahead and
+// judge with a wide random error, so they miss mills and walk into them the
+// way beginners do; high levels search deep and judge exactly. Every level
+// varies its choice among moves that it finds about equal, so games differ.
+type Level struct {
+	N        int
+	Depth    int           // the deepest iteration; 0 for no limit
+	MoveTime time.Duration // thinking time per move when no clock is given
+	Noise    int           // each root move's score is off by up to this much
+	Margin   int           // moves within this of the best are taken at random (variety)
+	Opening  int           // the margin applies in the first plies of the game only, if not 0
+}
+
+// Levels are the levels 1 (a beginner) to 10 (full strength).
+var Levels = [...]Level{
+	{N: 1, Depth: 1, Noise: 250},
+	{N: 2, Depth: 1, Noise: 120},
+	{N: 3, Depth: 2, Noise: 90},
+	{N: 4, Depth: 2, Noise: 50},
+	{N: 5, Depth: 3, Noise: 40},
+	{N: 6, Depth: 4, Noise: 25},
+	{N: 7, Depth: 5, Noise: 12, Margin: 5},
+	{N: 8, Depth: 7, Noise: 6, Margin: 5},
+	{N: 9, Depth: 9, MoveTime: 500 * time.Millisecond, Margin: 5, Opening: 10},
+	{N: 10, MoveTime: 2 * time.Second, Margin: 3, Opening: 8},
+}
+
+// LevelFor returns level n, clamped to 1..10.
+func LevelFor(n int) Level {
+	n = max(1, min(n, len(Levels)))
+	return Levels[n-1]
+}
+
+// Choose picks the move to play at level lv: the search's best at full
+// strength, else a choice among the root moves scored by a shallower search
+// and blurred by the level's noise. rng drives every random choice.
+func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, lim Limits, rng *rand.Rand, report func(Info)) Result {
+	root := history[len(history)-1]
+	if lim == (Limits{}) {
+		lim.MoveTime = lv.MoveTime
+	}
+	if lv.Depth > 0 && (lim.Depth == 0 || lim.Depth > lv.Depth) {
+		lim.Depth = lv.Depth
+	}
+	res := e.Search(ctx, history, lim, report)
+	margin := lv.Margin
+	if lv.Opening > 0 && root.Ply() >= lv.Opening {
+		margin = 0
+	}
+	if res.Move.IsZero() || (lv.Noise == 0 && margin == 0) || IsMate(res.Score) {
+		return res
+	}
+	// Score every root move with a search one ply shallower than the one
+	// that was done (the table makes this cheap), then blur and pick.
+	d := max(res.Depth-1, 0)
+	w := e.workers[0]
+	e.stop.Store(false)
+	moves := root.Moves(nil)
+	best, bestScore := res.Move, res.Score
+	var near []mill.Move
+	type scored struct {
+		m mill.Move
+		s int
+	}
+	all := make([]scored, 0, len(moves))
+	for _, m := range moves {
+		w.stack[0].pos = root
+		w.stack[0].key = root.Key()
+		w.stack[1].pos = root.Play(m)
+		s := -w.search(1, d, -Infinity, Infinity)
+		all = append(all, scored{m, s})
+	}
+	top := -Infinity
+	for _, sc := range all {
+		s := sc.s
+		if lv.Noise > 0 && !IsMate(s) {
+			s += rng.IntN(2*lv.Noise+1) - lv.Noise
+		}
+		if s > top {
+			top, best, bestScore = s, sc.m, sc.s
+		}
+	}
+	if margin > 0 {
+		for _, sc := range all {
+			if sc.s >= bestScore-margin && !IsMate(sc.s) {
+				near = append(near, sc.m)
+			}
+		}
+		if len(near) > 0 {
+			best = near[rng.IntN(len(near))]
+			for _, sc := range all {
+				if sc.m == best {
+					bestScore = sc.s
+				}
+			}
+		}
+	}
+	if best != res.Move {
+		res.Move, res.Score, res.PV = best, bestScore, []mill.Move{best}
+	}
+	return res
+}

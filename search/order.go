@@ -1,0 +1,115 @@
+package search
+
+import (
+	"math/bits"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// Move ordering scores: the table's move, then captures, then moves that
+// block a mill the opponent could close, killers, and the history score.
+const (
+	orderTT      = 1 << 30
+	orderCapture = 1 << 28
+	orderBlock   = 1 << 27
+	orderKiller  = 1 << 26
+)
+
+// threats returns the empty points where c would close a mill.
+func threats(p *mill.Position, c mill.Color) uint32 {
+	r := p.Rules()
+	own, opp := p.Pieces(c), p.Pieces(c.Other())
+	var t uint32
+	for _, l := range r.MillLines() {
+		if o := own & l; bits.OnesCount32(o) == 2 && l&opp == 0 {
+			t |= l &^ o
+		}
+	}
+	return t
+}
+
+func histIndex(m mill.Move) (int, int) {
+	from, to := int(m.From()), int(m.To())
+	if m.From() == mill.NoPoint {
+		from = 32
+	}
+	if m.To() == mill.NoPoint {
+		to = 32
+	}
+	return from, to
+}
+
+// order sorts moves best first, using scores as scratch space.
+func (w *worker) order(ply int, p *mill.Position, moves []mill.Move, ttMove mill.Move, scores []int32) {
+	blocks := threats(p, p.SideToMove().Other())
+	side := p.SideToMove()
+	k := &w.killers[ply]
+	for i, m := range moves {
+		var s int32
+		switch {
+		case m == ttMove:
+			s = orderTT
+		case m.NumCaptures() > 0:
+			s = orderCapture + int32(m.NumCaptures())<<10
+			// Prefer taking pieces that threaten to close a mill.
+			if m.Captures()&threatPieces(p, side.Other()) != 0 {
+				s += 512
+			}
+		case m.To() != mill.NoPoint && blocks&(1<<m.To()) != 0:
+			s = orderBlock
+		case m == k[0]:
+			s = orderKiller + 1
+		case m == k[1]:
+			s = orderKiller
+		default:
+			f, t := histIndex(m)
+			s = w.history[side][f][t]
+		}
+		scores[i] = s
+	}
+	// Insertion sort: the lists are short.
+	for i := 1; i < len(moves); i++ {
+		m, s := moves[i], scores[i]
+		j := i
+		for j > 0 && scores[j-1] < s {
+			moves[j], scores[j] = moves[j-1], scores[j-1]
+			j--
+		}
+		moves[j], scores[j] = m, s
+	}
+}
+
+// threatPieces returns c's pieces on lines where c has two pieces and an empty point.
+func threatPieces(p *mill.Position, c mill.Color) uint32 {
+	r := p.Rules()
+	own, opp := p.Pieces(c), p.Pieces(c.Other())
+	var t uint32
+	for _, l := range r.MillLines() {
+		if o := own & l; bits.OnesCount32(o) == 2 && l&opp == 0 {
+			t |= o
+		}
+	}
+	return t
+}
+
+func (w *worker) rememberCut(ply int, side mill.Color, m mill.Move, depth int) {
+	if m.NumCaptures() > 0 {
+		return
+	}
+	k := &w.killers[ply]
+	if k[0] != m {
+		k[1], k[0] = k[0], m
+	}
+	f, t := histIndex(m)
+	h := &w.history[side][f][t]
+	*h += int32(depth * depth)
+	if *h > orderKiller/2 {
+		for c := range w.history {
+			for i := range w.history[c] {
+				for j := range w.history[c][i] {
+					w.history[c][i][j] /= 2
+				}
+			}
+		}
+	}
+}

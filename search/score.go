@@ -1,0 +1,35 @@
+package search
+
+import "strconv"
+
+// Scores are in hundredths of a piece for the side to move. A won game is
+// Mate minus the plies to its end; a lost one the negation.
+const (
+	Mate      = 30000
+	MateBound = Mate - 1000 // a score beyond this is a forced end of the game
+	Infinity  = Mate + 1
+)
+
+// IsMate reports whether s is a forced win or loss.
+func IsMate(s int) bool { return s > MateBound || s < -MateBound }
+
+// MatePlies returns the number of plies to the end of a forced game.
+func MatePlies(s int) int {
+	if s > 0 {
+		return Mate - s
+	}
+	return Mate + s
+}
+
+// ScoreText returns s as the protocol prints it: "cp 35", or "mate 3" /
+// "mate -2" counting the mover's own moves to the end, as UCI does.
+func ScoreText(s int) string {
+	if !IsMate(s) {
+		return "cp " + strconv.Itoa(s)
+	}
+	plies := MatePlies(s)
+	if s > 0 {
+		return "mate " + strconv.Itoa((plies+1)/2)
+	}
+	return "mate -" + strconv.Itoa(plies/2)
+}

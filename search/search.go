@@ -1,0 +1,526 @@
+package search
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/morrisgame/morris/eval"
+	"github.com/morrisgame/morris/mill"
+)
+
+// MaxPly is the deepest the search goes.
+const MaxPly = 100
+
+const maxQPly = 8 // plies of quiescence below the horizon
+
+// Tablebase is what the search needs of endgame databases.
+type Tablebase interface {
+	// Probe returns the value of p for the side to move: +1 won, 0 drawn,
+	// -1 lost, with the plies to the end of the game under best play; ok is
+	// false when p is not in the databases.
+	Probe(p mill.Position) (result, plies int, ok bool)
+}
+
+// Options configure an Engine.
+type Options struct {
+	HashMB    int           // transposition table size in MiB (default 64)
+	Threads   int           // search threads (default 1)
+	Weights   *eval.Weights // evaluation (default eval.Default)
+	Tablebase Tablebase     // endgame databases, or nil
+	Noise     func(int) int // added to the evaluation (weak levels), or nil
+}
+
+// Info reports a finished iteration.
+type Info struct {
+	Depth    int
+	SelDepth int
+	Score    int
+	Nodes    uint64
+	Time     time.Duration
+	PV       []mill.Move
+	TBHits   uint64
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Move  mill.Move // zero if the game is over
+	Score int
+	Depth int
+	Nodes uint64
+	PV    []mill.Move
+}
+
+// Engine searches positions. It is not safe for concurrent searches; one
+// Search at a time may run (it uses several threads itself).
+type Engine struct {
+	opts    Options
+	tt      *table
+	workers []*worker
+	stop    atomic.Bool
+}
+
+// New returns an engine.
+func New(o Options) *Engine {
+	if o.HashMB <= 0 {
+		o.HashMB = 64
+	}
+	if o.Threads <= 0 {
+		o.Threads = 1
+	}
+	if o.Weights == nil {
+		w := eval.Default
+		o.Weights = &w
+	}
+	e := &Engine{opts: o, tt: newTable(o.HashMB)}
+	for i := 0; i < o.Threads; i++ {
+		e.workers = append(e.workers, newWorker(e, i))
+	}
+	return e
+}
+
+// Options returns the engine's options.
+func (e *Engine) Options() Options { return e.opts }
+
+// Clear forgets everything learned: the table, killers and history (a new game).
+func (e *Engine) Clear() {
+	e.tt.clear()
+	for _, w := range e.workers {
+		w.killers = [MaxPly + 1][2]mill.Move{}
+		w.history = [2][33][33]int32{}
+	}
+}
+
+type frame struct {
+	pos    mill.Position
+	key    uint64
+	moves  []mill.Move
+	scores []int32
+}
+
+type worker struct {
+	e        *Engine
+	id       int
+	nodes    atomic.Uint64
+	tbHits   atomic.Uint64
+	stack    [MaxPly + maxQPly + 2]frame
+	killers  [MaxPly + 1][2]mill.Move
+	history  [2][33][33]int32
+	pv       [MaxPly + 1][MaxPly + 1]mill.Move
+	pvLen    [MaxPly + 1]int
+	game     []uint64 // keys of the game's reversible positions before the root
+	rootPly  int
+	selDepth int
+	maxNodes uint64
+	weights  *eval.Weights
+	tb       Tablebase
+	noise    func(int) int
+}
+
+func newWorker(e *Engine, id int) *worker {
+	w := &worker{e: e, id: id}
+	for i := range w.stack {
+		w.stack[i].moves = make([]mill.Move, 0, 256)
+		w.stack[i].scores = make([]int32, 256)
+	}
+	return w
+}
+
+// Search finds the best move in the last position of history (the game's
+// positions, start first: they let the search see repetitions). It stops
+// when ctx is done or the limits are reached, and calls report (if not nil)
+// after each iteration.
+func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits, report func(Info)) Result {
+	root := history[len(history)-1]
+	start := time.Now()
+	soft, hard := lim.budget(root.SideToMove())
+	if hard > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, start.Add(hard))
+		defer cancel()
+	}
+	e.stop.Store(false)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			e.stop.Store(true)
+		case <-done:
+		}
+	}()
+
+	// Keys of the positions that can repeat: those since the last
+	// placement or capture.
+	var game []uint64
+	for i := len(history) - 2; i >= 0 && i >= len(history)-1-root.Quiet(); i-- {
+		game = append(game, history[i].Key())
+	}
+	maxDepth := lim.Depth
+	if maxDepth <= 0 || maxDepth > MaxPly {
+		maxDepth = MaxPly
+	}
+	for _, w := range e.workers {
+		w.game = game
+		w.nodes.Store(0)
+		w.tbHits.Store(0)
+		w.maxNodes = 0
+		w.weights = e.opts.Weights
+		w.tb = e.opts.Tablebase
+		w.noise = e.opts.Noise
+		w.stack[0].pos = root
+	}
+	main := e.workers[0]
+	main.maxNodes = lim.Nodes
+
+	var res Result
+	legal := root.Moves(nil)
+	if len(legal) == 0 {
+		return res
+	}
+	res.Move = legal[0]
+	if len(legal) == 1 && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 {
+		maxDepth = 1 // the only move: say so quickly
+	}
+
+	// Helper threads search the same tree, a ply deeper every other one,
+	// and fill the shared table (lazy SMP).
+	var wg sync.WaitGroup
+	for _, w := range e.workers[1:] {
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			for d := 1 + w.id%2; d <= maxDepth && !e.stop.Load(); d++ {
+				w.aspiration(d, 0)
+			}
+		}(w)
+	}
+
+	prev := 0
+	for depth := 1; depth <= maxDepth; depth++ {
+		main.selDepth = 0
+		score := main.aspiration(depth, prev)
+		if e.stop.Load() && depth > 1 {
+			break // an unfinished iteration: keep the last whole one
+		}
+		prev = score
+		res.Depth = depth
+		res.Score = score
+		if main.pvLen[0] > 0 {
+			res.Move = main.pv[0][0]
+			res.PV = append(res.PV[:0], main.pv[0][:main.pvLen[0]]...)
+		}
+		nodes := e.nodes()
+		if report != nil {
+			report(Info{Depth: depth, SelDepth: main.selDepth, Score: score, Nodes: nodes,
+				Time: time.Since(start), PV: append([]mill.Move(nil), res.PV...), TBHits: e.tbHits()})
+		}
+		if e.stop.Load() {
+			break
+		}
+		if lim.Infinite {
+			continue
+		}
+		if soft > 0 && time.Since(start) > soft {
+			break
+		}
+		if IsMate(score) && MatePlies(score) <= depth {
+			break // the end is in sight: deeper search changes nothing
+		}
+	}
+	if lim.Infinite {
+		<-ctx.Done() // "go infinite" answers only when stopped
+	}
+	e.stop.Store(true)
+	wg.Wait()
+	res.Nodes = e.nodes()
+	return res
+}
+
+func (e *Engine) nodes() uint64 {
+	var n uint64
+	for _, w := range e.workers {
+		n += w.nodes.Load()
+	}
+	return n
+}
+
+func (e *Engine) tbHits() uint64 {
+	var n uint64
+	for _, w := range e.workers {
+		n += w.tbHits.Load()
+	}
+	return n
+}
+
+// aspiration searches the root with a window around the previous score,
+// widening it when the score falls outside.
+func (w *worker) aspiration(depth, prev int) int {
+	if depth < 4 || IsMate(prev) {
+		return w.search(0, depth, -Infinity, Infinity)
+	}
+	delta := 30
+	alpha, beta := prev-delta, prev+delta
+	for {
+		score := w.search(0, depth, alpha, beta)
+		if w.e.stop.Load() {
+			return score
+		}
+		switch {
+		case score <= alpha:
+			alpha = max(alpha-delta, -Infinity)
+		case score >= beta:
+			beta = min(beta+delta, Infinity)
+		default:
+			return score
+		}
+		delta *= 2
+		if delta > 500 {
+			alpha, beta = -Infinity, Infinity
+		}
+	}
+}
+
+func (w *worker) stopped() bool {
+	n := w.nodes.Add(1)
+	if n&1023 == 0 && w.maxNodes > 0 && n >= w.maxNodes {
+		w.e.stop.Store(true)
+	}
+	return w.e.stop.Load()
+}
+
+// repeated reports whether the position at ply has occurred before, in the
+// search path or in the game: a draw under the repetition rule (we score the
+// first repetition as a draw, as a player who can repeat once can repeat again).
+func (w *worker) repeated(ply int) bool {
+	p := &w.stack[ply].pos
+	if p.Rules().Options().Repetition == 0 {
+		return false
+	}
+	key := w.stack[ply].key
+	quiet := p.Quiet()
+	for i := ply - 2; i >= 0 && ply-i <= quiet; i -= 2 {
+		if w.stack[i].key == key {
+			return true
+		}
+	}
+	// The game before the root: game[0] is the position just before it.
+	for i := range w.game {
+		back := ply + 1 + i
+		if back > quiet {
+			break
+		}
+		if back%2 == 0 && w.game[i] == key {
+			return true
+		}
+	}
+	return false
+}
+
+func terminal(p *mill.Position, ply int) int {
+	o, _ := p.Status()
+	switch o {
+	case mill.Draw, mill.NoOutcome:
+		return 0
+	case mill.Won(p.SideToMove()):
+		return Mate - ply
+	}
+	return -(Mate - ply)
+}
+
+func (w *worker) evaluate(p *mill.Position) int {
+	s := w.weights.Evaluate(p)
+	if w.noise != nil {
+		s += w.noise(s)
+	}
+	return s
+}
+
+func toTT(score, ply int) int {
+	switch {
+	case score > MateBound:
+		return score + ply
+	case score < -MateBound:
+		return score - ply
+	}
+	return score
+}
+
+func fromTT(score, ply int) int {
+	switch {
+	case score > MateBound:
+		return score - ply
+	case score < -MateBound:
+		return score + ply
+	}
+	return score
+}
+
+// search is a principal variation search of the position at ply.
+func (w *worker) search(ply, depth, alpha, beta int) int {
+	f := &w.stack[ply]
+	p := &f.pos
+	f.key = p.Key()
+	w.pvLen[ply] = 0
+	if w.stopped() && ply > 0 {
+		return 0
+	}
+	if ply > w.selDepth {
+		w.selDepth = ply
+	}
+	if ply > 0 {
+		if w.repeated(ply) {
+			return 0
+		}
+		// Mate distance pruning: no result here beats a shorter one found.
+		alpha = max(alpha, -(Mate - ply))
+		beta = min(beta, Mate-ply-1)
+		if alpha >= beta {
+			return alpha
+		}
+		if w.tb != nil {
+			if res, plies, ok := w.tb.Probe(*p); ok {
+				w.tbHits.Add(1)
+				switch {
+				case res > 0:
+					return Mate - ply - plies
+				case res < 0:
+					return -(Mate - ply - plies)
+				}
+				return 0
+			}
+		}
+	}
+	if ply >= MaxPly {
+		return w.evaluate(p)
+	}
+	if depth <= 0 {
+		return w.quiesce(ply, alpha, beta, 0)
+	}
+	pvNode := beta-alpha > 1
+	ttMove, ttScore, ttDepth, ttBound, hit := w.e.tt.probe(f.key)
+	if hit && ply > 0 && !pvNode && ttDepth >= depth {
+		s := fromTT(ttScore, ply)
+		switch {
+		case ttBound == boundExact,
+			ttBound == boundLower && s >= beta,
+			ttBound == boundUpper && s <= alpha:
+			return s
+		}
+	}
+	moves := p.Moves(f.moves[:0])
+	f.moves = moves[:0]
+	if len(moves) == 0 {
+		return terminal(p, ply)
+	}
+	if cap(f.scores) < len(moves) {
+		f.scores = make([]int32, len(moves)*2)
+	}
+	w.order(ply, p, moves, ttMove, f.scores)
+
+	origAlpha := alpha
+	best := -Infinity
+	var bestMove mill.Move
+	for i, m := range moves {
+		w.stack[ply+1].pos = p.Play(m)
+		var score int
+		if i == 0 {
+			score = -w.search(ply+1, depth-1, -beta, -alpha)
+		} else {
+			r := 0
+			if depth >= 3 && i >= 4 && m.NumCaptures() == 0 && f.scores[i] < orderKiller {
+				r = 1
+				if i >= 12 && depth >= 5 {
+					r = 2
+				}
+			}
+			score = -w.search(ply+1, depth-1-r, -alpha-1, -alpha)
+			if score > alpha && (r > 0 || score < beta) {
+				score = -w.search(ply+1, depth-1, -beta, -alpha)
+			}
+		}
+		if w.e.stop.Load() && ply > 0 {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+			if score > alpha {
+				alpha = score
+				w.pv[ply][0] = m
+				copy(w.pv[ply][1:], w.pv[ply+1][:w.pvLen[ply+1]])
+				w.pvLen[ply] = w.pvLen[ply+1] + 1
+				if score >= beta {
+					w.rememberCut(ply, p.SideToMove(), m, depth)
+					break
+				}
+			}
+		}
+		if w.e.stop.Load() {
+			break // at the root: keep what is searched
+		}
+	}
+	bound := boundExact
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best <= origAlpha:
+		bound = boundUpper
+	}
+	if !w.e.stop.Load() {
+		w.e.tt.store(f.key, bestMove, toTT(best, ply), depth, bound)
+	}
+	return best
+}
+
+// quiesce searches captures only, standing pat on the evaluation, so that
+// the horizon does not fall in the middle of an exchange of pieces.
+func (w *worker) quiesce(ply, alpha, beta, qply int) int {
+	f := &w.stack[ply]
+	p := &f.pos
+	w.pvLen[ply] = 0
+	if w.stopped() {
+		return 0
+	}
+	if ply > w.selDepth {
+		w.selDepth = ply
+	}
+	moves := p.Moves(f.moves[:0])
+	f.moves = moves[:0]
+	if len(moves) == 0 {
+		return terminal(p, ply)
+	}
+	_, pending := p.Pending()
+	stand := w.evaluate(p)
+	if !pending {
+		if stand >= beta || qply >= maxQPly {
+			return stand
+		}
+		alpha = max(alpha, stand)
+	}
+	best := stand
+	if pending {
+		best = -Infinity
+	}
+	for _, m := range moves {
+		if m.NumCaptures() == 0 && !pending {
+			continue
+		}
+		w.stack[ply+1].pos = p.Play(m)
+		w.stack[ply+1].key = w.stack[ply+1].pos.Key()
+		score := -w.quiesce(ply+1, -beta, -alpha, qply+1)
+		if w.e.stop.Load() {
+			return 0
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha = score
+				if score >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}

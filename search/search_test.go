@@ -1,0 +1,82 @@
+package search
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+func searchPos(t *testing.T, text string, lim Limits) Result {
+	t.Helper()
+	p, err := mill.ParsePosition(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{HashMB: 16})
+	return e.Search(context.Background(), []mill.Position{p}, lim, nil)
+}
+
+func TestMates(t *testing.T) {
+	for _, tc := range []struct {
+		name, pos string
+		depth     int
+		best      string // "" if any winning move will do
+		plies     int    // plies to the end, for the side to move; negative: lost
+	}{
+		// White closes a1-d1-g1 taking a black piece: black is left with 2.
+		{"material in 1", "nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40", 3, "d2-d1xa4", 1},
+		// Black to move has 3 pieces and white closes a mill next whatever black does?
+		{"blocked in 1", "nine-mens-morris WWWB3B/1B3B2/1W6 b 0,0 - 0 40", 3, "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := searchPos(t, tc.pos, Limits{Depth: tc.depth})
+			p := mill.MustParsePosition(tc.pos)
+			if tc.best != "" && p.MoveText(res.Move) != tc.best {
+				t.Errorf("got %s (%s), want %s", p.MoveText(res.Move), ScoreText(res.Score), tc.best)
+			}
+			if tc.plies > 0 && (!IsMate(res.Score) || res.Score < 0 || MatePlies(res.Score) != tc.plies) {
+				t.Errorf("got score %s, want a win in %d plies", ScoreText(res.Score), tc.plies)
+			}
+		})
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	p := mill.MustRules("nine-mens-morris").Start()
+	e := New(Options{HashMB: 16, Threads: 2})
+	start := time.Now()
+	res := e.Search(context.Background(), []mill.Position{p}, Limits{MoveTime: 200 * time.Millisecond}, nil)
+	if el := time.Since(start); el > 400*time.Millisecond {
+		t.Errorf("movetime 200ms took %v", el)
+	}
+	if !p.Legal(res.Move) {
+		t.Errorf("illegal best move %v", res.Move)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	res = e.Search(ctx, []mill.Position{p}, Limits{Infinite: true}, nil)
+	if !p.Legal(res.Move) {
+		t.Errorf("infinite: illegal best move %v", res.Move)
+	}
+}
+
+func TestPackMove(t *testing.T) {
+	for _, v := range mill.Variants() {
+		r := mill.MustRules(v.ID, "captures=per-mill")
+		_ = r
+	}
+	for _, text := range []string{"nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40", "shah WWBBBBBW/WWWWWBBB/WBWWBWBB b 0,0 xb 0 24",
+		"morabaraba BBBBB1W1/WW1BWB1B/WB1B1B1W w 0,0 - 0 40", "twelve-mens-morris-large 1B3WW1/3B2BB/4BBB1/W4B1B w 0,0 - 0 80"} {
+		p := mill.MustParsePosition(text)
+		for _, m := range p.Moves(nil) {
+			if got := unpackMove(packMove(m)); got != m {
+				t.Errorf("%s: packed %s unpacks to %s", text, p.MoveText(m), p.MoveText(got))
+			}
+		}
+	}
+	if got := unpackMove(packMove(mill.Pass)); got != mill.Pass {
+		t.Errorf("pass: got %v", got)
+	}
+}
