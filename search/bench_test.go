@@ -1,0 +1,70 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// benchPositions: the start, a middle game, a flying endgame, other boards.
+var benchPositions = []string{
+	"nine-mens-morris 8/8/8 w 9,9 - 0 0",
+	"nine-mens-morris 1BWW2B1/2W3W1/BBBB2BB w 0,0 - 0 40",
+	"nine-mens-morris BBB1WBBB/WBW4W/W2B2WW w 0,0 - 2 20",
+	"twelve-mens-morris-small BBWW1B1W/BB2B1WW/B1WWW2W w 0,0 - 1 40",
+	"twelve-mens-morris-large 1B1W4/BBBBB3/W1B3W1/1B1B2W1 w 0,0 - 2 40",
+	"lasker 1B2BBB1/1W2WBW1/1WBBB1B1 w 0,0 - 2 40",
+}
+
+// nodeCounts are the exact node counts of a depth-8 search from each of
+// benchPositions with one thread and a 16 MiB table: a regression test of
+// the search's shape (ordering, pruning, the table). A change that alters
+// them must say why, with its effect on strength.
+var nodeCounts = []uint64{112690, 26719, 21918, 40987, 41125, 9960}
+
+const nodeDepth = 8
+
+func TestNodeCounts(t *testing.T) {
+	for i, text := range benchPositions {
+		p := mill.MustParsePosition(text)
+		e := New(Options{HashMB: 16})
+		res := e.Search(context.Background(), []mill.Position{p}, Limits{Depth: nodeDepth}, nil)
+		if res.Nodes != nodeCounts[i] {
+			t.Errorf("%s: depth %d searched %d nodes, want %d", text, nodeDepth, res.Nodes, nodeCounts[i])
+		}
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	b.ReportAllocs()
+	e := New(Options{HashMB: 4}) // small, so that clearing it between positions costs little
+	var ps []mill.Position
+	for _, text := range benchPositions {
+		ps = append(ps, mill.MustParsePosition(text))
+	}
+	var nodes uint64
+	for b.Loop() {
+		for _, p := range ps {
+			e.Clear()
+			nodes += e.Search(context.Background(), []mill.Position{p}, Limits{Depth: 8}, nil).Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// TestSearchAllocations checks that the search loop allocates nothing: a
+// search allocates a few things to start (a goroutine, the root's moves, the
+// result) however deep it goes.
+func TestSearchAllocations(t *testing.T) {
+	e := New(Options{HashMB: 4})
+	for _, text := range benchPositions {
+		p := mill.MustParsePosition(text)
+		hist := []mill.Position{p}
+		shallow := testing.AllocsPerRun(3, func() { e.Search(context.Background(), hist, Limits{Depth: 3}, nil) })
+		deep := testing.AllocsPerRun(3, func() { e.Search(context.Background(), hist, Limits{Depth: 8}, nil) })
+		if deep > shallow+8 || deep > 40 {
+			t.Errorf("%s: a depth-3 search allocates %v times, depth 8 %v times", text, shallow, deep)
+		}
+	}
+}
