@@ -1,0 +1,84 @@
+package tune
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/eval"
+	"github.com/morrisgame/morris/mill"
+)
+
+var (
+	tuneFlag = flag.Bool("tune", false, "run the self-play tuning (long); prints each step")
+	pairs    = flag.Int("pairs", 100, "game pairs per comparison")
+	depth    = flag.Int("depth", 4, "search depth of the tuning games")
+)
+
+func TestElo(t *testing.T) {
+	elo, _ := Result{Wins: 3, Losses: 1}.Elo()
+	if math.Abs(elo-190.85) > 0.01 {
+		t.Errorf("75%%: got %.2f, want +190.85", elo)
+	}
+	if e, _ := (Result{Wins: 5, Draws: 2, Losses: 5}).Elo(); e != 0 {
+		t.Errorf("50%%: got %.2f", e)
+	}
+}
+
+func TestMatchSmoke(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	w := eval.Default
+	res := Match(context.Background(), r, &w, &w, 2, 6, 2, 1, 2)
+	if res.Games() != 4 {
+		t.Errorf("got %d games, want 4", res.Games())
+	}
+}
+
+// TestTune runs coordinate tuning: each weight is moved up and down by a
+// step; a move is kept when it scores above 50% by more than the margin's
+// half. Run: go test ./internal/tune -run TestTune -tune -v -timeout 0
+func TestTune(t *testing.T) {
+	if !*tuneFlag {
+		t.Skip("tuning runs only with -tune")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	best := eval.Default
+	fields := []struct {
+		name string
+		at   func(*eval.Weights) *int
+		step int
+	}{
+		{"Mill[moving]", func(w *eval.Weights) *int { return &w.Mill[eval.Moving] }, 10},
+		{"Two[placing]", func(w *eval.Weights) *int { return &w.Two[eval.Placing] }, 8},
+		{"Two[moving]", func(w *eval.Weights) *int { return &w.Two[eval.Moving] }, 8},
+		{"Closable[moving]", func(w *eval.Weights) *int { return &w.Closable[eval.Moving] }, 12},
+		{"Double[moving]", func(w *eval.Weights) *int { return &w.Double[eval.Moving] }, 20},
+		{"Mobility[placing]", func(w *eval.Weights) *int { return &w.Mobility[eval.Placing] }, 3},
+		{"Mobility[moving]", func(w *eval.Weights) *int { return &w.Mobility[eval.Moving] }, 4},
+		{"Blocked[moving]", func(w *eval.Weights) *int { return &w.Blocked[eval.Moving] }, 4},
+		{"Closable[flying]", func(w *eval.Weights) *int { return &w.Closable[eval.Flying] }, 15},
+		{"Two[flying]", func(w *eval.Weights) *int { return &w.Two[eval.Flying] }, 10},
+	}
+	seed := uint64(time.Now().UnixNano())
+	for _, f := range fields {
+		for _, dir := range []int{+1, -1} {
+			cand := best
+			*f.at(&cand) += dir * f.step
+			start := time.Now()
+			res := Match(context.Background(), r, &cand, &best, *pairs, 8, *depth, seed, 2)
+			seed++
+			elo, margin := res.Elo()
+			kept := elo > margin/2
+			fmt.Printf("| %s %+d -> %d | %d | +%d =%d -%d | %.1f%% | %+.0f ± %.0f | %v | %s |\n",
+				f.name, dir*f.step, *f.at(&cand), res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin, kept, time.Since(start).Round(time.Second))
+			if kept {
+				best = cand
+				break
+			}
+		}
+	}
+	fmt.Printf("final: %+v\n", best)
+}
