@@ -63,6 +63,12 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 	// Score every root move with a search one ply shallower than the one
 	// that was done (the table makes this cheap), then blur and pick.
 	d := max(res.Depth-1, 0)
+	if lv.Noise == 0 {
+		d = min(d, 5) // variety only: a shallow look at the alternatives is enough
+	}
+	if ctx.Err() != nil && lv.Noise == 0 {
+		return res // out of time: no variety
+	}
 	w := e.workers[0]
 	e.stop.Store(false)
 	moves := root.Moves(nil)
