@@ -16,6 +16,7 @@ var (
 	tuneFlag = flag.Bool("tune", false, "run the self-play tuning (long); prints each step")
 	pairs    = flag.Int("pairs", 100, "game pairs per comparison")
 	depth    = flag.Int("depth", 4, "search depth of the tuning games")
+	passes   = flag.Int("passes", 1, "passes over the weights")
 )
 
 func TestElo(t *testing.T) {
@@ -63,22 +64,65 @@ func TestTune(t *testing.T) {
 		{"Two[flying]", func(w *eval.Weights) *int { return &w.Two[eval.Flying] }, 10},
 	}
 	seed := uint64(time.Now().UnixNano())
-	for _, f := range fields {
-		for _, dir := range []int{+1, -1} {
-			cand := best
-			*f.at(&cand) += dir * f.step
-			start := time.Now()
-			res := Match(context.Background(), r, &cand, &best, *pairs, 8, *depth, seed, 2)
-			seed++
-			elo, margin := res.Elo()
-			kept := elo > margin/2
-			fmt.Printf("| %s %+d -> %d | %d | +%d =%d -%d | %.1f%% | %+.0f ± %.0f | %v | %s |\n",
-				f.name, dir*f.step, *f.at(&cand), res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin, kept, time.Since(start).Round(time.Second))
-			if kept {
-				best = cand
-				break
+	fmt.Printf("| change | games | +win =draw -loss | score | Elo ± 95%% | kept | time |\n|---|---|---|---|---|---|---|\n")
+	for pass := 0; pass < *passes; pass++ {
+		for _, f := range fields {
+			for _, dir := range []int{+1, -1} {
+				cand := best
+				*f.at(&cand) += dir * f.step
+				start := time.Now()
+				res := Match(context.Background(), r, &cand, &best, *pairs, 8, *depth, seed, 2)
+				seed++
+				elo, margin := res.Elo()
+				kept := elo > margin/2
+				fmt.Printf("| %s %+d -> %d | %d | +%d =%d -%d | %.1f%% | %+.0f ± %.0f | %v | %s |\n",
+					f.name, dir*f.step, *f.at(&cand), res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin, kept, time.Since(start).Round(time.Second))
+				if kept {
+					best = cand
+					break
+				}
 			}
 		}
 	}
 	fmt.Printf("final: %+v\n", best)
+	def := eval.Default
+	res := Match(context.Background(), r, &best, &def, 2**pairs, 8, *depth, seed, 2)
+	elo, margin := res.Elo()
+	fmt.Printf("verification, final vs eval.Default: %d games, +%d =%d -%d, %.1f%%, Elo %+.0f ± %.0f\n",
+		res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin)
+}
+
+var ablateFlag = flag.Bool("ablate", false, "run the ablation matches (long)")
+
+// TestAblate plays the evaluation against itself with one feature group
+// switched off: how much each feature is worth, in Elo.
+// Run: go test ./internal/tune -run TestAblate -ablate -v -timeout 0
+func TestAblate(t *testing.T) {
+	if !*ablateFlag {
+		t.Skip("ablation runs only with -ablate")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	def := eval.Default
+	variants := []struct {
+		name string
+		edit func(*eval.Weights)
+	}{
+		{"material only", func(w *eval.Weights) {
+			*w = eval.Weights{Piece: w.Piece}
+		}},
+		{"no mills", func(w *eval.Weights) { w.Mill = [eval.NumPhases]int{} }},
+		{"no twos", func(w *eval.Weights) { w.Two = [eval.NumPhases]int{} }},
+		{"no closable", func(w *eval.Weights) { w.Closable = [eval.NumPhases]int{} }},
+		{"no running mills", func(w *eval.Weights) { w.Double = [eval.NumPhases]int{} }},
+		{"no mobility", func(w *eval.Weights) { w.Mobility = [eval.NumPhases]int{} }},
+		{"no blocked", func(w *eval.Weights) { w.Blocked = [eval.NumPhases]int{} }},
+	}
+	fmt.Printf("| default against | games | +win =draw -loss | score | Elo ± 95%% |\n|---|---|---|---|---|\n")
+	for i, v := range variants {
+		cand := def
+		v.edit(&cand)
+		res := Match(context.Background(), r, &def, &cand, *pairs, 8, *depth, uint64(1000+i), 2)
+		elo, margin := res.Elo()
+		fmt.Printf("| %s | %d | +%d =%d -%d | %.1f%% | %+.0f ± %.0f |\n", v.name, res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin)
+	}
 }
