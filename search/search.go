@@ -141,14 +141,23 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		defer cancel()
 	}
 	e.stop.Store(false)
+	// A watcher turns the context's end into the stop flag the threads
+	// poll. Search waits for it before returning (and before the deadline's
+	// cancel runs), so that it cannot set the flag during a later search.
 	done := make(chan struct{})
-	defer close(done)
+	var watcher sync.WaitGroup
+	watcher.Add(1)
 	go func() {
+		defer watcher.Done()
 		select {
 		case <-ctx.Done():
 			e.stop.Store(true)
 		case <-done:
 		}
+	}()
+	defer func() {
+		close(done)
+		watcher.Wait()
 	}()
 
 	// Keys of the positions that can repeat: those since the last

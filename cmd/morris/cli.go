@@ -29,6 +29,12 @@ Usage:
   morris perft   [position flags] -depth D [-divide] [-detail]
                                         count move sequences of D turns
   morris replay  FILE...                check game records move by move ("-" reads standard input)
+  morris engine  [-variant V] [-level N] [-hash MB] [-threads N]
+                                        speak the engine protocol on standard input and output (docs/protocol.md)
+  morris analyze [position flags] [-depth D | -movetime MS] [-v]
+                                        the best move, its score and principal variation
+  morris analyze -record FILE [-game N] [-depth D | -movetime MS]
+                                        each move of a game against the engine's choice; ?? marks blunders
 
 Position flags:
   -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
@@ -49,6 +55,8 @@ var commands = []command{
 	{"moves", cmdMoves},
 	{"perft", cmdPerft},
 	{"replay", cmdReplay},
+	{"engine", cmdEngine},
+	{"analyze", cmdAnalyze},
 }
 
 // usageError is an error in the command line or its input: exit code 2.

@@ -1,5 +1,6 @@
 // Command morris is the Morris program: the rules engine's command line
-// (perft, moves, show, variants, replay), and later the engine and the server.
+// (variants, show, moves, perft, replay) and the engine's (engine, analyze,
+// solve, match, play). See the usage text in cli.go.
 package main
 
 import (

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
+	"github.com/morrisgame/morris/search"
+)
+
+// Marks of the moves that lose much: "?" a mistake, "??" a blunder, in
+// hundredths of a piece for the side that moves.
+const (
+	mistake = 50
+	blunder = 100
+)
+
+// cmdAnalyze searches a position and prints the best move, its score and the
+// principal variation; or, with -record, goes through the moves of games and
+// says for each what the engine would have played and what the move played
+// lost.
+func cmdAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	const synopsis = "[position flags] [-depth D | -movetime MS] [-record FILE [-game N]] [-v]"
+	fs := newFlags("analyze", synopsis, stderr)
+	var pf positionFlags
+	pf.register(fs)
+	depth := fs.Int("depth", 0, "search this many plies (1..100)")
+	movetime := fs.Int("movetime", 0, "search this many milliseconds a position (the default is 1000 without -depth)")
+	file := fs.String("record", "", "analyze every move of the games of this record file (- reads standard input)")
+	gameN := fs.Int("game", 0, "with -record: only the N-th game of the file, from 1")
+	verbose := fs.Bool("v", false, "print each iteration of the search as it deepens")
+	hash := fs.Int("hash", 64, "transposition table size in MiB")
+	threads := fs.Int("threads", 1, "search threads (more than one is faster, but not repeatable)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case *depth < 0 || *depth > search.MaxPly:
+		return badInput("-depth %d: want 1..%d", *depth, search.MaxPly)
+	case *movetime < 0:
+		return badInput("-movetime %d: want a number of milliseconds", *movetime)
+	case *depth > 0 && *movetime > 0:
+		return badInput("-depth and -movetime: give one")
+	case *hash < 1 || *hash > 1<<14:
+		return badInput("-hash %d: want 1..16384 MiB", *hash)
+	case *threads < 1 || *threads > 128:
+		return badInput("-threads %d: want 1..128", *threads)
+	case set["game"] && *file == "":
+		return badInput("-game needs -record")
+	case set["game"] && *gameN < 1:
+		return badInput("-game %d: games count from 1", *gameN)
+	case *file != "" && (set["variant"] || set["rules"] || set["position"] || set["moves"] || set["seed"]):
+		return badInput("-record takes the games from the file: give no position flags with it")
+	}
+	lim := search.Limits{Depth: *depth, MoveTime: time.Duration(*movetime) * time.Millisecond}
+	if lim.Depth == 0 && lim.MoveTime == 0 {
+		lim.MoveTime = time.Second
+	}
+	a := &analyzer{out: stdout, e: search.New(search.Options{HashMB: *hash, Threads: *threads}), lim: lim, verbose: *verbose}
+	if *file == "" {
+		g, err := pf.game()
+		if err != nil {
+			return err
+		}
+		a.position(g)
+		return nil
+	}
+	var in io.Reader = stdin
+	if *file != "-" {
+		f, err := os.Open(*file)
+		if err != nil {
+			return usageError{err}
+		}
+		defer f.Close()
+		in = f
+	}
+	sc := record.NewScanner(in)
+	n, failed := 0, 0
+	for sc.Scan() {
+		n++
+		if *gameN > 0 && n != *gameN {
+			continue
+		}
+		if n > 1 && *gameN == 0 {
+			fmt.Fprintln(stdout)
+		}
+		if err := a.game(n, sc.Record()); err != nil {
+			fmt.Fprintf(stdout, "game %d: %v\n", n, err)
+			failed++
+		}
+		if n == *gameN {
+			break
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %v", *file, err)
+	}
+	switch {
+	case *gameN > n:
+		return badInput("-game %d: %s has %d game(s)", *gameN, *file, n)
+	case failed > 0:
+		return fmt.Errorf("%d game(s) could not be replayed to the end", failed)
+	}
+	return nil
+}
+
+type analyzer struct {
+	out     io.Writer
+	e       *search.Engine
+	lim     search.Limits
+	verbose bool
+}
+
+// search searches the last of history, printing the iterations if verbose.
+func (a *analyzer) search(history []mill.Position, lim search.Limits) search.Result {
+	var report func(search.Info)
+	if a.verbose {
+		root := history[len(history)-1]
+		report = func(in search.Info) {
+			fmt.Fprintf(a.out, "  depth %d seldepth %d score %s nodes %d time %dms pv %s\n",
+				in.Depth, in.SelDepth, search.ScoreText(in.Score), in.Nodes, in.Time.Milliseconds(), pvText(root, in.PV))
+		}
+	}
+	return a.e.Search(context.Background(), history, lim, report)
+}
+
+// pvText returns a principal variation in the standard notation.
+func pvText(p mill.Position, pv []mill.Move) string {
+	var b strings.Builder
+	for i, m := range pv {
+		if !p.Legal(m) {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p.MoveText(m))
+		p = p.Play(m)
+	}
+	return b.String()
+}
+
+// position analyzes the current position of g.
+func (a *analyzer) position(g *mill.Game) {
+	p := g.Position()
+	fmt.Fprintf(a.out, "position:  %s\n", p)
+	if o := g.Outcome(); o != mill.NoOutcome {
+		fmt.Fprintf(a.out, "result:    %s by %s: nothing to analyze\n", o, g.Method())
+		return
+	}
+	res := a.search(g.Positions(), a.lim)
+	fmt.Fprintf(a.out, "best move: %s\n", p.MoveText(res.Move))
+	fmt.Fprintf(a.out, "score:     %s for %s, the side to move\n", search.ScoreText(res.Score), p.SideToMove())
+	fmt.Fprintf(a.out, "pv:        %s\n", pvText(p, res.PV))
+	fmt.Fprintf(a.out, "depth:     %d (%d nodes)\n", res.Depth, res.Nodes)
+}
+
+// game goes through the moves of a record: for each, the engine's best move
+// and score in the position before it, the score of the move played (a
+// search one ply shallower after it, so that both look as far ahead), and
+// what the move played lost.
+func (a *analyzer) game(n int, rec *record.Record) error {
+	g, err := rec.Game()
+	if g == nil {
+		return err
+	}
+	title := fmt.Sprintf("game %d: %s - %s, %s, %s", n, tagOr(rec, "White"), tagOr(rec, "Black"), g.Rules(), rec.Result)
+	if t := rec.Tag("Termination"); t != "" {
+		title += " (" + t + ")"
+	}
+	fmt.Fprintln(a.out, title)
+	fmt.Fprintf(a.out, "%-7s %-13s %-13s %-9s %-9s %5s\n", "move", "played", "best", "best", "played", "loss")
+	a.e.Clear()
+	child := a.lim
+	if child.Depth > 1 {
+		child.Depth--
+	}
+	var sides [2]struct{ moves, loss, counted, mistakes, blunders int }
+	replay := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
+	for _, m := range g.Moves() {
+		before := replay.Position()
+		mover := before.SideToMove()
+		res := a.search(replay.Positions(), a.lim)
+		if err := replay.Play(m); err != nil {
+			return err // Game has played it: cannot happen
+		}
+		played := res.Score
+		switch o := replay.Outcome(); {
+		case o == mill.Draw:
+			played = 0
+		case o == mill.Won(mover):
+			played = search.Mate - 1
+		case o != mill.NoOutcome:
+			played = -(search.Mate - 1)
+		case m != res.Move:
+			played = parentScore(a.search(replay.Positions(), child).Score)
+		}
+		loss, mark := judge(res.Score, played)
+		s := &sides[mover]
+		s.moves++
+		if l, err := strconv.Atoi(loss); err == nil {
+			s.loss += l
+			s.counted++
+		}
+		switch {
+		case strings.HasPrefix(mark, "??"):
+			s.blunders++
+		case strings.HasPrefix(mark, "?"):
+			s.mistakes++
+		}
+		line := fmt.Sprintf("%-7s %-13s %-13s %-9s %-9s %5s %s", moveNumber(before.Ply()), before.MoveText(m),
+			before.MoveText(res.Move), search.ScoreText(res.Score), search.ScoreText(played), loss, mark)
+		fmt.Fprintln(a.out, strings.TrimRight(line, " "))
+	}
+	for c, s := range sides {
+		if s.moves == 0 {
+			continue
+		}
+		avg := "-"
+		if s.counted > 0 {
+			avg = strconv.Itoa(s.loss / s.counted)
+		}
+		fmt.Fprintf(a.out, "%s: %d moves, average loss %s, %d mistake(s) (?), %d blunder(s) (??)\n",
+			mill.Color(c), s.moves, avg, s.mistakes, s.blunders)
+	}
+	return err
+}
+
+// parentScore turns the score of a position, for its side to move, into the
+// score of the move that led to it, for the side that played it: negated,
+// and a forced end one ply further away.
+func parentScore(s int) int {
+	switch {
+	case s > search.MateBound:
+		return -s + 1
+	case s < -search.MateBound:
+		return -s - 1
+	}
+	return -s
+}
+
+// judge returns what the move played lost against the best move, both scored
+// for the side that moves, and its mark. Against a forced end of the game a
+// difference means little: the marks say what happened.
+func judge(best, played int) (loss, mark string) {
+	bestWin, bestLoss := best > search.MateBound, best < -search.MateBound
+	playedWin, playedLoss := played > search.MateBound, played < -search.MateBound
+	switch {
+	case bestWin && !playedWin:
+		return "-", "?? throws away a forced win"
+	case !bestLoss && playedLoss:
+		return "-", "?? walks into a forced loss"
+	case search.IsMate(best) || search.IsMate(played):
+		return "-", "" // both win, or both lose: sooner or later
+	}
+	l := max(best-played, 0) // a deeper look can find the move better than the first
+	switch {
+	case l > blunder:
+		mark = "??"
+	case l > mistake:
+		mark = "?"
+	}
+	return strconv.Itoa(l), mark
+}
+
+// moveNumber is the number of the move of ply as records write it: "12." for
+// an even ply, "12..." for an odd one.
+func moveNumber(ply int) string {
+	if ply%2 == 0 {
+		return strconv.Itoa(ply/2+1) + "."
+	}
+	return strconv.Itoa(ply/2+1) + "..."
+}
+
+func tagOr(rec *record.Record, name string) string {
+	if v := rec.Tag(name); v != "" {
+		return v
+	}
+	return "?"
+}

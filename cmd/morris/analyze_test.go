@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// analyze runs cmdAnalyze with one thread and a small table: repeatable.
+func analyze(args ...string) (stdout, stderr string, err error) {
+	var out, errb bytes.Buffer
+	err = cmdAnalyze(append([]string{"-threads", "1", "-hash", "8"}, args...), strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestAnalyze(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"analyze-position", []string{"-depth", "5", "-moves", "d6 d5 b4 f4"}},
+		{"analyze-mate", []string{"-depth", "4", "-position", "nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40"}},
+		{"analyze-shah", []string{"-depth", "4", "-position", "shah WWBBBBBW/WWWWWBBB/WBWWBWBB b 0,0 xb 0 24"}},
+		{"analyze-over", []string{"-depth", "4", "-position", "nine-mens-morris W7/1W2B2B/8 b 0,0 - 0 40"}},
+		{"analyze-record", []string{"-depth", "3", "-record", "../../record/testdata/multi.golden", "-game", "2"}},
+		{"analyze-records", []string{"-depth", "2", "-record", "../../record/testdata/position.golden"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, err := analyze(tc.args...)
+			if err != nil {
+				t.Fatalf("%v: %s", err, errs)
+			}
+			golden(t, tc.name, out)
+			again, _, _ := analyze(tc.args...)
+			if again != out {
+				t.Errorf("a second run differs: got\n%s\nthe first\n%s", again, out)
+			}
+		})
+	}
+}
+
+func TestAnalyzeVerbose(t *testing.T) {
+	out, _, err := analyze("-v", "-depth", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  depth 1 seldepth ", "  depth 3 seldepth ", "\nbest move: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-v: the output lacks %q:\n%s", want, out)
+		}
+	}
+	// -record from standard input, with the default movetime cut short by
+	// a depth: every move gets a line.
+	var b, errb bytes.Buffer
+	pgn := "[Variant \"nine-mens-morris\"]\n\n1. d6 d5 2. b4 *\n"
+	if err := cmdAnalyze([]string{"-depth", "2", "-hash", "1", "-record", "-"}, strings.NewReader(pgn), &b, &errb); err != nil {
+		t.Fatalf("-record -: %v", err)
+	}
+	if n := strings.Count(b.String(), "\n"); n != 2+3+2 {
+		t.Errorf("-record -: got %d lines, want a title, a header, 3 moves and a summary a side:\n%s", n, b.String())
+	}
+}
+
+func TestAnalyzeBad(t *testing.T) {
+	for _, args := range [][]string{
+		{"-depth", "3", "-movetime", "10"},
+		{"-depth", "-1"},
+		{"-depth", "101"},
+		{"-movetime", "-5"},
+		{"-game", "1"},
+		{"-record", "x.pgn", "-game", "0"},
+		{"-record", "../../record/testdata/multi.golden", "-variant", "shah"},
+		{"-record", "../../record/testdata/multi.golden", "-game", "99", "-depth", "1"},
+		{"-record", "testdata/no-such-file.pgn"},
+		{"-variant", "checkers"},
+		{"-moves", "d6 d6"},
+		{"-hash", "0"},
+		{"extra"},
+	} {
+		_, _, err := analyze(args...)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%q: got %v, want a usage error", args, err)
+		}
+	}
+	// A record with an illegal move: the moves before it are analyzed,
+	// then the error, and exit code 1.
+	out, _, err := analyze("-depth", "1", "-record", "testdata/bad.pgn")
+	var ue usageError
+	if err == nil || errors.As(err, &ue) || !strings.Contains(out, "illegal") {
+		t.Errorf("a bad record: got %v and\n%s\nwant an error that is not a usage error", err, out)
+	}
+}

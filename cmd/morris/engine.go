@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/morrisgame/morris/internal/uci"
+	"github.com/morrisgame/morris/mill"
+)
+
+// cmdEngine speaks the engine protocol (docs/protocol.md) on standard input
+// and output until quit, the end of the input, or SIGINT/SIGTERM. The flags
+// are the defaults a tool can change with setoption.
+func cmdEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("engine", "[-variant V] [-level N] [-hash MB] [-threads N]", stderr)
+	variant := fs.String("variant", "nine-mens-morris", "the preset to start with, optionally with overrides: nine-mens-morris,flying=never")
+	level := fs.Int("level", uci.MaxLevel, "playing level: 1 (a beginner) .. 10 (full strength)")
+	hash := fs.Int("hash", 64, "transposition table size in MiB")
+	threads := fs.Int("threads", 1, "search threads")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *level < 1 || *level > uci.MaxLevel:
+		return badInput("-level %d: want 1..%d", *level, uci.MaxLevel)
+	case *hash < 1 || *hash > uci.MaxHash:
+		return badInput("-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
+	case *threads < 1 || *threads > uci.MaxThreads:
+		return badInput("-threads %d: want 1..%d", *threads, uci.MaxThreads)
+	}
+	parts := strings.Split(*variant, ",")
+	if _, err := mill.NewRules(parts[0], parts[1:]...); err != nil {
+		return usageError{err}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := uci.Run(ctx, stdin, stdout,
+		uci.WithVariant(*variant), uci.WithLevel(*level), uci.WithHash(*hash), uci.WithThreads(*threads))
+	if errors.Is(err, context.Canceled) {
+		return nil // interrupted: the search was stopped and answered
+	}
+	return err
+}

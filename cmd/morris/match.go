@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/morrisgame/morris/internal/match"
+	"github.com/morrisgame/morris/record"
+)
+
+const matchSynopsis = `-a SPEC -b SPEC [-variant V] [-rules LIST] [-games N] [-openings N | -openings-file F]
+       [-opening-plies K] [-movetime MS | -depth D] [-concurrency N] [-max-plies N] [-records FILE] [-seed N]
+
+Plays N pairs of games between A and B, each opening once with A as white and
+once as black, and prints A's result: wins, draws, losses, score, and the Elo
+difference with its 95% margin. A player that plays an illegal move, crashes or
+times out loses that game; a game longer than -max-plies is drawn.
+
+Player specs:
+  ` + match.SpecSyntax + `
+
+Flags:`
+
+func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("match", matchSynopsis, stderr)
+	a := fs.String("a", "", "player A (required)")
+	b := fs.String("b", "", "player B (required)")
+	variant := fs.String("variant", "", "preset, optionally with overrides (default nine-mens-morris)")
+	rules := fs.String("rules", "", "rule overrides, comma-separated name=value")
+	pairs := fs.Int("games", 10, "pairs of games (each opening with the colours swapped)")
+	nOpenings := fs.Int("openings", 0, "random openings to play (default: one per pair); pairs cycle through them")
+	openingsFile := fs.String("openings-file", "", "read the openings from a file, one a line: moves, or a position text then moves")
+	openingPlies := fs.Int("opening-plies", 4, "random moves in each random opening")
+	movetime := fs.Int("movetime", 0, "milliseconds per move for players without their own limits")
+	depth := fs.Int("depth", 0, "search depth for players without their own limits")
+	concurrency := fs.Int("concurrency", 1, "games played at once")
+	maxPlies := fs.Int("max-plies", 1000, "a game not over after this many plies is drawn (adjudicated)")
+	records := fs.String("records", "", "write the game records to this file")
+	seed := fs.Uint64("seed", 1, "seed of the openings and the players' random choices")
+	quiet := fs.Bool("q", false, "print no progress")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *a == "" || *b == "":
+		return badInput("want both players: -a SPEC -b SPEC")
+	case *pairs < 1:
+		return badInput("-games %d: want at least 1 pair", *pairs)
+	case *movetime < 0 || *depth < 0 || *concurrency < 1 || *maxPlies < 1 || *openingPlies < 0 || *nOpenings < 0:
+		return badInput("-movetime, -depth, -openings, -opening-plies: want 0 or more; -concurrency, -max-plies: 1 or more")
+	case *nOpenings > 0 && *openingsFile != "":
+		return badInput("give -openings or -openings-file, not both")
+	}
+	pf := positionFlags{variant: *variant, rules: *rules}
+	g, err := pf.game()
+	if err != nil {
+		return err
+	}
+	r := g.Rules()
+	def := match.Limits{Depth: *depth, MoveTime: time.Duration(*movetime) * time.Millisecond}
+	specA, err := match.ParseSpec(*a, def)
+	if err != nil {
+		return usageError{err}
+	}
+	specB, err := match.ParseSpec(*b, def)
+	if err != nil {
+		return usageError{err}
+	}
+	if specA.Name == specB.Name {
+		specA.Name += " (A)"
+		specB.Name += " (B)"
+	}
+
+	var openings []match.Opening
+	if *openingsFile != "" {
+		f, err := os.Open(*openingsFile)
+		if err != nil {
+			return usageError{err}
+		}
+		openings, err = match.ReadOpenings(r, f, *seed)
+		f.Close()
+		if err != nil {
+			return badInput("%s: %v", *openingsFile, err)
+		}
+	} else {
+		n := *nOpenings
+		if n == 0 {
+			n = *pairs
+		}
+		openings = match.RandomOpenings(r, n, *openingPlies, rand.New(rand.NewPCG(*seed, 0x6f70656e)))
+	}
+
+	var w *record.Writer
+	if *records != "" {
+		f, err := os.Create(*records)
+		if err != nil {
+			return usageError{err}
+		}
+		defer f.Close()
+		w = record.NewWriter(f)
+		defer w.Flush()
+	}
+	event := fmt.Sprintf("morris match: %s vs %s", specA.Name, specB.Name)
+	var writeErr error
+	start := time.Now()
+	progress := func(gm *match.Game, t match.Tally) {
+		if w != nil && writeErr == nil {
+			writeErr = w.Write(gm.Record(event))
+		}
+		if *quiet {
+			return
+		}
+		mg := gm.Game
+		how := mg.Method().String()
+		switch {
+		case gm.Adjudicated:
+			how = "the ply limit"
+		case gm.Fault != "":
+			how = gm.Fault
+		}
+		fmt.Fprintf(stderr, "game %d/%d: %s - %s %s by %s, %d plies; A %+d =%d -%d (%.1f%%)\n",
+			gm.Index+1, 2**pairs, gm.Names[0], gm.Names[1], mg.Outcome(), how, mg.Position().Ply(),
+			t.Wins, t.Draws, t.Losses, 100*t.Score())
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, runErr := match.Run(ctx, match.Config{Rules: r, A: specA, B: specB, Openings: openings, Pairs: *pairs,
+		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, Progress: progress})
+	if runErr != nil && res.Tally.Games() == 0 {
+		return runErr
+	}
+	t := res.Tally
+	if !*quiet {
+		fmt.Fprintf(stderr, "%d games in %v\n", t.Games(), time.Since(start).Round(time.Second))
+	}
+	if runErr != nil {
+		fmt.Fprintf(stdout, "interrupted after %d of %d games\n", t.Games(), 2**pairs)
+	}
+	fmt.Fprintf(stdout, "%s vs %s: %v\n", specA.Name, specB.Name, t)
+	if t.Faults[0]+t.Faults[1] > 0 {
+		fmt.Fprintf(stdout, "games lost by an illegal move, a crash or a time-out: %d by %s, %d by %s\n",
+			t.Faults[0], specA.Name, t.Faults[1], specB.Name)
+		for _, gm := range res.Games {
+			if gm.Fault != "" {
+				fmt.Fprintf(stdout, "  game %d: %s\n", gm.Index+1, gm.Fault)
+			}
+		}
+	}
+	if t.Adjudicated > 0 {
+		fmt.Fprintf(stdout, "games drawn at the ply limit of %d: %d\n", *maxPlies, t.Adjudicated)
+	}
+	if writeErr != nil {
+		return fmt.Errorf("writing the records: %w", writeErr)
+	}
+	if w != nil {
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("writing the records: %w", err)
+		}
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return errors.New("interrupted")
+	}
+	return runErr
+}

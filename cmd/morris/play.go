@@ -1,0 +1,525 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
+	"github.com/morrisgame/morris/search"
+)
+
+const playSynopsis = `[position flags] [-level N] [-color white|black|random] [-save FILE] [-plain] [-movetime MS]
+
+Play against the engine. Type a move in either notation (d6, d6-d5, a4-a7xd2,
+D6-D5, A4-A7,D2), or its number in the list of legal moves, or:
+  undo   take back your last move and the engine's reply
+  hint   the engine's suggestion
+  resign give up the game
+  quit   leave (the game is saved unfinished with -save)
+In a terminal the board is redrawn in place and the arrow keys pick a move from
+the list (enter plays it); -plain, or an input that is not a terminal, reads
+one line at a time.
+
+Flags:`
+
+func cmdPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("play", playSynopsis, stderr)
+	var pf positionFlags
+	pf.register(fs)
+	level := fs.Int("level", 5, "the engine's level, 1 (a beginner) to 10 (full strength)")
+	color := fs.String("color", "white", "your colour: white, black or random")
+	save := fs.String("save", "", "save the game record to this file at the end")
+	plain := fs.Bool("plain", false, "line mode even in a terminal")
+	movetime := fs.Int("movetime", 0, "milliseconds per engine move and per hint (default: the level's own; hints 1000)")
+	pbm := fs.Bool("pbm", false, "draw the board as pbmserv does, rank 1 at the top")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *level < 1 || *level > 10 {
+		return badInput("-level %d: want 1 to 10", *level)
+	}
+	if *movetime < 0 {
+		return badInput("-movetime %d: want 0 or more", *movetime)
+	}
+	g, err := pf.game()
+	if err != nil {
+		return err
+	}
+	seed := rand.Uint64()
+	if pf.seeded {
+		seed = pf.seed
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x706c6179))
+	var human mill.Color
+	switch *color {
+	case "white":
+		human = mill.White
+	case "black":
+		human = mill.Black
+	case "random":
+		human = mill.Color(rng.IntN(2))
+	default:
+		return badInput("-color %q: want white, black or random", *color)
+	}
+	s := newPlaySession(g, human, *level, time.Duration(*movetime)*time.Millisecond, rng)
+	if *pbm {
+		s.orientation = mill.RankOneTop
+	}
+	// Fail on an unwritable -save now, not after the game.
+	var saveFile *os.File
+	if *save != "" {
+		if saveFile, err = os.Create(*save); err != nil {
+			return usageError{err}
+		}
+		defer saveFile.Close()
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	f, isFile := stdin.(*os.File)
+	terminal := isFile && isTerminal(f)
+	if terminal && !*plain {
+		err = playTerminal(ctx, s, f, stdout)
+	} else {
+		err = playLines(ctx, s, stdin, stdout, !terminal)
+	}
+	if err != nil {
+		return err
+	}
+	if saveFile != nil {
+		w := record.NewWriter(saveFile)
+		if err := w.Write(s.record()); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "saved to %s\n", *save)
+	}
+	return nil
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// playSession is a game between a person and the engine, whatever shows it.
+type playSession struct {
+	g           *mill.Game
+	human       mill.Color
+	fixed       int // plies given with -moves: not taken back
+	eng         *search.Engine
+	level       search.Level
+	lim         search.Limits // per engine move; zero: the level's own
+	hintTime    time.Duration
+	rng         *rand.Rand
+	names       [2]string
+	orientation mill.Orientation
+	quit        bool
+}
+
+func newPlaySession(g *mill.Game, human mill.Color, level int, movetime time.Duration, rng *rand.Rand) *playSession {
+	s := &playSession{
+		g:        g,
+		human:    human,
+		fixed:    len(g.Moves()),
+		eng:      search.New(search.Options{HashMB: 32}),
+		level:    search.LevelFor(level),
+		lim:      search.Limits{MoveTime: movetime},
+		hintTime: time.Second,
+		rng:      rng,
+	}
+	if movetime > 0 {
+		s.hintTime = movetime
+	}
+	s.names[human] = "human"
+	s.names[human.Other()] = "morris level " + strconv.Itoa(level)
+	return s
+}
+
+func (s *playSession) over() bool { return s.g.Outcome() != mill.NoOutcome }
+
+func (s *playSession) enginesTurn() bool {
+	return !s.over() && !s.quit && s.g.Position().SideToMove() != s.human
+}
+
+// think returns the engine's move for positions (a copy of the game's, so
+// that it can run while the screen is drawn).
+func (s *playSession) think(ctx context.Context, positions []mill.Position) mill.Move {
+	return s.eng.Choose(ctx, positions, s.level, s.lim, s.rng, nil).Move
+}
+
+// hint returns the engine's best move at full strength in the hint time.
+func (s *playSession) hint(ctx context.Context) string {
+	p := s.g.Position()
+	res := s.eng.Search(ctx, s.g.Positions(), search.Limits{MoveTime: s.hintTime}, nil)
+	if res.Move.IsZero() {
+		return "no move to suggest"
+	}
+	return fmt.Sprintf("hint: %s (%s, depth %d)", p.MoveText(res.Move), scoreWords(res.Score), res.Depth)
+}
+
+// scoreWords says what a score means for the side to move.
+func scoreWords(score int) string {
+	if search.IsMate(score) {
+		plies := search.MatePlies(score)
+		if score > 0 {
+			return fmt.Sprintf("wins in %d plies", plies)
+		}
+		return fmt.Sprintf("loses in %d plies", plies)
+	}
+	return fmt.Sprintf("%+.2f pieces", float64(score)/100)
+}
+
+// undo takes back the person's last move and whatever the engine played
+// after it. It says what it did.
+func (s *playSession) undo() string {
+	moves := s.g.Moves()
+	positions := s.g.Positions()
+	last := -1 // the index of the person's last move
+	for i := len(moves) - 1; i >= s.fixed; i-- {
+		if positions[i].SideToMove() == s.human {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return "nothing to take back"
+	}
+	var taken []string
+	for len(s.g.Moves()) > last {
+		i := len(s.g.Moves()) - 1
+		taken = append(taken, positions[i].MoveText(moves[i]))
+		s.g.Undo()
+	}
+	for i, j := 0, len(taken)-1; i < j; i, j = i+1, j-1 {
+		taken[i], taken[j] = taken[j], taken[i]
+	}
+	return "took back " + strings.Join(taken, " ")
+}
+
+// input handles a line typed by the person: a command, a move, or the
+// number of a move in the list. It returns what to say.
+func (s *playSession) input(ctx context.Context, line string) string {
+	line = strings.TrimSpace(line)
+	switch strings.ToLower(line) {
+	case "":
+		return ""
+	case "quit", "q", "exit":
+		s.quit = true
+		return ""
+	case "undo", "u":
+		return s.undo()
+	case "help", "?":
+		return "type a move (d6, d6-d5, a4-a7xd2) or its number, undo, hint, resign or quit"
+	}
+	if s.over() {
+		return fmt.Sprintf("the game is over (%s by %s): undo or quit", s.g.Outcome(), s.g.Method())
+	}
+	switch strings.ToLower(line) {
+	case "hint", "h":
+		return s.hint(ctx)
+	case "resign":
+		_ = s.g.Resign(s.human)
+		return "you resign"
+	}
+	p := s.g.Position()
+	if n, err := strconv.Atoi(line); err == nil {
+		moves := s.g.LegalMoves()
+		if n < 1 || n > len(moves) {
+			return fmt.Sprintf("no move number %d: the legal moves are numbered 1 to %d", n, len(moves))
+		}
+		line = p.MoveText(moves[n-1])
+	}
+	if err := s.g.PlayText(line); err != nil {
+		var se *mill.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Sprintf("%q is not a move (%s); type help for the commands", line, se.Msg)
+		}
+		return err.Error()
+	}
+	return ""
+}
+
+// status says whose turn it is and what each side has, or how the game ended.
+func (s *playSession) status() string {
+	p := s.g.Position()
+	var b strings.Builder
+	for _, c := range []mill.Color{mill.White, mill.Black} {
+		fmt.Fprintf(&b, "%s (%s): %d on the board, %d in hand\n", c, s.names[c], p.OnBoard(c), p.InHand(c))
+	}
+	if s.over() {
+		fmt.Fprintf(&b, "game over: %s by %s", s.g.Outcome(), s.g.Method())
+		switch s.g.Outcome() {
+		case mill.Won(s.human):
+			b.WriteString(", you win")
+		case mill.Won(s.human.Other()):
+			b.WriteString(", the engine wins")
+		}
+		return b.String()
+	}
+	c := p.SideToMove()
+	who := "your move"
+	if c != s.human {
+		who = "the engine's move"
+	}
+	fmt.Fprintf(&b, "%s to move (%s)", c, who)
+	if pc, ok := p.Pending(); ok {
+		fmt.Fprintf(&b, ": %s removes a piece", pc)
+	} else if p.Flying(c) {
+		b.WriteString(": flying")
+	}
+	return b.String()
+}
+
+// moveList returns the legal moves numbered from 1, wrapped at width.
+func (s *playSession) moveList(selected, width int) string {
+	p := s.g.Position()
+	var b strings.Builder
+	col := 0
+	for i, m := range s.g.LegalMoves() {
+		item := strconv.Itoa(i+1) + " " + p.MoveText(m)
+		if i == selected {
+			item = "[" + item + "]"
+		} else if selected >= 0 {
+			item = " " + item + " "
+		}
+		if col > 0 && col+2+len(item) > width {
+			b.WriteByte('\n')
+			col = 0
+		}
+		if col > 0 {
+			b.WriteString("  ")
+			col += 2
+		}
+		b.WriteString(item)
+		col += len(item)
+	}
+	return b.String()
+}
+
+func (s *playSession) record() *record.Record {
+	return record.FromGame(s.g,
+		record.Tag{Name: "Event", Value: "morris play"},
+		record.Tag{Name: "Date", Value: time.Now().Format("2006.01.02")},
+		record.Tag{Name: "White", Value: s.names[mill.White]},
+		record.Tag{Name: "Black", Value: s.names[mill.Black]})
+}
+
+// playLines is the line mode: the board after every move, one line of input
+// at a time, the end of the input as quit. With echo (an input that is not a
+// terminal) it repeats each line read after the prompt, so that the output
+// reads as a dialogue.
+func playLines(ctx context.Context, s *playSession, in io.Reader, out io.Writer, echo bool) error {
+	sc := bufio.NewScanner(in)
+	fmt.Fprintf(out, "you play %s against morris level %d; type help for the commands\n", s.human, s.level.N)
+	show := true
+	for !s.quit {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if s.enginesTurn() {
+			p := s.g.Position()
+			m := s.think(ctx, s.g.Positions())
+			if err := s.g.Play(m); err != nil {
+				return fmt.Errorf("the engine played %s: %w", p.MoveText(m), err)
+			}
+			fmt.Fprintf(out, "morris plays %s\n", p.MoveText(m))
+			show = true
+			continue
+		}
+		if show {
+			fmt.Fprint(out, "\n"+s.g.Position().Diagram(s.orientation))
+			fmt.Fprintln(out, s.status())
+			if !s.over() {
+				fmt.Fprintln(out, "moves: "+s.moveList(-1, 72))
+			}
+		}
+		fmt.Fprint(out, "> ")
+		if !sc.Scan() {
+			fmt.Fprintln(out)
+			break
+		}
+		if echo {
+			fmt.Fprintln(out, sc.Text())
+		}
+		before := len(s.g.Moves())
+		msg := s.input(ctx, sc.Text())
+		if msg != "" {
+			fmt.Fprintln(out, msg)
+		}
+		show = len(s.g.Moves()) != before || s.over()
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if !s.over() {
+		fmt.Fprintln(out, "game left unfinished")
+	}
+	return nil
+}
+
+// The terminal UI (bubbletea): the board redrawn in place, the legal moves
+// picked with the arrow keys or typed.
+
+type engineMoveMsg struct {
+	ply int // the ply the move was chosen for: a stale answer is dropped
+	m   mill.Move
+}
+
+type hintMsg string
+
+type playModel struct {
+	ctx      context.Context
+	s        *playSession
+	cursor   int
+	typed    string
+	msg      string
+	thinking bool
+}
+
+func (m *playModel) Init() tea.Cmd { return m.engineCmd() }
+
+// engineCmd starts the engine's search if it is its turn.
+func (m *playModel) engineCmd() tea.Cmd {
+	if !m.s.enginesTurn() || m.thinking {
+		return nil
+	}
+	m.thinking = true
+	positions := m.s.g.Positions()
+	ply := len(positions)
+	return func() tea.Msg {
+		return engineMoveMsg{ply: ply, m: m.s.think(m.ctx, positions)}
+	}
+}
+
+func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case engineMoveMsg:
+		m.thinking = false
+		if msg.ply != len(m.s.g.Positions()) || !m.s.enginesTurn() {
+			return m, m.engineCmd()
+		}
+		p := m.s.g.Position()
+		if err := m.s.g.Play(msg.m); err != nil {
+			m.msg = "the engine played an illegal move: " + err.Error()
+			return m, nil
+		}
+		m.msg = "morris plays " + p.MoveText(msg.m)
+		m.cursor = 0
+		return m, m.engineCmd()
+	case hintMsg:
+		m.thinking = false
+		m.msg = string(msg)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *playModel) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "ctrl+c":
+		m.s.quit = true
+		return m, tea.Quit
+	case "esc":
+		m.typed = ""
+		return m, nil
+	}
+	if m.thinking {
+		return m, nil // one thing at a time: the engine has the engine
+	}
+	n := len(m.s.g.LegalMoves())
+	switch k.String() {
+	case "left", "up":
+		if n > 0 {
+			m.cursor = (m.cursor + n - 1) % n
+		}
+	case "right", "down", "tab":
+		if n > 0 {
+			m.cursor = (m.cursor + 1) % n
+		}
+	case "backspace":
+		if m.typed != "" {
+			m.typed = m.typed[:len(m.typed)-1]
+		}
+	case "enter":
+		line := m.typed
+		m.typed = ""
+		if line == "" {
+			if n == 0 {
+				return m, nil
+			}
+			line = strconv.Itoa(m.cursor + 1)
+		}
+		if strings.EqualFold(strings.TrimSpace(line), "hint") || strings.EqualFold(strings.TrimSpace(line), "h") {
+			if m.s.over() {
+				m.msg = "the game is over"
+				return m, nil
+			}
+			m.thinking = true
+			m.msg = "thinking about a hint..."
+			return m, func() tea.Msg { return hintMsg(m.s.hint(m.ctx)) }
+		}
+		before := len(m.s.g.Moves())
+		m.msg = m.s.input(m.ctx, line)
+		if m.s.quit {
+			return m, tea.Quit
+		}
+		if len(m.s.g.Moves()) != before {
+			m.cursor = 0
+		}
+		return m, m.engineCmd()
+	default:
+		if t := k.Text; t != "" && len(m.typed) < 40 {
+			m.typed += t
+		}
+	}
+	return m, nil
+}
+
+func (m *playModel) View() tea.View {
+	var b strings.Builder
+	b.WriteString(m.s.g.Position().Diagram(m.s.orientation))
+	b.WriteString(m.s.status() + "\n\n")
+	switch {
+	case m.thinking:
+		b.WriteString("thinking...\n")
+	case !m.s.over():
+		b.WriteString(m.s.moveList(m.cursor, 76) + "\n")
+	}
+	b.WriteString("\n> " + m.typed + "\n")
+	if m.msg != "" {
+		b.WriteString(m.msg + "\n")
+	}
+	b.WriteString("\narrows pick a move, enter plays it; or type a move, undo, hint, resign, quit; ctrl+c leaves\n")
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	return v
+}
+
+func playTerminal(ctx context.Context, s *playSession, in *os.File, out io.Writer) error {
+	m := &playModel{ctx: ctx, s: s}
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return err
+	}
+	// The alternate screen is gone: leave the end of the game in the scrollback.
+	fmt.Fprint(out, s.g.Position().Diagram(s.orientation))
+	fmt.Fprintln(out, s.status())
+	return nil
+}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
+)
+
+// playScript runs morris play in line mode with the given input and returns
+// its output and the saved record.
+func playScript(t *testing.T, input string, args ...string) (string, *record.Record) {
+	t.Helper()
+	save := filepath.Join(t.TempDir(), "game.pgn")
+	var out, errb bytes.Buffer
+	args = append([]string{"-save", save, "-seed", "1"}, args...)
+	if err := cmdPlay(args, strings.NewReader(input), &out, &errb); err != nil {
+		t.Fatalf("morris play %v: %v\nstderr: %s\nstdout: %s", args, err, errb.String(), out.String())
+	}
+	f, err := os.Open(save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := record.NewScanner(f)
+	if !sc.Scan() {
+		t.Fatalf("no record saved: %v", sc.Err())
+	}
+	rec := sc.Record()
+	if sc.Scan() {
+		t.Errorf("more than one record saved")
+	}
+	return out.String(), rec
+}
+
+func TestPlayLines(t *testing.T) {
+	input := strings.Join([]string{
+		"d6",     // a move: the engine answers
+		"hint",   // the engine's suggestion
+		"undo",   // takes back d6 and the answer
+		"D6",     // pbmserv notation
+		"d6",     // now occupied
+		"q9",     // not a point
+		"99",     // not a move number
+		"1",      // the first legal move
+		"undo",   // takes back the move and its answer
+		"1",      // again
+		"help",   // the commands
+		"quit",   // leaves: the game is saved unfinished
+		"a1 a1 ", // never read
+	}, "\n")
+	out, rec := playScript(t, input, "-level", "3", "-movetime", "100")
+	for _, want := range []string{
+		"you play white against morris level 3",
+		"> d6\nmorris plays ",
+		"> hint\nhint: ",
+		"> undo\ntook back d6 ",
+		"> d6\nillegal move d6: d6 is occupied",
+		`"q9" is not a move`,
+		"no move number 99: the legal moves are numbered 1 to 22",
+		"white (human): 2 on the board, 7 in hand",
+		"moves: 1 ",
+		"undo, hint, resign or quit",
+		"game left unfinished",
+		"saved to ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "took back"); n != 2 {
+		t.Errorf("got %d take-backs, want 2", n)
+	}
+	if rec.Result != mill.NoOutcome || rec.Tag("White") != "human" || rec.Tag("Black") != "morris level 3" {
+		t.Errorf("got result %s, White %q, Black %q; want *, human, morris level 3", rec.Result, rec.Tag("White"), rec.Tag("Black"))
+	}
+	if len(rec.Moves) != 4 || rec.Moves[0].Text != "d6" {
+		t.Errorf("got moves %v, want d6, the answer, the first legal move, the answer", rec.Moves)
+	}
+	if _, err := rec.Game(); err != nil {
+		t.Errorf("the saved record does not replay: %v", err)
+	}
+}
+
+func TestPlayWin(t *testing.T) {
+	// White closes a1-d1-g1 and takes a black piece: black is left with two.
+	out, rec := playScript(t, "d2-d1xa4\nhint\nundo\nd2-d1xa4\n",
+		"-position", "nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40", "-level", "1")
+	for _, want := range []string{"game over: 1-0 by material, you win", "the game is over (1-0 by material): undo or quit", "took back d2-d1xa4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "game left unfinished") {
+		t.Errorf("a finished game is called unfinished:\n%s", out)
+	}
+	g, err := rec.Game()
+	if err != nil || rec.Result != mill.WhiteWon || rec.Tag("Termination") != "material" || rec.Tag("Position") == "" {
+		t.Errorf("got %s by %s (%v), Position %q; want 1-0 by material from the position", rec.Result, rec.Tag("Termination"), err, rec.Tag("Position"))
+	}
+	if g != nil && len(g.Moves()) != 1 {
+		t.Errorf("got %d moves, want 1", len(g.Moves()))
+	}
+}
+
+func TestPlayBlackAndResign(t *testing.T) {
+	out, rec := playScript(t, "undo\nresign\n", "-color", "black", "-level", "2", "-variant", "lasker")
+	if !strings.HasPrefix(strings.SplitN(out, "\n", 3)[1], "morris plays ") {
+		t.Errorf("the engine should move first:\n%s", out)
+	}
+	for _, want := range []string{"> undo\nnothing to take back", "you resign", "game over: 1-0 by resignation, the engine wins"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if rec.Result != mill.WhiteWon || rec.Tag("Termination") != "resignation" || rec.Tag("Variant") != "lasker" || rec.Tag("Black") != "human" {
+		t.Errorf("got %s by %s, variant %s, Black %q", rec.Result, rec.Tag("Termination"), rec.Tag("Variant"), rec.Tag("Black"))
+	}
+	if _, err := rec.Game(); err != nil {
+		t.Errorf("the saved record does not replay: %v", err)
+	}
+}
+
+func TestPlayBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-level", "0"}, {"-level", "11"}, {"-color", "green"}, {"-variant", "chess"}, {"-movetime", "-5"}, {"extra"},
+	} {
+		var out, errb bytes.Buffer
+		err := cmdPlay(args, strings.NewReader(""), &out, &errb)
+		var ue usageError
+		if err == nil || !errors.As(err, &ue) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestPlayTerminalModel drives the terminal UI's model with key presses,
+// without a terminal: pick a move with the arrows, type one, undo.
+func TestPlayTerminalModel(t *testing.T) {
+	g := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	s := newPlaySession(g, mill.White, 2, 0, rand.New(rand.NewPCG(1, 1)))
+	m := &playModel{ctx: context.Background(), s: s}
+	run := func(cmd tea.Cmd) {
+		for cmd != nil {
+			msg := cmd()
+			if msg == nil {
+				return
+			}
+			_, cmd = m.Update(msg)
+		}
+	}
+	press := func(keys ...tea.KeyPressMsg) {
+		for _, k := range keys {
+			_, cmd := m.Update(k)
+			run(cmd)
+		}
+	}
+	run(m.Init())
+	right := tea.KeyPressMsg{Code: tea.KeyRight}
+	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
+	press(right, right, enter) // the third legal move: g1
+	if moves := g.Moves(); len(moves) != 2 || g.Positions()[0].MoveText(moves[0]) != "g1" {
+		t.Fatalf("got moves %v, want g1 and the engine's answer", moves)
+	}
+	if !strings.Contains(m.msg, "morris plays ") {
+		t.Errorf("got message %q, want the engine's move", m.msg)
+	}
+	typed := func(s string) {
+		for _, r := range s {
+			press(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
+		press(enter)
+	}
+	typed("zz")
+	if !strings.Contains(m.msg, "not a move") {
+		t.Errorf("got message %q, want a bad move", m.msg)
+	}
+	typed("undo")
+	if len(g.Moves()) != 0 || !strings.Contains(m.msg, "took back g1") {
+		t.Errorf("got %d moves, message %q, want none and the take-back", len(g.Moves()), m.msg)
+	}
+	view := m.View()
+	if !strings.Contains(view.Content, "[1 a1]") || !strings.Contains(view.Content, "white to move (your move)") {
+		t.Errorf("got the view\n%s", view.Content)
+	}
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	if cmd == nil || !s.quit {
+		t.Errorf("ctrl+c should quit")
+	}
+}
+
+// TestMatchCommand checks morris match (it lives here because the command
+// has no test file of its own yet).
+func TestMatchCommand(t *testing.T) {
+	dir := t.TempDir()
+	records := filepath.Join(dir, "games.pgn")
+	openings := filepath.Join(dir, "openings.txt")
+	if err := os.WriteFile(openings, []byte("# two openings\nd6 d5\nnine-mens-morris W2B4/8/8 b 8,8 - 0 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	err := cmdMatch([]string{"-a", "greedy", "-b", "random", "-games", "3", "-openings-file", openings,
+		"-records", records, "-concurrency", "2"}, strings.NewReader(""), &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.HasPrefix(out.String(), "greedy vs random: +") || !strings.Contains(out.String(), "score ") {
+		t.Errorf("got %q, want the result line", out.String())
+	}
+	if !strings.Contains(errb.String(), "game 6/6: random - greedy") {
+		t.Errorf("got progress\n%s\nwant a line per game", errb.String())
+	}
+	f, err := os.Open(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := record.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		rec := sc.Record()
+		if _, err := rec.Game(); err != nil {
+			t.Errorf("record %d: %v", n+1, err)
+		}
+		// Pairs cycle through the openings: 1, 2, 1.
+		if n/2 == 1 && rec.Tag("Position") == "" || n/2 != 1 && (len(rec.Moves) < 2 || rec.Moves[0].Text != "d6") {
+			t.Errorf("record %d: Position %q, moves %v: the wrong opening", n+1, rec.Tag("Position"), rec.Moves)
+		}
+		n++
+	}
+	if n != 6 || sc.Err() != nil {
+		t.Errorf("read %d records (%v), want 6", n, sc.Err())
+	}
+
+	for _, args := range [][]string{
+		{"-a", "greedy"},
+		{"-a", "greedy", "-b", "level:12"},
+		{"-a", "greedy", "-b", "random", "-games", "0"},
+		{"-a", "greedy", "-b", "random", "-openings", "3", "-openings-file", openings},
+		{"-a", "greedy", "-b", "random", "-openings-file", filepath.Join(dir, "none.txt")},
+		{"-a", "greedy", "-b", "random", "-variant", "lasker", "-openings-file", openings},
+	} {
+		err := cmdMatch(args, strings.NewReader(""), &out, &errb)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
