@@ -38,12 +38,9 @@ func newTable(mb int) *table {
 	return &table{entries: make([]entry, n), mask: n - 1}
 }
 
-func (t *table) clear() {
-	for i := range t.entries {
-		t.entries[i].check.Store(0)
-		t.entries[i].data.Store(0)
-	}
-}
+// clear empties the table. It runs only between searches, when no thread
+// touches the table, so plain stores are safe.
+func (t *table) clear() { clear(t.entries) }
 
 // data layout: move (38 bits) | score+32768 (16) | depth (8) | bound (2).
 func pack(m mill.Move, score, depth, bound int) uint64 {

@@ -35,6 +35,12 @@ Usage:
                                         the best move, its score and principal variation
   morris analyze -record FILE [-game N] [-depth D | -movetime MS]
                                         each move of a game against the engine's choice; ?? marks blunders
+  morris match   -a SPEC -b SPEC [-variant V] [-games N] [-movetime MS | -depth D]
+                 [-concurrency N] [-records FILE] [-seed N]
+                                        play a match between two players: score and Elo
+                                        (SPEC: level:N, random, greedy, cmd:PATH ARGS; morris match -h)
+  morris play    [position flags] [-level N] [-color white|black|random] [-save FILE] [-plain]
+                                        play against the engine in the terminal
 
 Position flags:
   -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
@@ -57,6 +63,8 @@ var commands = []command{
 	{"replay", cmdReplay},
 	{"engine", cmdEngine},
 	{"analyze", cmdAnalyze},
+	{"match", cmdMatch},
+	{"play", cmdPlay},
 }
 
 // usageError is an error in the command line or its input: exit code 2.

@@ -1,0 +1,26 @@
+// Package match plays matches between Mill players and measures the
+// difference in strength: wins, draws and losses, the score, and the Elo
+// difference with its 95% error margin.
+//
+// A player is the built-in engine at a level, a random mover, a one-ply
+// greedy player, or an external program that speaks the engine protocol of
+// docs/protocol.md. A match plays a set of openings (start positions after a
+// few random or listed moves), each twice with the colours swapped, games in
+// parallel; every game is kept for the records.
+//
+// How a game ends besides the board's own ends:
+//
+//   - a game longer than Config.MaxPlies plies is adjudicated a draw (the
+//     board's draw rules, repetition and no progress, end most games long
+//     before that);
+//   - a player that answers an illegal move, fails to answer in time, or
+//     crashes loses the game, and the failure is reported with the game.
+//
+// Where things are:
+//
+//	player.go    Player; the engine, random and greedy players
+//	external.go  an external engine over its standard input and output
+//	spec.go      players from text specs: level:N, random, greedy, cmd:PATH ARGS
+//	match.go     openings, Run, results
+//	elo.go       the Elo difference and its margin
+package match

@@ -1,0 +1,101 @@
+package match
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SpecSyntax describes the player specs that ParseSpec reads.
+const SpecSyntax = `level:N[,depth=D][,movetime=MS]   the built-in engine at level 1..10
+  random                            a random mover
+  greedy                            one ply ahead: takes, closes, blocks, else random
+  cmd[,depth=D][,movetime=MS][,timeout=MS][,OPTION=VALUE...]:PATH ARGS...
+                                    an engine speaking docs/protocol.md, e.g. "cmd:./morris engine";
+                                    OPTION=VALUE is sent as setoption (e.g. Level=5)
+  any spec may add ,name=NAME (how results and records call it)`
+
+// ParseSpec reads a player spec (see SpecSyntax). def are the limits of a
+// player whose spec sets none: for the engine, the zero Limits leaves its
+// level's own; an external engine gets "go movetime 1000" then.
+func ParseSpec(text string, def Limits) (Spec, error) {
+	bad := func(format string, args ...any) (Spec, error) {
+		return Spec{}, fmt.Errorf("player %q: %s", text, fmt.Sprintf(format, args...))
+	}
+	head, command := text, ""
+	if strings.HasPrefix(text, "cmd") {
+		var ok bool
+		head, command, ok = strings.Cut(text, ":")
+		if !ok || strings.TrimSpace(command) == "" {
+			return bad("want cmd:PATH ARGS...")
+		}
+	}
+	parts := strings.Split(head, ",")
+	kind := parts[0]
+	name := text
+	var lim Limits
+	var timeout time.Duration
+	var options [][2]string
+	for _, kv := range parts[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return bad("%q: want name=value", kv)
+		}
+		switch k {
+		case "name":
+			name = v
+		case "depth", "movetime", "timeout":
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return bad("%s=%s: want a positive number", k, v)
+			}
+			switch k {
+			case "depth":
+				lim.Depth = n
+			case "movetime":
+				lim.MoveTime = time.Duration(n) * time.Millisecond
+			default:
+				timeout = time.Duration(n) * time.Millisecond
+			}
+		default:
+			if kind != "cmd" {
+				return bad("unknown setting %q (want depth, movetime or name)", k)
+			}
+			options = append(options, [2]string{k, v})
+		}
+	}
+	if lim == (Limits{}) {
+		lim = def
+	}
+	switch {
+	case kind == "random" || kind == "greedy":
+		if lim != (Limits{}) && lim != def {
+			return bad("%s takes no depth or movetime", kind)
+		}
+		if kind == "random" {
+			return Spec{Name: name, New: func() (Player, error) { return NewRandom(name), nil }}, nil
+		}
+		return Spec{Name: name, New: func() (Player, error) { return NewGreedy(name), nil }}, nil
+	case strings.HasPrefix(kind, "level:"):
+		n, err := strconv.Atoi(strings.TrimPrefix(kind, "level:"))
+		if err != nil || n < 1 || n > 10 {
+			return bad("want level:N with N from 1 to 10")
+		}
+		if timeout > 0 {
+			return bad("timeout is for external engines")
+		}
+		return Spec{Name: name, New: func() (Player, error) { return NewEngine(name, n, lim), nil }}, nil
+	case kind == "cmd":
+		f := strings.Fields(command)
+		if name == text {
+			name = strings.Join(f, " ")
+		}
+		return Spec{Name: name, New: func() (Player, error) {
+			x := NewExternal(name, f[0], f[1:], options, lim)
+			x.Timeout = timeout
+			return x, nil
+		}}, nil
+	}
+	return bad("want level:N, random, greedy or cmd:PATH ARGS...")
+}
