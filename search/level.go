@@ -23,10 +23,10 @@ type Level struct {
 
 // Levels are the levels 1 (a beginner) to 10 (full strength).
 var Levels = [...]Level{
-	{N: 1, Depth: 1, Noise: 250},
-	{N: 2, Depth: 1, Noise: 120},
-	{N: 3, Depth: 2, Noise: 90},
-	{N: 4, Depth: 2, Noise: 50},
+	{N: 1, Depth: 1, Noise: 400},
+	{N: 2, Depth: 1, Noise: 150},
+	{N: 3, Depth: 2, Noise: 150},
+	{N: 4, Depth: 2, Noise: 60},
 	{N: 5, Depth: 3, Noise: 40},
 	{N: 6, Depth: 4, Noise: 25},
 	{N: 7, Depth: 5, Noise: 12, Margin: 5},
