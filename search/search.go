@@ -23,6 +23,12 @@ type Tablebase interface {
 	Probe(p mill.Position) (result, plies int, ok bool)
 }
 
+// TablebaseFunc adapts a function to Tablebase.
+type TablebaseFunc func(p mill.Position) (result, plies int, ok bool)
+
+// Probe calls f.
+func (f TablebaseFunc) Probe(p mill.Position) (result, plies int, ok bool) { return f(p) }
+
 // Options configure an Engine.
 type Options struct {
 	HashMB    int           // transposition table size in MiB (default 64)
