@@ -41,6 +41,8 @@ Usage:
                                         (SPEC: level:N, random, greedy, cmd:PATH ARGS; morris match -h)
   morris play    [position flags] [-level N] [-color white|black|random] [-save FILE] [-plain]
                                         play against the engine in the terminal
+  morris solve   -variant V -dir DIR [-max N | -sectors 3v3,4v3] [-threads N] [-verify]
+                                        build endgame databases (resumable); counts to DIR/summary.txt
 
 Position flags:
   -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
@@ -65,6 +67,7 @@ var commands = []command{
 	{"analyze", cmdAnalyze},
 	{"match", cmdMatch},
 	{"play", cmdPlay},
+	{"solve", cmdSolve},
 }
 
 // usageError is an error in the command line or its input: exit code 2.

@@ -4,9 +4,17 @@
 package main
 
 import (
+	"context"
 	"os"
+	"os/signal"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// Long commands (solve) stop cleanly on an interrupt; the others end
+	// with the process.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	commandContext = func() context.Context { return ctx }
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
+)
+
+// commandContext is the context of long commands (solve). main may replace
+// it with one that is cancelled on an interrupt; without that, an
+// interrupted solve simply dies, which is safe too: sector files are
+// written whole or not at all, and the next run resumes.
+var commandContext = context.Background
+
+func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("solve", "-variant V -dir DIR [-max N | -sectors 3v3,4v3,...] [-threads N] [-verify]", stderr)
+	variant := fs.String("variant", "nine-mens-morris", "preset, optionally with overrides: nine-mens-morris,protection=always")
+	rulesFlag := fs.String("rules", "", "rule overrides, comma-separated name=value")
+	dir := fs.String("dir", "", "directory of the database files (required); a summary goes to DIR/summary.txt")
+	maxPieces := fs.Int("max", 10, "build every sector of the moving phase with at most this many pieces on the board")
+	sectors := fs.String("sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first)")
+	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "goroutines")
+	verify := fs.Bool("verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
+	quiet := fs.Bool("q", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return badInput("-dir is required")
+	}
+	if *threads < 1 {
+		return badInput("-threads %d: want at least 1", *threads)
+	}
+	parts := strings.Split(*variant, ",")
+	if *rulesFlag != "" {
+		parts = append(parts, strings.Split(*rulesFlag, ",")...)
+	}
+	r, err := mill.NewRules(parts[0], parts[1:]...)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := egdb.Supported(r); err != nil {
+		return usageError{err}
+	}
+	var keys []egdb.Key
+	if *sectors != "" {
+		for _, s := range strings.Split(*sectors, ",") {
+			k, err := egdb.ParseKey(strings.TrimSpace(s))
+			if err != nil {
+				return usageError{err}
+			}
+			keys = append(keys, k)
+		}
+	} else {
+		keys = egdb.MovingSectors(r, *maxPieces)
+		if len(keys) == 0 {
+			return badInput("-max %d: no sector of %s has so few pieces", *maxPieces, r)
+		}
+	}
+
+	bar := &progressBar{w: stderr, quiet: *quiet}
+	start := time.Now()
+	opt := egdb.BuildOptions{
+		Threads:  *threads,
+		Verify:   *verify,
+		Progress: bar.update,
+		Done:     bar.done,
+	}
+	results, err := egdb.Build(commandContext(), r, *dir, keys, opt)
+	bar.clear()
+	if err != nil {
+		if errors.Is(err, egdb.ErrSector) {
+			return usageError{err}
+		}
+		return err
+	}
+	var table bytes.Buffer
+	writeSummary(&table, r, results, time.Since(start), *verify)
+	if _, err := stdout.Write(table.Bytes()); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(*dir, "summary.txt"), table.Bytes(), 0o644)
+}
+
+// writeSummary prints the counts of each sector as a table.
+func writeSummary(w io.Writer, r *mill.Rules, results []egdb.SectorResult, took time.Duration, verified bool) {
+	fmt.Fprintf(w, "endgame databases of %s: positions up to symmetry, values for the side to move\n", r)
+	fmt.Fprintf(w, "%-7s %12s %12s %12s %12s %7s %7s %6s %9s %9s\n",
+		"sector", "positions", "wins", "draws", "losses", "win%", "draw%", "max", "solve", "verify")
+	var total egdb.Counts
+	for _, res := range results {
+		c := res.Counts
+		total.Wins += c.Wins
+		total.Draws += c.Draws
+		total.Losses += c.Losses
+		total.LongestWin = max(total.LongestWin, c.LongestWin)
+		total.LongestLoss = max(total.LongestLoss, c.LongestLoss)
+		solve := "on disk"
+		if !res.Resumed {
+			solve = res.Solve.Round(100 * time.Millisecond).String()
+		}
+		ver := "-"
+		if res.Verified {
+			ver = res.Verify.Round(100 * time.Millisecond).String()
+		}
+		fmt.Fprintf(w, "%-7s %12d %12d %12d %12d %7s %7s %6d %9s %9s\n", res.Key, c.Positions(), c.Wins, c.Draws, c.Losses,
+			percent(c.Wins, c.Positions()), percent(c.Draws, c.Positions()), max(c.LongestWin, c.LongestLoss), solve, ver)
+	}
+	fmt.Fprintf(w, "%-7s %12d %12d %12d %12d %7s %7s %6d\n", "total", total.Positions(), total.Wins, total.Draws, total.Losses,
+		percent(total.Wins, total.Positions()), percent(total.Draws, total.Positions()), max(total.LongestWin, total.LongestLoss))
+	state := "not verified"
+	if verified {
+		state = "every value verified"
+	}
+	fmt.Fprintf(w, "%d sectors, %s, %v in all (max: the longest win or loss in plies)\n", len(results), state, took.Round(time.Second))
+}
+
+func percent(n, of int64) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", 100*float64(n)/float64(of))
+}
+
+// progressBar draws the progress of a build on one line of stderr.
+type progressBar struct {
+	w        io.Writer
+	quiet    bool
+	last     egdb.Progress
+	lastTime time.Time
+	rate     float64
+	width    int
+}
+
+func (b *progressBar) update(p egdb.Progress) {
+	if b.quiet {
+		return
+	}
+	now := time.Now()
+	if p.Sectors != b.last.Sectors || p.Phase != b.last.Phase || p.Done < b.last.Done {
+		b.rate = 0
+	} else if dt := now.Sub(b.lastTime).Seconds(); dt > 0 {
+		r := float64(p.Done-b.last.Done) / dt
+		if b.rate == 0 {
+			b.rate = r
+		} else {
+			b.rate = 0.7*b.rate + 0.3*r
+		}
+	}
+	b.last, b.lastTime = p, now
+	frac := 0.0
+	if p.Total > 0 {
+		frac = float64(p.Done) / float64(p.Total)
+	}
+	const cells = 30
+	fill := min(cells, int(frac*cells))
+	phase := p.Phase
+	if phase == "levels" {
+		phase = fmt.Sprintf("level %d", p.Level)
+	}
+	line := fmt.Sprintf("%-9s %-9s [%s%s] %5.1f%% %7.2fM pos/s", p.Sectors, phase,
+		strings.Repeat("#", fill), strings.Repeat(".", cells-fill), 100*frac, b.rate/1e6)
+	pad := max(0, b.width-len(line))
+	b.width = len(line)
+	fmt.Fprintf(b.w, "\r%s%s", line, strings.Repeat(" ", pad))
+}
+
+func (b *progressBar) clear() {
+	if b.quiet || b.width == 0 {
+		return
+	}
+	fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", b.width))
+	b.width = 0
+}
+
+func (b *progressBar) done(res egdb.SectorResult) {
+	if b.quiet {
+		return
+	}
+	b.clear()
+	how := "solved in " + res.Solve.Round(100*time.Millisecond).String()
+	if res.Resumed {
+		how = "already built"
+	}
+	if res.Verified {
+		how += ", verified in " + res.Verify.Round(100*time.Millisecond).String()
+	}
+	c := res.Counts
+	fmt.Fprintf(b.w, "%s: %s: %d positions, %d wins, %d draws, %d losses\n", res.Key, how, c.Positions(), c.Wins, c.Draws, c.Losses)
+}

@@ -1,0 +1,63 @@
+package egdb
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/mill"
+)
+
+func benchGame(b *testing.B, k Key) (*game, int) {
+	r := mill.MustRules("nine-mens-morris")
+	g, err := newGame(r, newIndexer(r.Board()), []Key{k})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _ := g.sector(k)
+	return g, s
+}
+
+// BenchmarkChildren: the forward step of the count and verify passes, on
+// consecutive indices of 5v5 (as the passes run).
+func BenchmarkChildren(b *testing.B) {
+	g, s := benchGame(b, Key{White: 5, Black: 5})
+	wk := g.NewWorker()
+	var buf []retro.Child
+	start := rand.Int64N(g.Size(s) - int64(b.N) - 1)
+	b.ReportAllocs()
+	n := 0
+	for i := range b.N {
+		buf, _, _ = wk.Children(s, start+int64(i), buf[:0])
+		n += len(buf)
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "children/op")
+}
+
+// BenchmarkParents: the backward step of the retrograde pass.
+func BenchmarkParents(b *testing.B) {
+	g, s := benchGame(b, Key{White: 5, Black: 5})
+	wk := g.NewWorker()
+	var buf []retro.Ref
+	start := rand.Int64N(g.Size(s) - int64(b.N) - 1)
+	b.ReportAllocs()
+	n := 0
+	for i := range b.N {
+		buf = wk.Parents(s, start+int64(i), buf[:0])
+		n += len(buf)
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "parents/op")
+}
+
+func BenchmarkProbe(b *testing.B) {
+	db := open3v3(b)
+	rng := rand.New(rand.NewPCG(1, 1))
+	ps := randomPositions(db, Key{White: 3, Black: 3}, 1024, rng)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, ok := db.Probe(ps[i%len(ps)]); !ok {
+			b.Fatal("not found")
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package egdb
+
+import (
+	"fmt"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/mill"
+)
+
+// Result is a game-theoretic result for the side to move.
+type Result int8
+
+const (
+	Loss Result = -1
+	Draw Result = 0
+	Win  Result = 1
+)
+
+// Value is the value of a position for the side to move with best play by
+// both sides, and the number of plies to the end of the game: the fastest
+// win, or the slowest loss. Plies is 0 for a draw. The end is a side
+// reduced below the minimum of pieces, or blocked; the databases ignore the
+// no-progress counter and repetition (a draw is a position from which
+// neither side can force an end).
+type Value struct {
+	Result Result
+	Plies  int
+}
+
+func (v Value) String() string {
+	switch v.Result {
+	case Win:
+		return "win in " + strconv.Itoa(v.Plies)
+	case Loss:
+		return "loss in " + strconv.Itoa(v.Plies)
+	}
+	return "draw"
+}
+
+// Better reports whether v is better than u for the side to move: a win
+// beats a draw beats a loss, a faster win beats a slower one, a slower loss
+// beats a faster one.
+func (v Value) Better(u Value) bool { return v.retro().Better(u.retro()) }
+
+// Parent returns what a move into a position of value v is worth to the
+// side that makes it.
+func (v Value) Parent() Value { return fromRetro(v.retro().Parent()) }
+
+func (v Value) retro() retro.Value {
+	switch v.Result {
+	case Win:
+		return retro.WinIn(v.Plies)
+	case Loss:
+		return retro.LossIn(v.Plies)
+	}
+	return retro.Draw
+}
+
+func fromRetro(v retro.Value) Value {
+	switch {
+	case v.IsWin():
+		return Value{Win, v.Plies()}
+	case v.IsLoss():
+		return Value{Loss, v.Plies()}
+	}
+	return Value{}
+}
+
+// DB is a set of sector databases opened for probing. It is safe for
+// concurrent use.
+type DB struct {
+	rules   *mill.Rules
+	x       *indexer
+	moving  [mill.MaxPoints + 1][mill.MaxPoints + 1]*dbSector
+	sectors map[Key]*dbSector
+	min     int
+}
+
+type dbSector struct {
+	key    Key
+	lay    layout
+	vals   []retro.Value
+	counts Counts
+}
+
+// Open reads every sector file (*.egdb) in dir into memory, checking each
+// (magic, version, checksum, and that it was built for rules that play the
+// moving phase like r). A directory without sector files gives an empty DB.
+func Open(dir string, r *mill.Rules) (*DB, error) {
+	if err := Supported(r); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, err
+	}
+	names, err := filepath.Glob(filepath.Join(dir, "*.egdb"))
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{rules: r, x: newIndexer(r.Board()), sectors: map[Key]*dbSector{}, min: r.Options().MinPieces}
+	for _, name := range names {
+		h, vals, err := readSector(name, true)
+		if err != nil {
+			return nil, err
+		}
+		fr, err := mill.ParseRules(h.rules)
+		if err != nil || !compatible(fr, r) {
+			return nil, fmt.Errorf("egdb: %s holds a database of %s, not %s", name, h.rules, r)
+		}
+		k := h.key
+		if !k.Moving() || k.White > mill.MaxPoints || k.Black > mill.MaxPoints || k.White+k.Black > db.x.n {
+			return nil, fmt.Errorf("%w: %s: sector %s", ErrCorrupt, name, k)
+		}
+		sec := &dbSector{key: k, lay: db.x.layout(k.White, k.Black), vals: vals, counts: h.counts}
+		if sec.lay.size != h.n {
+			return nil, fmt.Errorf("%w: %s: %d values, the sector has %d indices", ErrCorrupt, name, h.n, sec.lay.size)
+		}
+		db.sectors[k] = sec
+		db.moving[k.White][k.Black] = sec
+	}
+	return db, nil
+}
+
+// Rules returns the rules the DB was opened with.
+func (db *DB) Rules() *mill.Rules { return db.rules }
+
+// Keys returns the sectors of the DB, fewest pieces first.
+func (db *DB) Keys() []Key {
+	var keys []Key
+	for k := range db.sectors {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b Key) int {
+		if d := (a.White + a.Black) - (b.White + b.Black); d != 0 {
+			return d
+		}
+		return b.White - a.White
+	})
+	return keys
+}
+
+// Counts returns the counts of sector k as stored in its file.
+func (db *DB) Counts(k Key) (Counts, bool) {
+	s, ok := db.sectors[k]
+	if !ok {
+		return Counts{}, false
+	}
+	return s.counts, true
+}
+
+// Probe returns the value of p for its side to move, and true, if p lies in
+// a sector of the DB. It returns false for positions of other sectors, with
+// pieces in hand, with a capture pending, or under rules that play
+// differently. It does not look at the game's end: ask p.Status first (a
+// position won by material is no position of any sector).
+func (db *DB) Probe(p mill.Position) (Value, bool) {
+	v, ok := db.probe(p)
+	return fromRetro(v), ok
+}
+
+func (db *DB) probe(p mill.Position) (retro.Value, bool) {
+	if !compatible(p.Rules(), db.rules) {
+		return 0, false
+	}
+	if _, pending := p.Pending(); pending {
+		return 0, false
+	}
+	us := p.SideToMove()
+	if p.InHand(us) != 0 || p.InHand(us.Other()) != 0 {
+		return 0, false
+	}
+	W, B := p.Pieces(us), p.Pieces(us.Other())
+	sec := db.moving[bits.OnesCount32(W)][bits.OnesCount32(B)]
+	if sec == nil {
+		return 0, false
+	}
+	return sec.vals[sec.lay.index(W, B)], true
+}
+
+// BestMove returns the best move of p by the databases (the fastest win,
+// else a draw, else the slowest loss) and the value of p, if p and every
+// position after a move of p is in the DB or ends the game by material.
+func (db *DB) BestMove(p mill.Position) (mill.Move, Value, bool) {
+	moves := p.Moves(nil)
+	if len(moves) == 0 {
+		return mill.Move{}, Value{}, false
+	}
+	var best mill.Move
+	var bestV retro.Value
+	for i, m := range moves {
+		v, ok := db.childValue(p.Play(m))
+		if !ok {
+			return mill.Move{}, Value{}, false
+		}
+		if pv := v.Parent(); i == 0 || pv.Better(bestV) {
+			best, bestV = m, pv
+		}
+	}
+	return best, fromRetro(bestV), true
+}
+
+// childValue is the value of q for its side to move: lost at once if it
+// has too few pieces, else from the DB.
+func (db *DB) childValue(q mill.Position) (retro.Value, bool) {
+	c := q.SideToMove()
+	if q.OnBoard(c)+q.InHand(c) < db.min {
+		return retro.LossIn(0), true
+	}
+	return db.probe(q)
+}
+
+// String describes the DB: its rules and sectors.
+func (db *DB) String() string {
+	var names []string
+	for _, k := range db.Keys() {
+		names = append(names, k.String())
+	}
+	return db.rules.String() + ": " + strings.Join(names, " ")
+}

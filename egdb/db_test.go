@@ -1,0 +1,402 @@
+package egdb
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// shared3v3 is a directory with the 3v3 database of nine men's morris,
+// built once for the tests that only read it.
+var shared3v3 struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared3v3.dir != "" {
+		os.RemoveAll(shared3v3.dir)
+	}
+	os.Exit(code)
+}
+
+func open3v3(t testing.TB) *DB {
+	t.Helper()
+	if raceDetector {
+		t.Skip("building 3v3 is slow under the race detector; TestBuildResumeAndCorruption builds concurrently")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	shared3v3.once.Do(func() {
+		shared3v3.dir, shared3v3.err = os.MkdirTemp("", "egdb3v3")
+		if shared3v3.err == nil {
+			_, shared3v3.err = Build(context.Background(), r, shared3v3.dir, []Key{{White: 3, Black: 3}}, BuildOptions{})
+		}
+	})
+	if shared3v3.err != nil {
+		t.Fatal(shared3v3.err)
+	}
+	db, err := Open(shared3v3.dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func TestBuildResumeAndCorruption(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	if raceDetector {
+		r = mill.MustRules("nine-mens-morris", "flying=never") // fewer moves
+	}
+	dir := t.TempDir()
+	keys := []Key{{White: 3, Black: 3}}
+	first, err := Build(context.Background(), r, dir, keys, BuildOptions{Verify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 1 || first[0].Resumed || !first[0].Verified {
+		t.Fatalf("first build: got %+v, want 3v3 solved and verified", first)
+	}
+	again, err := Build(context.Background(), r, dir, keys, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again[0].Resumed || again[0].Counts != first[0].Counts {
+		t.Fatalf("second build: got %+v, want 3v3 found on disk with counts %+v", again[0], first[0].Counts)
+	}
+
+	// A damaged file is refused by Open, and built again by Build.
+	path := filepath.Join(dir, "3v3.egdb")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{3, 30, len(data) / 2, len(data) - 3} {
+		bad := append([]byte(nil), data...)
+		bad[at] ^= 0x10
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(dir, r); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d flipped: Open: got %v, want ErrCorrupt", at, err)
+		}
+	}
+	if err := os.WriteFile(path, data[:len(data)-100], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, r); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("truncated: Open: got %v, want ErrCorrupt", err)
+	}
+	rebuilt, err := Build(context.Background(), r, dir, keys, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt[0].Resumed {
+		t.Fatalf("damaged file: got it resumed, want it built again")
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(data) {
+		t.Fatalf("rebuilt file differs from the first build")
+	}
+	// No temporary files are left behind, and those of a killed build are
+	// cleaned up.
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*")); len(tmp) > 0 {
+		t.Fatalf("left behind: %v", tmp)
+	}
+	stale := filepath.Join(dir, ".3v4.egdb.123.tmp")
+	if err := os.WriteFile(stale, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), r, dir, keys, BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a stale temporary file: got %v, want it removed", err)
+	}
+}
+
+func TestBuildCancel(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Build(ctx, r, dir, []Key{{White: 3, Black: 3}}, BuildOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if names, _ := os.ReadDir(dir); len(names) > 0 {
+		t.Fatalf("a cancelled build left %v", names)
+	}
+}
+
+func TestBuildBadSectors(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	for _, k := range []Key{{White: 2, Black: 3}, {White: 10, Black: 3}, {White: 3, Black: 3, WhiteHand: 1}} {
+		if _, err := Build(context.Background(), r, t.TempDir(), []Key{k}, BuildOptions{}); !errors.Is(err, ErrSector) {
+			t.Errorf("%v: got %v, want ErrSector", k, err)
+		}
+	}
+	if _, err := Build(context.Background(), mill.MustRules("shah"), t.TempDir(), []Key{{White: 3, Black: 3}}, BuildOptions{}); err == nil {
+		t.Errorf("shah: got no error, want unsupported rules")
+	}
+}
+
+func TestOpenRules(t *testing.T) {
+	db := open3v3(t)
+	dir := shared3v3.dir
+	// Rules that play the moving phase alike share the databases.
+	for _, text := range []string{"nine-mens-morris", "nine-mens-morris,draw-after=0,repetition=0", "lasker"} {
+		r, err := mill.ParseRules(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(dir, r); err != nil {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+	for _, text := range []string{"twelve-mens-morris-small", "nine-mens-morris,flying=never", "nine-mens-morris,protection=always"} {
+		r, err := mill.ParseRules(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(dir, r); err == nil {
+			t.Errorf("%s: opened a database of %s", text, db.Rules())
+		}
+	}
+	if _, err := Open(filepath.Join(dir, "missing"), db.Rules()); err == nil {
+		t.Errorf("a missing directory: got no error")
+	}
+}
+
+func TestProbe(t *testing.T) {
+	db := open3v3(t)
+	r := db.Rules()
+	b := r.Board()
+	pt := func(names ...string) uint32 {
+		var set uint32
+		for _, n := range names {
+			p, ok := b.PointByName(n)
+			if !ok {
+				t.Fatal(n)
+			}
+			set |= 1 << p
+		}
+		return set
+	}
+	W, B := pt("a1", "d1", "b4"), pt("g7", "d6", "e3")
+	for _, tc := range []struct {
+		name   string
+		white  uint32
+		black  uint32
+		side   mill.Color
+		hw, hb int
+		want   Value
+		ok     bool
+	}{
+		{"white closes a mill at once", W, B, mill.White, 0, 0, Value{Win, 1}, true},
+		{"the same, colours swapped", B, W, mill.Black, 0, 0, Value{Win, 1}, true},
+		{"pieces in hand", W, B, mill.White, 1, 0, Value{}, false},
+		{"a sector not built", W | pt("g1"), B, mill.White, 0, 0, Value{}, false},
+	} {
+		p, err := r.SetUp(tc.white, tc.black, tc.side, tc.hw, tc.hb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := db.Probe(p)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: %v: got %v %v, want %v %v", tc.name, p, got, ok, tc.want, tc.ok)
+		}
+	}
+	// Positions under other rules are not probed.
+	p, _ := mill.MustRules("nine-mens-morris", "flying=never").SetUp(W, B, mill.White, 0, 0)
+	p2, _ := mill.MustRules("nine-mens-morris", "draw-after=0").SetUp(W, B, mill.White, 0, 0)
+	if v, ok := db.Probe(p2); !ok || v != (Value{Win, 1}) {
+		t.Errorf("draw-after=0: got %v %v, want win in 1", v, ok)
+	}
+	if v, ok := db.Probe(p); ok {
+		t.Errorf("flying=never: got %v, want no probe", v)
+	}
+	// Every symmetric image probes the same.
+	rng := rand.New(rand.NewPCG(8, 8))
+	for range 200 {
+		W := randomSet(rng, uint32(1<<24-1), 3)
+		B := randomSet(rng, uint32(1<<24-1)&^W, 3)
+		p, _ := r.SetUp(W, B, mill.Color(rng.IntN(2)), 0, 0)
+		want, _ := db.Probe(p)
+		for s := range b.Symmetries {
+			if got, ok := db.Probe(p.Transform(s)); !ok || got != want {
+				t.Fatalf("%v under symmetry %d: got %v, want %v", p, s, got, want)
+			}
+		}
+	}
+	if n := len(db.Keys()); n != 1 {
+		t.Errorf("Keys: got %d sectors, want 1", n)
+	}
+	if c, ok := db.Counts(Key{White: 3, Black: 3}); !ok || c.Positions() == 0 {
+		t.Errorf("Counts(3v3): got %+v %v", c, ok)
+	}
+}
+
+// playOut plays from p: the side that the database says wins (or, in a
+// draw, both sides) follows BestMove, the other side plays random moves or,
+// with best set, BestMove too. It checks, through mill.Game, that a won
+// position is won within its distance (exactly, against the best defence),
+// and that a drawn position is never lost by a side that follows the
+// database.
+func playOut(t *testing.T, db *DB, p mill.Position, rng *rand.Rand, best bool) {
+	t.Helper()
+	v, ok := db.Probe(p)
+	if !ok {
+		t.Fatalf("%v: not in the database", p)
+	}
+	// The databases ignore the no-progress rule: the longest wins take more
+	// than 100 plies without a capture.
+	r, err := mill.ParseRules(p.Rules().String() + ",draw-after=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = r.SetUp(p.Pieces(mill.White), p.Pieces(mill.Black), p.SideToMove(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mill.NewGame(r, mill.FromPosition(p))
+	hero := p.SideToMove()
+	if v.Result == Loss {
+		hero = hero.Other()
+	}
+	limit := 60
+	if v.Result != Draw {
+		limit = v.Plies
+	}
+	for ply := 0; ply < limit && g.Outcome() == mill.NoOutcome; ply++ {
+		q := g.Position()
+		m, qv, ok := db.BestMove(q)
+		if !ok {
+			t.Fatalf("%v: BestMove found no value", q)
+		}
+		if q.SideToMove() == hero && qv.Result == Loss {
+			t.Fatalf("from %v (%v): the side that follows the database stands lost at %v", p, v, q)
+		}
+		if q.SideToMove() != hero && !best {
+			moves := q.Moves(nil)
+			m = moves[rng.IntN(len(moves))]
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := g.Outcome()
+	switch v.Result {
+	case Win, Loss:
+		if o != mill.Won(hero) {
+			t.Fatalf("from %v (%v): got %v after %d plies, want %v to win", p, v, o, len(g.Moves()), hero)
+		}
+		if best && len(g.Moves()) != v.Plies {
+			t.Fatalf("from %v (%v): the best play took %d plies", p, v, len(g.Moves()))
+		}
+	case Draw:
+		if o == mill.Won(hero.Other()) || o == mill.Won(hero) && best {
+			t.Fatalf("from a draw %v: got %v", p, o)
+		}
+	}
+}
+
+func randomPositions(db *DB, k Key, n int, rng *rand.Rand) []mill.Position {
+	var out []mill.Position
+	for len(out) < n {
+		W := randomSet(rng, db.x.all, k.White)
+		B := randomSet(rng, db.x.all&^W, k.Black)
+		p, _ := db.Rules().SetUp(W, B, mill.White, 0, 0)
+		if o, _ := p.Status(); o == mill.NoOutcome {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestPerfectPlay3v3(t *testing.T) {
+	db := open3v3(t)
+	rng := rand.New(rand.NewPCG(4, 2))
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for _, p := range randomPositions(db, Key{White: 3, Black: 3}, n, rng) {
+		playOut(t, db, p, rng, false)
+		playOut(t, db, p, rng, true)
+	}
+}
+
+func TestPerfectPlay4v3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 4v3")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	db := buildForTest(t, r, Key{White: 4, Black: 3})
+	rng := rand.New(rand.NewPCG(4, 3))
+	// Wins and losses are rare among random positions: look for them.
+	var won, drawn []mill.Position
+	for _, k := range []Key{{White: 4, Black: 3}, {White: 3, Black: 4}} {
+		for _, p := range randomPositions(db, k, 20000, rng) {
+			v, _ := db.Probe(p)
+			if v.Result != Draw && len(won) < 300 {
+				won = append(won, p)
+			}
+			if v.Result == Draw && len(drawn) < 100 {
+				drawn = append(drawn, p)
+			}
+		}
+	}
+	for _, p := range append(won, drawn...) {
+		playOut(t, db, p, rng, false)
+		playOut(t, db, p, rng, true)
+	}
+}
+
+// TestPlayFromBuiltDB plays out random positions of every sector of a
+// database built by "morris solve" (MORRIS_EGDB=dir, and MORRIS_EGDB_RULES
+// if not nine-mens-morris): a database win is won within its plies against
+// random defence and in exactly its plies against the best defence; a draw
+// is never lost.
+func TestPlayFromBuiltDB(t *testing.T) {
+	dir := os.Getenv("MORRIS_EGDB")
+	if dir == "" {
+		t.Skip("set MORRIS_EGDB to a directory built by morris solve")
+	}
+	text := os.Getenv("MORRIS_EGDB_RULES")
+	if text == "" {
+		text = "nine-mens-morris"
+	}
+	r, err := mill.ParseRules(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, k := range db.Keys() {
+		var won, drawn, longest int
+		for _, p := range randomPositions(db, k, 20000, rng) {
+			v, _ := db.Probe(p)
+			switch {
+			case v.Result != Draw && won < 200:
+				won++
+				longest = max(longest, v.Plies)
+			case v.Result == Draw && drawn < 50:
+				drawn++
+			default:
+				continue
+			}
+			playOut(t, db, p, rng, false)
+			playOut(t, db, p, rng, true)
+		}
+		t.Logf("%v: %d won or lost positions (up to %d plies) and %d draws played out", k, won, longest, drawn)
+	}
+}

@@ -1,0 +1,82 @@
+// Package egdb builds and probes endgame databases of the Mill games: for
+// every position of a sector (so many pieces of each side on the board, so
+// many in hand), its value for the side to move with perfect play, and the
+// number of plies to the end of the game (the fastest win, the slowest
+// loss). The solver is the game-agnostic retrograde analysis of
+// internal/retro; this package gives it the rules of Mill.
+//
+// Where things are:
+//
+//	key.go    Key: a sector (pieces on the board and in hand), MovingSectors
+//	index.go  the index of a position in its sector: symmetry reduction and ranking
+//	game.go   the rules as a retro.Game: moves, unmoves, ends; Supported
+//	file.go   the file format: header, values, CRC-64
+//	build.go  Build: solve, write, resume, verify
+//	db.go     Open, Probe, BestMove, Value
+//
+// # Sectors and positions
+//
+// A position is stored for the side to move, called White in a Key: with
+// Black to move the colours are swapped first, so Key{5, 3, 0, 0} holds the
+// positions where the side to move has 5 pieces and its opponent 3. A move
+// without capture leads from sector 5v3 to 3v5 (the colours swap again), a
+// capture to 2v5 — which ends the game here, a side with fewer than 3 pieces
+// having lost. So 5v3 and 3v5 are solved together, after 3v4 and 4v3 (5v4
+// and 4v5 capture into 4v4 and 3v5, and so on). Only the sectors of the
+// moving phase (no pieces in hand) are built for now; the Key keeps the
+// pieces in hand so that sectors of the placing phase can come later.
+//
+// Positions are reduced by the 16 symmetries of the board and ranked
+// (index.go): the index is dense, a few percent of the indices are unused
+// duplicates of symmetric positions (6% in 5v5, 19% in 3v3), and the
+// largest sector of nine men's morris with 10 pieces, 5v5, has 33 million
+// indices for 31 million positions.
+//
+// # Rules
+//
+// Databases exist for rules whose positions are the board, the side to move
+// and the pieces in hand (Supported): nine-mens-morris, twelve-mens-morris,
+// twelve-mens-morris-small, twelve-mens-morris-large, mill and lasker, and
+// their overrides of flying, protection, blocking, gridlock and the board.
+// Not the re-forming ban (twelve-man-morris, nine-man-morris-diagonal),
+// one-time mills (russian-mill), passing and the deferred capture (shah), or
+// one capture per mill (morabaraba): their positions carry more state, or
+// their moves are not modelled. A database serves every rule set that plays
+// the moving phase alike: the draw rules, the first player, the pieces per
+// side and everything about placing do not matter to it.
+//
+// The databases ignore the no-progress counter and repetition: a draw is a
+// position from which neither side can force the end of the game (a side
+// reduced below 3 pieces, or blocked), and a win may take more plies than a
+// no-progress rule allows (the longest in nine men's morris up to 10 pieces
+// takes 157 plies, and the draw comes after 100 without a capture).
+//
+// # Probing from a search
+//
+// Open reads the sector files of a directory (about 330 MB for nine men's
+// morris up to 10 pieces) and Probe returns the value of a position for
+// its side to move, if the position lies in a sector of the DB (no pieces
+// in hand, nothing pending). A search uses it like this:
+//
+//   - First ask p.Status: a game that is over is scored by the rules, not by
+//     the DB (a side with 2 pieces is in no sector).
+//   - If Probe(p) answers, the value is exact: return it without searching
+//     below, as a score on the search's mate scale: a win in d plies as
+//     MateScore - (ply + d), a loss as -(MateScore - (ply + d)), a draw as 0,
+//     where ply is the distance from the root. Positions reached by a capture
+//     out of a sector are in a lower sector, so a search that probes at every
+//     node stops at the first position inside the DB.
+//   - At the root, if the root itself is in the DB, play BestMove: it takes
+//     the fastest win, else keeps a draw, else makes the loss last longest.
+//     Following BestMove, a won position is won in exactly its number of
+//     plies against any defence (at most that many), and a drawn one is
+//     never lost. A search that probes its leaves and compares scores does
+//     the same as long as it prefers the larger mate score, but BestMove is
+//     the simple way to be sure.
+//   - The no-progress rule is the search's business: a DB win longer than
+//     the plies left before the draw is, in the real game, a draw; a search
+//     that cares can compare Value.Plies with the plies left.
+//
+// Probe costs about 100 ns and does not allocate; the DB is safe for
+// concurrent use.
+package egdb

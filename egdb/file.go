@@ -1,0 +1,178 @@
+package egdb
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc64"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/morrisgame/morris/internal/retro"
+)
+
+// The file of a sector, all numbers little-endian:
+//
+//	offset  size  what
+//	0       8     magic "MORRISDB"
+//	8       4     format version (1)
+//	12      4     length of this header in bytes: where the values start
+//	16      4     sector key: pieces on the board of the side to move and of
+//	              its opponent, then in hand, one byte each
+//	20      4     bytes per value (2)
+//	24      8     number of values (indices of the sector)
+//	32      8     wins      (counts of positions, up to symmetry, for the
+//	40      8     draws      side to move)
+//	48      8     losses
+//	56      8     unused indices (duplicates of symmetric positions)
+//	64      4     longest win, in plies
+//	68      4     longest loss, in plies
+//	72      2     length of the rules text, then the rules text ("nine-mens-morris")
+//	header  2*N   the values, one uint16 per index (see retro.Value)
+//	end-8   8     CRC-64 (ECMA) of everything before it
+//
+// The index of a position is defined in index.go; a change to it, to the
+// value encoding or to this layout is a new version.
+const (
+	magic        = "MORRISDB"
+	version      = 1
+	fixedHeader  = 74
+	valueBytes   = 2
+	trailerBytes = 8
+)
+
+var crcTable = crc64.MakeTable(crc64.ECMA)
+
+// ErrCorrupt is wrapped by the errors of files that do not check out.
+var ErrCorrupt = errors.New("egdb: corrupt or foreign file")
+
+// fileHeader is what a file says about itself.
+type fileHeader struct {
+	key    Key
+	n      int64
+	counts Counts
+	rules  string
+}
+
+// writeSector writes the values of a sector to dir atomically: into a
+// temporary file, synced, then renamed, so a file under the sector's name is
+// always whole.
+func writeSector(dir string, h fileHeader, vals []retro.Value) error {
+	final := filepath.Join(dir, h.key.fileName())
+	f, err := os.CreateTemp(dir, "."+h.key.fileName()+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after the rename there is nothing to remove
+	crc := crc64.New(crcTable)
+	bw := bufio.NewWriterSize(io.MultiWriter(f, crc), 1<<20)
+	hdr := make([]byte, fixedHeader, fixedHeader+len(h.rules))
+	copy(hdr, magic)
+	le := binary.LittleEndian
+	le.PutUint32(hdr[8:], version)
+	le.PutUint32(hdr[12:], uint32(fixedHeader+len(h.rules)))
+	hdr[16], hdr[17], hdr[18], hdr[19] = byte(h.key.White), byte(h.key.Black), byte(h.key.WhiteHand), byte(h.key.BlackHand)
+	le.PutUint32(hdr[20:], valueBytes)
+	le.PutUint64(hdr[24:], uint64(len(vals)))
+	le.PutUint64(hdr[32:], uint64(h.counts.Wins))
+	le.PutUint64(hdr[40:], uint64(h.counts.Draws))
+	le.PutUint64(hdr[48:], uint64(h.counts.Losses))
+	le.PutUint64(hdr[56:], uint64(h.counts.Unused))
+	le.PutUint32(hdr[64:], uint32(h.counts.LongestWin))
+	le.PutUint32(hdr[68:], uint32(h.counts.LongestLoss))
+	le.PutUint16(hdr[72:], uint16(len(h.rules)))
+	hdr = append(hdr, h.rules...)
+	bw.Write(hdr)
+	buf := make([]byte, 0, 1<<16)
+	for i, v := range vals {
+		buf = le.AppendUint16(buf, uint16(v))
+		if len(buf) == cap(buf) || i == len(vals)-1 {
+			bw.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	var sum [trailerBytes]byte
+	le.PutUint64(sum[:], crc.Sum64())
+	if _, err := f.Write(sum[:]); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, final)
+}
+
+// readSector reads and checks the file of a sector: its checksum first,
+// then its header. With values false it reads the whole file to check it but
+// returns no values.
+func readSector(path string, values bool) (fileHeader, []retro.Value, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fileHeader{}, nil, err
+	}
+	h, body, err := parseSector(data)
+	if err != nil {
+		return h, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !values {
+		return h, nil, nil
+	}
+	vals := make([]retro.Value, h.n)
+	for i := range vals {
+		vals[i] = retro.Value(binary.LittleEndian.Uint16(body[2*i:]))
+	}
+	return h, vals, nil
+}
+
+func parseSector(data []byte) (fileHeader, []byte, error) {
+	var h fileHeader
+	le := binary.LittleEndian
+	bad := func(why string) (fileHeader, []byte, error) {
+		return h, nil, fmt.Errorf("%w: %s", ErrCorrupt, why)
+	}
+	if len(data) < fixedHeader+trailerBytes || string(data[:8]) != magic {
+		return bad("not a Morris endgame database (no magic)")
+	}
+	if v := le.Uint32(data[8:]); v != version {
+		return bad(fmt.Sprintf("format version %d, this program reads %d", v, version))
+	}
+	end := len(data) - trailerBytes
+	if crc64.Checksum(data[:end], crcTable) != le.Uint64(data[end:]) {
+		return bad("checksum mismatch")
+	}
+	hl := int(le.Uint32(data[12:]))
+	rl := int(le.Uint16(data[72:]))
+	if hl != fixedHeader+rl || hl > end {
+		return bad("bad header length")
+	}
+	if le.Uint32(data[20:]) != valueBytes {
+		return bad("bad value size")
+	}
+	h.key = Key{int(data[16]), int(data[17]), int(data[18]), int(data[19])}
+	h.n = int64(le.Uint64(data[24:]))
+	h.counts = Counts{
+		Wins: int64(le.Uint64(data[32:])), Draws: int64(le.Uint64(data[40:])), Losses: int64(le.Uint64(data[48:])),
+		Unused: int64(le.Uint64(data[56:])), LongestWin: int(le.Uint32(data[64:])), LongestLoss: int(le.Uint32(data[68:])),
+	}
+	h.rules = string(data[fixedHeader:hl])
+	if int64(end-hl) != h.n*valueBytes {
+		return bad("length does not match the number of values")
+	}
+	return h, data[hl:end], nil
+}

@@ -1,0 +1,326 @@
+package egdb
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/mill"
+)
+
+// Supported returns nil if databases can be built and probed under r, or an
+// error that says which rule stands in the way. Positions must be the board,
+// the side to move and the pieces in hand, and nothing else: rules with a
+// re-forming ban or one-time mills carry more state, and passing (Shah) and
+// several captures per move are not modelled.
+func Supported(r *mill.Rules) error {
+	o := r.Options()
+	var why []string
+	if o.ReformBan {
+		why = append(why, "the re-forming ban")
+	}
+	if o.OneTimeMills {
+		why = append(why, "one-time mills")
+	}
+	if o.Blocked == mill.BlockedPasses || o.TrapRule {
+		why = append(why, "passing when blocked")
+	}
+	if o.CapturePerMill {
+		why = append(why, "one capture per mill closed")
+	}
+	if o.PlacingCaptures == mill.CaptureDeferred {
+		why = append(why, "the deferred capture")
+	}
+	if len(why) > 0 {
+		return fmt.Errorf("egdb: rules %s: no databases with %s", r, strings.Join(why, ", "))
+	}
+	return nil
+}
+
+// compatible reports whether positions of the moving phase play the same
+// under a and b: the draw rules, the first player, the pieces per side and
+// everything about placing do not matter to the databases.
+func compatible(a, b *mill.Rules) bool {
+	if a == b {
+		return true
+	}
+	return movingOptions(a) == movingOptions(b)
+}
+
+func movingOptions(r *mill.Rules) mill.Options {
+	o := r.Options()
+	o.Pieces, o.Repetition, o.DrawAfter, o.FirstPlayer = 0, 0, 0, 0
+	o.PlacingCaptures, o.MoveWhilePlacing = 0, false
+	return o
+}
+
+// ErrSector is wrapped by the errors of sectors that cannot be built.
+var ErrSector = errors.New("egdb: bad sector")
+
+// rules holds what the move generator needs, as bit sets.
+type rules struct {
+	r         *mill.Rules
+	all       uint32
+	adj       [mill.MaxPoints]uint32
+	linesAt   [mill.MaxPoints][]uint32
+	lines     []uint32
+	flyAt     int
+	minPieces int
+	protect   mill.Protection
+	blocked   retro.Value // the value of being blocked for the side to move
+	gridlock  retro.Value // the value of both sides being blocked
+	fullDraw  bool
+}
+
+func newRules(r *mill.Rules) *rules {
+	o := r.Options()
+	b := r.Board()
+	g := &rules{r: r, all: uint32(1<<uint(b.Len()) - 1), lines: r.MillLines(), flyAt: o.FlyAt, minPieces: o.MinPieces,
+		protect: o.Protection, fullDraw: o.FullBoard == mill.FullBoardDraw}
+	for p := range b.Len() {
+		g.adj[p] = b.Adjacent(mill.Point(p))
+	}
+	for _, l := range g.lines {
+		for s := l; s != 0; s &= s - 1 {
+			p := bits.TrailingZeros32(s)
+			g.linesAt[p] = append(g.linesAt[p], l)
+		}
+	}
+	g.blocked, g.gridlock = retro.LossIn(0), retro.LossIn(0)
+	if o.Blocked == mill.BlockedDraw {
+		g.blocked = retro.Draw
+	}
+	if o.Gridlock == mill.GridlockDraw {
+		g.gridlock = retro.Draw
+	}
+	return g
+}
+
+// closes reports whether own (after the move) has a mill through p.
+func (g *rules) closes(own uint32, p int) bool {
+	for _, l := range g.linesAt[p] {
+		if own&l == l {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *rules) inMills(own uint32) uint32 {
+	var m uint32
+	for _, l := range g.lines {
+		if own&l == l {
+			m |= l
+		}
+	}
+	return m
+}
+
+// capturable returns the pieces of opp that a capture may take.
+func (g *rules) capturable(opp uint32) uint32 {
+	switch g.protect {
+	case mill.ProtectNone:
+		return opp
+	case mill.ProtectAlways:
+		return opp &^ g.inMills(opp)
+	}
+	if t := opp &^ g.inMills(opp); t != 0 {
+		return t
+	}
+	return opp
+}
+
+func (g *rules) flying(pieces int) bool { return g.flyAt > 0 && pieces <= g.flyAt }
+
+// canMove reports whether the side with the pieces own (count of them n)
+// can move on a board whose empty points are empty.
+func (g *rules) canMove(own uint32, n int, empty uint32) bool {
+	if empty == 0 || own == 0 {
+		return false
+	}
+	if g.flying(n) {
+		return true
+	}
+	for f := own; f != 0; f &= f - 1 {
+		if g.adj[bits.TrailingZeros32(f)]&empty != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// end returns the value of the position (W to move, B) if the game is over
+// there, before any move.
+func (g *rules) end(W, B uint32, w, b int) (retro.Value, bool) {
+	empty := g.all &^ (W | B)
+	if g.fullDraw && empty == 0 {
+		return retro.Draw, true
+	}
+	if g.canMove(W, w, empty) {
+		return 0, false
+	}
+	if !g.canMove(B, b, empty) {
+		return g.gridlock, true
+	}
+	return g.blocked, true
+}
+
+// game is a rule set's moving phase as a retro.Game: sector s is keys[s].
+type game struct {
+	*rules
+	x       *indexer
+	keys    []Key
+	lay     []layout
+	id      map[Key]int
+	deps    [][]int
+	capture []int // the sector a capture leads to, or -1 if it ends the game
+	swap    []int // the sector a move without capture leads to
+}
+
+// newGame returns the game of the sectors keys and of every sector they
+// depend on. Only sectors of the moving phase are supported.
+func newGame(r *mill.Rules, x *indexer, keys []Key) (*game, error) {
+	if err := Supported(r); err != nil {
+		return nil, err
+	}
+	g := &game{rules: newRules(r), x: x, id: map[Key]int{}}
+	o := r.Options()
+	var add func(k Key) error
+	add = func(k Key) error {
+		if _, ok := g.id[k]; ok {
+			return nil
+		}
+		switch {
+		case !k.Moving():
+			return fmt.Errorf("%w: %s: only sectors of the moving phase (no pieces in hand) can be built", ErrSector, k)
+		case k.White < o.MinPieces || k.Black < o.MinPieces || k.White > o.Pieces || k.Black > o.Pieces || k.White+k.Black > x.n:
+			return fmt.Errorf("%w: %s is no sector of %s (%d to %d pieces a side on %d points)", ErrSector, k, r, o.MinPieces, o.Pieces, x.n)
+		}
+		g.id[k] = len(g.keys)
+		g.keys = append(g.keys, k)
+		if err := add(k.Swap()); err != nil {
+			return err
+		}
+		if k.Black-1 >= o.MinPieces {
+			return add(Key{White: k.Black - 1, Black: k.White})
+		}
+		return nil
+	}
+	for _, k := range keys {
+		if err := add(k); err != nil {
+			return nil, err
+		}
+	}
+	for s, k := range g.keys {
+		g.lay = append(g.lay, x.layout(k.White, k.Black))
+		g.swap = append(g.swap, g.id[k.Swap()])
+		deps := []int{g.swap[s]}
+		c := -1
+		if k.Black-1 >= o.MinPieces {
+			c = g.id[Key{White: k.Black - 1, Black: k.White}]
+			deps = append(deps, c)
+		}
+		g.capture = append(g.capture, c)
+		g.deps = append(g.deps, deps)
+	}
+	return g, nil
+}
+
+func (g *game) NumSectors() int          { return len(g.keys) }
+func (g *game) Name(s int) string        { return g.keys[s].String() }
+func (g *game) Size(s int) int64         { return g.lay[s].size }
+func (g *game) Deps(s int) []int         { return slices.Clone(g.deps[s]) }
+func (g *game) NewWorker() retro.Worker  { return &worker{g: g} }
+func (g *game) sector(k Key) (int, bool) { s, ok := g.id[k]; return s, ok }
+
+type worker struct {
+	g *game
+}
+
+// Children generates the moves of the side to move (W) and names the
+// position after each, with the colours swapped so that the side to move
+// is W again.
+func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, retro.Value, bool) {
+	g := wk.g
+	lay := &g.lay[s]
+	W, B, valid := lay.position(i)
+	if !valid {
+		return dst, retro.Draw, false
+	}
+	w, b := lay.w, lay.b
+	if v, over := g.end(W, B, w, b); over {
+		return dst, v, true
+	}
+	empty := g.all &^ (W | B)
+	fly := g.flying(w)
+	// After a move without capture the side to move is B's: its set is
+	// the same for every move, so its canonical form is found once.
+	ns := g.swap[s]
+	nlay := &g.lay[ns]
+	B0, syms := g.x.canon(B)
+	base := int64(nlay.t.of[g.x.colex(B0)]) * nlay.stride
+	targets, haveTargets := uint32(0), false
+	cs := g.capture[s]
+	for f := W; f != 0; f &= f - 1 {
+		from := bits.TrailingZeros32(f)
+		to := empty
+		if !fly {
+			to &= g.adj[from]
+		}
+		for ; to != 0; to &= to - 1 {
+			t := bits.TrailingZeros32(to)
+			W2 := W ^ (1<<from | 1<<t)
+			if g.closes(W2, t) {
+				if !haveTargets {
+					targets, haveTargets = g.capturable(B), true
+				}
+				if targets != 0 {
+					for c := targets; c != 0; c &= c - 1 {
+						if cs < 0 {
+							dst = append(dst, retro.Child{End: true, Value: retro.LossIn(0)})
+							continue
+						}
+						B2 := B &^ (c & -c)
+						dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: g.lay[cs].index(B2, W2)}})
+					}
+					continue
+				}
+			}
+			B0W := g.x.minImage(syms, W2)
+			dst = append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: base + g.x.rankIn(B0W, B0)}})
+		}
+	}
+	return dst, 0, true
+}
+
+// Parents undoes the moves without capture of the side not to move (B):
+// a piece of B on y came from an empty point x (a neighbour, or anywhere
+// if B flies), and the move did not close a mill that took a piece.
+func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
+	g := wk.g
+	lay := &g.lay[s]
+	W, B, _ := lay.position(i)
+	empty := g.all &^ (W | B)
+	fly := g.flying(lay.b)
+	capW := g.capturable(W) != 0
+	ps := g.swap[s]
+	play := &g.lay[ps]
+	for f := B; f != 0; f &= f - 1 {
+		y := bits.TrailingZeros32(f)
+		if capW && g.closes(B, y) {
+			continue // that move took a piece: its parent is in another sector
+		}
+		from := empty
+		if !fly {
+			from &= g.adj[y]
+		}
+		for ; from != 0; from &= from - 1 {
+			x := bits.TrailingZeros32(from)
+			dst = append(dst, retro.Ref{Sector: ps, Index: play.index(B^(1<<y|1<<x), W)})
+		}
+	}
+	return dst
+}

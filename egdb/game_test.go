@@ -1,0 +1,148 @@
+package egdb
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/mill"
+)
+
+// normal returns the sector and index of q for its side to move, by the
+// slow twin of the index (in small sectors), or End if the side to move has
+// too few pieces.
+func normal(t *testing.T, g *game, slow *slowIndexer, q mill.Position) retro.Child {
+	us := q.SideToMove()
+	W, B := q.Pieces(us), q.Pieces(us.Other())
+	if q.OnBoard(us) < g.minPieces {
+		return retro.Child{End: true, Value: retro.LossIn(0)}
+	}
+	s, ok := g.sector(Key{White: q.OnBoard(us), Black: q.OnBoard(us.Other())})
+	if !ok {
+		t.Fatalf("%v: no sector", q)
+	}
+	if q.OnBoard(us) > 4 || q.OnBoard(us.Other()) > 4 {
+		// The slow twin lists every set: too slow for the big sectors,
+		// whose indices TestIndexAgainstSlowTwin checks.
+		return retro.Child{Ref: retro.Ref{Sector: s, Index: g.lay[s].index(W, B)}}
+	}
+	return retro.Child{Ref: retro.Ref{Sector: s, Index: slow.index(W, B)}}
+}
+
+func childKey(c retro.Child) [3]int64 {
+	if c.End {
+		return [3]int64{-1, -1, int64(c.Value)}
+	}
+	return [3]int64{int64(c.Sector), c.Index, 0}
+}
+
+func sortedChildren(cs []retro.Child) [][3]int64 {
+	var out [][3]int64
+	for _, c := range cs {
+		out = append(out, childKey(c))
+	}
+	slices.SortFunc(out, func(a, b [3]int64) int {
+		for i := range a {
+			if a[i] != b[i] {
+				if a[i] < b[i] {
+					return -1
+				}
+				return 1
+			}
+		}
+		return 0
+	})
+	return out
+}
+
+// TestChildrenAgainstMill: the children of random positions are the
+// positions mill's own move generator and Play reach, one per move, named
+// by the slow index; the end of the game is mill's Status; and every child
+// in the component names the position among its parents.
+func TestChildrenAgainstMill(t *testing.T) {
+	variants := []string{"nine-mens-morris", "twelve-mens-morris-small", "twelve-mens-morris", "mill", "nine-mens-morris,protection=always", "nine-mens-morris,protection=none,blocked=draw"}
+	for _, variant := range variants {
+		r, err := mill.ParseRules(variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := newIndexer(r.Board())
+		slow := newSlowIndexer(r.Board())
+		keys := []Key{{3, 3, 0, 0}, {4, 3, 0, 0}, {5, 4, 0, 0}, {4, 4, 0, 0}, {7, 6, 0, 0}, {12, 10, 0, 0}}
+		if r.Options().Pieces < 12 || testing.Short() {
+			keys = keys[:len(keys)-1] // large tables of canonical sets
+		}
+		g, err := newGame(r, x, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk := g.NewWorker()
+		rng := rand.New(rand.NewPCG(3, 4))
+		for s, k := range g.keys {
+			n := 60
+			if testing.Short() {
+				n = 10
+			}
+			for range n {
+				i := rng.Int64N(g.Size(s))
+				kids, end, valid := wk.Children(s, i, nil)
+				W, B, _ := g.lay[s].position(i)
+				if !valid {
+					continue
+				}
+				p, err := r.SetUp(W, B, mill.White, 0, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []retro.Child
+				for _, m := range p.Moves(nil) {
+					want = append(want, normal(t, g, slow, p.Play(m)))
+				}
+				if got, w := sortedChildren(kids), sortedChildren(want); !slices.Equal(got, w) {
+					t.Fatalf("%s %s %v: got children %v, want %v", variant, k, p, got, w)
+				}
+				if len(kids) == 0 {
+					o, how := p.Status()
+					wantEnd := retro.LossIn(0)
+					if o == mill.Draw {
+						wantEnd = retro.Draw
+					}
+					if o == mill.NoOutcome || end != wantEnd {
+						t.Fatalf("%s %s %v: got end %v, mill says %v by %v", variant, k, p, end, o, how)
+					}
+				}
+				for _, c := range kids {
+					if c.End || c.Sector != g.swap[s] {
+						continue
+					}
+					parents := wk.Parents(c.Sector, c.Index, nil)
+					if !slices.Contains(parents, retro.Ref{Sector: s, Index: i}) {
+						t.Fatalf("%s %s %v: child %v does not list it among its parents %v", variant, k, p, c, parents)
+					}
+				}
+				// Every parent listed has the position among its children.
+				for _, pr := range wk.Parents(s, i, nil) {
+					pk, _, valid := wk.Children(pr.Sector, pr.Index, nil)
+					if !valid {
+						t.Fatalf("%s %s %v: parent %v is not a valid index", variant, k, p, pr)
+					}
+					if !slices.ContainsFunc(pk, func(c retro.Child) bool { return !c.End && c.Ref == retro.Ref{Sector: s, Index: i} }) {
+						t.Fatalf("%s %s %v: parent %v has not the position among its children", variant, k, p, pr)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSupported(t *testing.T) {
+	for _, v := range mill.Variants() {
+		err := Supported(mill.MustRules(v.ID))
+		want := map[string]bool{"nine-mens-morris": true, "twelve-mens-morris": true, "twelve-mens-morris-small": true,
+			"twelve-mens-morris-large": true, "mill": true, "lasker": true}[v.ID]
+		if (err == nil) != want {
+			t.Errorf("%s: got %v, want supported %v", v.ID, err, want)
+		}
+	}
+}

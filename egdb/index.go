@@ -1,0 +1,219 @@
+package egdb
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// indexer ranks positions of a sector (the point set of the side to move,
+// W, and of the opponent, B) into dense indices, one per position up to the
+// symmetries of the board.
+//
+// W is replaced by the smallest of its images under the symmetries (as a
+// number), W0; the symmetries that map W to W0 map B too, and the smallest
+// image of B among them is kept. The index is
+//
+//	class(W0) * C(n-|W|, |B|) + rank of B among the n-|W| points not in W0
+//
+// where class numbers the canonical sets of |W| points in increasing order
+// and ranks are colexicographic. When W0 is symmetric (some symmetry other
+// than the identity keeps it), several indices show the same position: the
+// one with the smallest image of B is the position, the others are unused.
+type indexer struct {
+	n     int
+	all   uint32
+	nsym  int
+	perm  [][4][256]uint32 // perm[s][k][byte]: the image under s of the points 8k..8k+7 in byte
+	binom [mill.MaxPoints + 1][mill.MaxPoints + 1]int64
+
+	mu      sync.Mutex
+	classes [mill.MaxPoints + 1]*classTable
+}
+
+// classTable lists the canonical sets of one size.
+type classTable struct {
+	reps []uint32 // the canonical sets, by class number
+	of   []int32  // colex rank of a set -> its class, or -1 if it is not canonical
+	stab []uint32 // per class: the symmetries that keep the set (bit s), the identity included
+}
+
+func newIndexer(b *mill.Board) *indexer {
+	x := &indexer{n: b.Len(), nsym: len(b.Symmetries)}
+	x.all = uint32(1<<uint(x.n) - 1)
+	if x.nsym > 32 {
+		panic("egdb: more than 32 symmetries")
+	}
+	for i := 0; i <= mill.MaxPoints; i++ {
+		x.binom[i][0] = 1
+		for j := 1; j <= i; j++ {
+			x.binom[i][j] = x.binom[i-1][j-1] + x.binom[i-1][j]
+		}
+	}
+	x.perm = make([][4][256]uint32, x.nsym)
+	for s, perm := range b.Symmetries {
+		for k := range 4 {
+			for v := range 256 {
+				var img uint32
+				for bit := range 8 {
+					p := 8*k + bit
+					if v&(1<<bit) != 0 && p < x.n {
+						img |= 1 << perm[p]
+					}
+				}
+				x.perm[s][k][v] = img
+			}
+		}
+	}
+	return x
+}
+
+// apply returns the image of set under symmetry s.
+func (x *indexer) apply(s int, set uint32) uint32 {
+	t := &x.perm[s]
+	return t[0][set&0xFF] | t[1][set>>8&0xFF] | t[2][set>>16&0xFF] | t[3][set>>24]
+}
+
+// canon returns the smallest image of set and the symmetries that give it.
+func (x *indexer) canon(set uint32) (uint32, uint32) {
+	best, syms := set, uint32(1)
+	for s := 1; s < x.nsym; s++ {
+		t := x.apply(s, set)
+		if t < best {
+			best, syms = t, 1<<s
+		} else if t == best {
+			syms |= 1 << s
+		}
+	}
+	return best, syms
+}
+
+// minImage returns the smallest image of set under the symmetries syms.
+func (x *indexer) minImage(syms, set uint32) uint32 {
+	if syms&(syms-1) == 0 {
+		return x.apply(bits.TrailingZeros32(syms), set)
+	}
+	best := ^uint32(0)
+	for ; syms != 0; syms &= syms - 1 {
+		if t := x.apply(bits.TrailingZeros32(syms), set); t < best {
+			best = t
+		}
+	}
+	return best
+}
+
+// colex returns the colexicographic rank of set among the sets of its size.
+func (x *indexer) colex(set uint32) int64 {
+	var r int64
+	j := 1
+	for ; set != 0; set &= set - 1 {
+		r += x.binom[bits.TrailingZeros32(set)][j]
+		j++
+	}
+	return r
+}
+
+// rankIn returns the colex rank of set among the sets of its size made of
+// the points not in taken.
+func (x *indexer) rankIn(set, taken uint32) int64 {
+	var r int64
+	j := 1
+	for ; set != 0; set &= set - 1 {
+		p := bits.TrailingZeros32(set)
+		r += x.binom[p-bits.OnesCount32(taken&(1<<p-1))][j]
+		j++
+	}
+	return r
+}
+
+// unrank returns the set of k positions (0..) with colex rank r.
+func (x *indexer) unrank(r int64, k int) uint32 {
+	var set uint32
+	c := x.n
+	for j := k; j >= 1; j-- {
+		for x.binom[c][j] > r {
+			c--
+		}
+		set |= 1 << c
+		r -= x.binom[c][j]
+	}
+	return set
+}
+
+// expand maps a set of positions among the points of free (counted from
+// the lowest) to the points themselves.
+func expand(pos, free uint32) uint32 {
+	var set uint32
+	for i := 0; free != 0; i++ {
+		low := free & -free
+		if pos&(1<<i) != 0 {
+			set |= low
+		}
+		free &^= low
+	}
+	return set
+}
+
+// table returns the canonical sets of k points, building them on first use.
+func (x *indexer) table(k int) *classTable {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if t := x.classes[k]; t != nil {
+		return t
+	}
+	t := &classTable{of: make([]int32, x.binom[x.n][k])}
+	for r := range t.of {
+		set := x.unrank(int64(r), k)
+		if best, syms := x.canon(set); best == set {
+			t.of[r] = int32(len(t.reps))
+			t.reps = append(t.reps, set)
+			t.stab = append(t.stab, syms)
+		} else {
+			t.of[r] = -1
+		}
+	}
+	x.classes[k] = t
+	return t
+}
+
+// layout is the index layout of one sector: |W| = w, |B| = b.
+type layout struct {
+	x      *indexer
+	w, b   int
+	t      *classTable
+	stride int64 // C(n-w, b): indices per class
+	size   int64
+}
+
+func (x *indexer) layout(w, b int) layout {
+	t := x.table(w)
+	stride := x.binom[x.n-w][b]
+	return layout{x: x, w: w, b: b, t: t, stride: stride, size: int64(len(t.reps)) * stride}
+}
+
+// index returns the index of the position (W, B): W has w points, B b
+// points, and they do not meet.
+func (l *layout) index(W, B uint32) int64 {
+	W0, syms := l.x.canon(W)
+	return l.indexCanon(W0, syms, B)
+}
+
+// indexCanon is index when W's smallest image W0 and its symmetries are known.
+func (l *layout) indexCanon(W0, syms, B uint32) int64 {
+	B0 := l.x.minImage(syms, B)
+	return int64(l.t.of[l.x.colex(W0)])*l.stride + l.x.rankIn(B0, W0)
+}
+
+// position returns the position at index i, and whether i is the index of
+// the position (and not an unused duplicate).
+func (l *layout) position(i int64) (W, B uint32, valid bool) {
+	c := i / l.stride
+	W = l.t.reps[c]
+	B = expand(l.x.unrank(i%l.stride, l.b), l.x.all&^W)
+	stab := l.t.stab[c]
+	if stab == 1 {
+		return W, B, true
+	}
+	return W, B, l.x.minImage(stab, B) == B
+}

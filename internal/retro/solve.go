@@ -1,0 +1,428 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options tune a solve or a verify pass.
+type Options struct {
+	// Threads is the number of goroutines; 0 means runtime.GOMAXPROCS(0).
+	Threads int
+	// Progress, if not nil, is called from time to time (and at the end of
+	// each phase) from a single goroutine.
+	Progress func(Progress)
+
+	chunk int64 // positions per unit of work, if not the default (tests)
+}
+
+// chunkOr returns the chunk size of the options, or def.
+func (o *Options) chunkOr(def int64) int64 {
+	if o.chunk > 0 {
+		return o.chunk
+	}
+	return def
+}
+
+// Progress says how far a solve or verify pass has come.
+type Progress struct {
+	Sectors string // the sectors being worked on, by name
+	Phase   string // "count" (the forward pass), "levels" (retrograde), "verify"
+	Level   int    // in "levels": the distance being settled
+	Done    int64  // positions done (in "levels": settled so far)
+	Total   int64  // positions in all (in "levels": every valid position)
+}
+
+// Counts summarises the values of a sector.
+type Counts struct {
+	Wins, Draws, Losses int64
+	Unused              int64 // indices that are no position
+	LongestWin          int   // plies
+	LongestLoss         int
+}
+
+// Positions returns the number of valid positions.
+func (c Counts) Positions() int64 { return c.Wins + c.Draws + c.Losses }
+
+func (c *Counts) add(v Value) {
+	switch {
+	case v.IsWin():
+		c.Wins++
+		c.LongestWin = max(c.LongestWin, v.Plies())
+	case v.IsLoss():
+		c.Losses++
+		c.LongestLoss = max(c.LongestLoss, v.Plies())
+	default:
+		c.Draws++
+	}
+}
+
+func (c *Counts) merge(o Counts) {
+	c.Wins += o.Wins
+	c.Draws += o.Draws
+	c.Losses += o.Losses
+	c.Unused += o.Unused
+	c.LongestWin = max(c.LongestWin, o.LongestWin)
+	c.LongestLoss = max(c.LongestLoss, o.LongestLoss)
+}
+
+// The solver's state of a position is one word: the value so far in the low
+// 16 bits, and in the high 16 bits the number of distinct children inside
+// the component not yet known to be wins (plus one if some child outside
+// the component is a draw, so that it never reaches zero). Words are
+// updated atomically, so goroutines can settle parents in any sector.
+const (
+	valueMask    = 0xFFFF
+	countOne     = 1 << 16
+	invalidState = 0xFFFF << 16 // no position: a count that is never taken from
+	maxCount     = 0xFFFE
+)
+
+type solver struct {
+	g       Game
+	opt     Options
+	name    string
+	comp    []int
+	local   []int // sector -> index in comp, or -1
+	st      [][]uint32
+	exitMax [][]uint16 // the loss distance the children outside the component force (plies)
+	lower   [][]Value  // by sector: values of solved sectors outside the component
+	workers []Worker
+	maxPl   atomic.Int64
+	settled atomic.Int64
+	valid   atomic.Int64 // valid positions, counted by the count pass
+	total   int64        // positions to do in the current phase
+}
+
+// SolveComponent solves the sectors of one component (as returned by
+// Components). lower must return the values of every sector outside the
+// component that a sector of it depends on; they must be solved already.
+// It returns the values of each sector of comp, in comp's order, and their
+// counts.
+func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) []Value, opt Options) ([][]Value, []Counts, error) {
+	s := &solver{g: g, opt: opt, comp: comp, local: make([]int, g.NumSectors()), lower: make([][]Value, g.NumSectors())}
+	if s.opt.Threads <= 0 {
+		s.opt.Threads = runtime.GOMAXPROCS(0)
+	}
+	for i := range s.local {
+		s.local[i] = -1
+	}
+	var names []string
+	for l, sec := range comp {
+		s.local[sec] = l
+		names = append(names, g.Name(sec))
+	}
+	s.name = strings.Join(names, "+")
+	for _, sec := range comp {
+		for _, d := range g.Deps(sec) {
+			if s.local[d] >= 0 || s.lower[d] != nil {
+				continue
+			}
+			v := lower(d)
+			if int64(len(v)) != g.Size(d) {
+				return nil, nil, fmt.Errorf("retro: sector %s depends on %s, which is not solved", g.Name(sec), g.Name(d))
+			}
+			s.lower[d] = v
+		}
+	}
+	for range s.opt.Threads {
+		s.workers = append(s.workers, g.NewWorker())
+	}
+	s.st = make([][]uint32, len(comp))
+	s.exitMax = make([][]uint16, len(comp))
+	for l, sec := range comp {
+		n := g.Size(sec)
+		s.st[l] = make([]uint32, n)
+		s.exitMax[l] = make([]uint16, n)
+		s.total += n
+	}
+	if err := s.count(ctx); err != nil {
+		return nil, nil, err
+	}
+	s.total = s.valid.Load()
+	if err := s.levels(ctx); err != nil {
+		return nil, nil, err
+	}
+	vals := make([][]Value, len(comp))
+	counts := make([]Counts, len(comp))
+	for l := range comp {
+		st := s.st[l]
+		v := make([]Value, len(st))
+		var c Counts
+		for i, w := range st {
+			if w == invalidState {
+				c.Unused++
+				continue
+			}
+			v[i] = Value(w & valueMask)
+			c.add(v[i])
+		}
+		vals[l], counts[l] = v, c
+		s.st[l], s.exitMax[l] = nil, nil
+	}
+	return vals, counts, nil
+}
+
+// parallel runs fn over [0, n) in chunks on every worker and reports
+// progress as prog with Done set to base plus the positions fn was given,
+// or to what doneFn returns.
+func (s *solver) parallel(ctx context.Context, n, chunk int64, prog Progress, base int64, doneFn func() int64, fn func(t int, lo, hi int64) error) error {
+	var next, done atomic.Int64
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	report := func() {
+		if s.opt.Progress == nil {
+			return
+		}
+		p := prog
+		p.Done = base + done.Load()
+		if doneFn != nil {
+			p.Done = doneFn()
+		}
+		s.opt.Progress(p)
+	}
+	var tick sync.WaitGroup
+	if s.opt.Progress != nil {
+		tick.Add(1)
+		go func() {
+			defer tick.Done()
+			t := time.NewTicker(250 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					report()
+				}
+			}
+		}()
+	}
+	for t := range s.opt.Threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= n {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					once.Do(func() { firstErr = err })
+					return
+				}
+				hi := min(lo+chunk, n)
+				if err := fn(t, lo, hi); err != nil {
+					once.Do(func() { firstErr = err })
+					next.Store(n)
+					return
+				}
+				done.Add(hi - lo)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	tick.Wait()
+	if firstErr == nil {
+		report()
+	}
+	return firstErr
+}
+
+func (s *solver) maxPlies(d int) {
+	for {
+		m := s.maxPl.Load()
+		if int64(d) <= m || s.maxPl.CompareAndSwap(m, int64(d)) {
+			return
+		}
+	}
+}
+
+// count is the forward pass: every position's children are counted and
+// those outside the component looked up. Wins by a move out of the
+// component are set now (a faster win inside may replace them later);
+// positions without moves get their end.
+func (s *solver) count(ctx context.Context) error {
+	type scratch struct {
+		kids []Child
+		in   []uint64
+	}
+	scr := make([]scratch, s.opt.Threads)
+	var base int64 // positions of the sectors before
+	for l, sec := range s.comp {
+		n := int64(len(s.st[l]))
+		st, em := s.st[l], s.exitMax[l]
+		prog := Progress{Sectors: s.name, Phase: "count", Total: s.total}
+		err := s.parallel(ctx, n, s.opt.chunkOr(1<<11), prog, base, nil, func(t int, lo, hi int64) error {
+			w, sc := s.workers[t], &scr[t]
+			top := 0
+			nvalid := hi - lo
+			for i := lo; i < hi; i++ {
+				kids, end, valid := w.Children(sec, i, sc.kids[:0])
+				sc.kids = kids
+				if !valid {
+					st[i] = invalidState
+					nvalid--
+					continue
+				}
+				if len(kids) == 0 {
+					st[i] = uint32(end)
+					top = max(top, end.Plies())
+					continue
+				}
+				sc.in = sc.in[:0]
+				bestWin, exit, draw := -1, 0, false
+				for _, k := range kids {
+					v := k.Value
+					if !k.End {
+						if cl := s.local[k.Sector]; cl >= 0 {
+							sc.in = append(sc.in, uint64(cl)<<48|uint64(k.Index))
+							continue
+						}
+						v = s.lower[k.Sector][k.Index]
+					}
+					switch {
+					case v.IsLoss():
+						if bestWin < 0 || v.Plies()+1 < bestWin {
+							bestWin = v.Plies() + 1
+						}
+					case v.IsWin():
+						exit = max(exit, v.Plies()+1)
+					default:
+						draw = true
+					}
+				}
+				c := distinct(sc.in)
+				if draw {
+					c++
+				}
+				if c > maxCount || exit > MaxPlies || bestWin > MaxPlies {
+					return fmt.Errorf("retro: sector %s index %d: too many children or too long a distance", s.g.Name(sec), i)
+				}
+				switch {
+				case bestWin >= 0:
+					st[i] = uint32(c)<<16 | uint32(WinIn(bestWin))
+					top = max(top, bestWin)
+				case c == 0:
+					st[i] = uint32(LossIn(exit))
+					top = max(top, exit)
+				default:
+					st[i] = uint32(c) << 16
+					em[i] = uint16(exit)
+				}
+			}
+			s.maxPlies(top)
+			s.valid.Add(nvalid)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		base += n
+	}
+	return nil
+}
+
+// distinct sorts keys and returns the number of distinct ones, which it
+// moves to the front.
+func distinct(keys []uint64) int {
+	if len(keys) < 2 {
+		return len(keys)
+	}
+	slices.Sort(keys)
+	n := 1
+	for _, k := range keys[1:] {
+		if k != keys[n-1] {
+			keys[n] = k
+			n++
+		}
+	}
+	return n
+}
+
+// levels settles the positions by distance: level d holds the positions
+// that end the game in d plies. When level d is scanned, every position of
+// distance d has its value (set while scanning level d-1, or by the count
+// pass), and what the scan sets is at distance d+1 or more.
+func (s *solver) levels(ctx context.Context) error {
+	refs := make([][]Ref, s.opt.Threads)
+	keys := make([][]uint64, s.opt.Threads)
+	for d := 0; int64(d) <= s.maxPl.Load(); d++ {
+		loss, win := uint32(LossIn(d)), uint32(WinIn(d))
+		for l, sec := range s.comp {
+			st := s.st[l]
+			prog := Progress{Sectors: s.name, Phase: "levels", Level: d, Total: s.total}
+			err := s.parallel(ctx, int64(len(st)), s.opt.chunkOr(1<<15), prog, 0, s.settled.Load, func(t int, lo, hi int64) error {
+				w := s.workers[t]
+				var found int64
+				for i := lo; i < hi; i++ {
+					// Other goroutines may be settling parents in this
+					// very sector (at later levels), hence the atomic load.
+					v := atomic.LoadUint32(&st[i]) & valueMask
+					if v != loss && v != win {
+						continue
+					}
+					found++
+					refs[t] = w.Parents(sec, i, refs[t][:0])
+					ks := keys[t][:0]
+					for _, r := range refs[t] {
+						// Parents outside the component are solved later,
+						// by looking this position up.
+						if cl := s.local[r.Sector]; cl >= 0 {
+							ks = append(ks, uint64(cl)<<48|uint64(r.Index))
+						}
+					}
+					keys[t] = ks
+					n := distinct(ks)
+					for _, k := range ks[:n] {
+						s.settle(int(k>>48), int64(k&(1<<48-1)), v == loss, d)
+					}
+				}
+				s.settled.Add(found)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// settle tells parent (l, j) that one of its children was settled at
+// distance d: a loss (for the child's side to move) or a win.
+func (s *solver) settle(l int, j int64, childLost bool, d int) {
+	p := &s.st[l][j]
+	if childLost {
+		want := WinIn(d + 1)
+		for {
+			old := atomic.LoadUint32(p)
+			cur := Value(old & valueMask)
+			if old == invalidState || (cur != 0 && !(cur.IsWin() && cur.Plies() > d+1)) {
+				return
+			}
+			if atomic.CompareAndSwapUint32(p, old, old&^valueMask|uint32(want)) {
+				s.maxPlies(d + 1)
+				return
+			}
+		}
+	}
+	nw := atomic.AddUint32(p, ^uint32(countOne-1))
+	if nw>>16 == 0 && nw&valueMask == 0 {
+		// Every child is a win for the opponent: a loss, as late as the
+		// slowest of them allows. No other goroutine writes this word now:
+		// a parent with a losing child never reaches a count of zero.
+		plies := max(d+1, int(s.exitMax[l][j]))
+		atomic.AddUint32(p, uint32(LossIn(plies)))
+		s.maxPlies(plies)
+	}
+}
