@@ -223,3 +223,40 @@ func (db *DB) String() string {
 	}
 	return db.rules.String() + ": " + strings.Join(names, " ")
 }
+
+// OpenDir opens the databases in dir under the rules they were built for,
+// read from the smallest sector file. It is Open for tools that know a
+// directory but not its rules (the engine protocol's Tablebases option).
+func OpenDir(dir string) (*DB, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.egdb"))
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("egdb: no databases (*.egdb) in %s", dir)
+	}
+	smallest, size := "", int64(-1)
+	for _, n := range names {
+		if fi, err := os.Stat(n); err == nil && (size < 0 || fi.Size() < size) {
+			smallest, size = n, fi.Size()
+		}
+	}
+	h, _, err := readSector(smallest, false)
+	if err != nil {
+		return nil, err
+	}
+	r, err := mill.ParseRules(h.rules)
+	if err != nil {
+		return nil, fmt.Errorf("egdb: %s: %w", smallest, err)
+	}
+	return Open(dir, r)
+}
+
+// Tablebase returns the DB as the search wants it: result +1, 0 or -1 for
+// the side to move, and the plies to the end.
+func (db *DB) Tablebase() func(p mill.Position) (result, plies int, ok bool) {
+	return func(p mill.Position) (int, int, bool) {
+		v, ok := db.Probe(p)
+		return int(v.Result), v.Plies, ok
+	}
+}

@@ -38,6 +38,7 @@ func cmdAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	verbose := fs.Bool("v", false, "print each iteration of the search as it deepens")
 	hash := fs.Int("hash", 64, "transposition table size in MiB")
 	threads := fs.Int("threads", 1, "search threads (more than one is faster, but not repeatable)")
+	tbDir := fs.String("tablebases", "", "endgame databases to probe (a directory made by morris solve)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -65,7 +66,15 @@ func cmdAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if lim.Depth == 0 && lim.MoveTime == 0 {
 		lim.MoveTime = time.Second
 	}
-	a := &analyzer{out: stdout, e: search.New(search.Options{HashMB: *hash, Threads: *threads}), lim: lim, verbose: *verbose}
+	opts := search.Options{HashMB: *hash, Threads: *threads}
+	if *tbDir != "" {
+		tb, err := openTablebase(*tbDir)
+		if err != nil {
+			return usageError{err}
+		}
+		opts.Tablebase = tb
+	}
+	a := &analyzer{out: stdout, e: search.New(opts), lim: lim, verbose: *verbose}
 	if *file == "" {
 		g, err := pf.game()
 		if err != nil {

@@ -22,6 +22,7 @@ func cmdEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	level := fs.Int("level", uci.MaxLevel, "playing level: 1 (a beginner) .. 10 (full strength)")
 	hash := fs.Int("hash", 64, "transposition table size in MiB")
 	threads := fs.Int("threads", 1, "search threads")
+	tbDir := fs.String("tablebases", "", "endgame databases to probe (a directory made by morris solve)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,8 +41,13 @@ func cmdEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *tbDir != "" {
+		// As if the tool had set the option first: errors are reported the same way.
+		stdin = io.MultiReader(strings.NewReader("setoption name Tablebases value "+*tbDir+"\n"), stdin)
+	}
 	err := uci.Run(ctx, stdin, stdout,
-		uci.WithVariant(*variant), uci.WithLevel(*level), uci.WithHash(*hash), uci.WithThreads(*threads))
+		uci.WithVariant(*variant), uci.WithLevel(*level), uci.WithHash(*hash), uci.WithThreads(*threads),
+		uci.WithTablebases(openTablebase))
 	if errors.Is(err, context.Canceled) {
 		return nil // interrupted: the search was stopped and answered
 	}

@@ -44,6 +44,7 @@ func cmdPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	plain := fs.Bool("plain", false, "line mode even in a terminal")
 	movetime := fs.Int("movetime", 0, "milliseconds per engine move and per hint (default: the level's own; hints 1000)")
 	pbm := fs.Bool("pbm", false, "draw the board as pbmserv does, rank 1 at the top")
+	tbDir := fs.String("tablebases", "", "endgame databases for the engine (a directory made by morris solve)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -74,6 +75,13 @@ func cmdPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return badInput("-color %q: want white, black or random", *color)
 	}
 	s := newPlaySession(g, human, *level, time.Duration(*movetime)*time.Millisecond, rng)
+	if *tbDir != "" {
+		tb, err := openTablebase(*tbDir)
+		if err != nil {
+			return usageError{err}
+		}
+		s.eng = search.New(search.Options{HashMB: 32, Tablebase: tb})
+	}
 	if *pbm {
 		s.orientation = mill.RankOneTop
 	}

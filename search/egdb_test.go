@@ -1,0 +1,156 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
+)
+
+var (
+	dbOnce sync.Once
+	db     *egdb.DB
+	dbErr  error
+)
+
+// testDB builds the 3v3 and 4v3 sectors of nine men's morris (and what they
+// need) once for the tests of this file.
+func testDB(t *testing.T) *egdb.DB {
+	t.Helper()
+	dbOnce.Do(func() {
+		r := mill.MustRules("nine-mens-morris")
+		dir, err := mkdirTemp()
+		if err != nil {
+			dbErr = err
+			return
+		}
+		keys := []egdb.Key{}
+		for _, s := range []string{"3v3", "4v3", "3v4"} {
+			k, err := egdb.ParseKey(s)
+			if err != nil {
+				dbErr = err
+				return
+			}
+			keys = append(keys, k)
+		}
+		if _, dbErr = egdb.Build(context.Background(), r, dir, keys, egdb.BuildOptions{}); dbErr != nil {
+			return
+		}
+		db, dbErr = egdb.Open(dir, r)
+	})
+	if dbErr != nil {
+		t.Fatal(dbErr)
+	}
+	return db
+}
+
+// randomPosition returns a random position of nw white and nb black pieces,
+// white to move.
+func randomPosition(rng *rand.Rand, r *mill.Rules, nw, nb int) mill.Position {
+	perm := rng.Perm(r.Board().Len())
+	var w, b uint32
+	for _, p := range perm[:nw] {
+		w |= 1 << p
+	}
+	for _, p := range perm[nw : nw+nb] {
+		b |= 1 << p
+	}
+	p, err := r.SetUp(w, b, mill.White, 0, 0)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// TestSearchAgreesWithDatabases: positions whose value the databases know
+// (a win or a loss a few plies away) are solved by the search alone, with
+// the exact distance: the shortest win, the longest defence.
+func TestSearchAgreesWithDatabases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	d := testDB(t)
+	r := mill.MustRules("nine-mens-morris")
+	rng := rand.New(rand.NewPCG(3, 4))
+	e := New(Options{HashMB: 16})
+	found := map[string]int{}
+	for tries := 0; tries < 200000 && len(found) < 60; tries++ {
+		nw, nb := 3+rng.IntN(2), 3
+		p := randomPosition(rng, r, nw, nb)
+		if o, _ := p.Status(); o != mill.NoOutcome {
+			continue
+		}
+		v, ok := d.Probe(p)
+		if !ok || v.Result == egdb.Draw || v.Plies > 7 {
+			continue
+		}
+		kind := v.String()
+		if found[kind] >= 4 {
+			continue
+		}
+		found[kind]++
+		e.Clear()
+		res := e.Search(context.Background(), []mill.Position{p}, Limits{Depth: v.Plies + 2}, nil)
+		want := Mate - v.Plies
+		if v.Result == egdb.Loss {
+			want = -want
+		}
+		if res.Score != want {
+			t.Errorf("%s: the databases say %s; the search says %s (%s)", p, v, ScoreText(res.Score), p.MoveText(res.Move))
+		}
+	}
+	t.Logf("known results sampled: %v", found)
+	if len(found) < 6 {
+		t.Errorf("only %d kinds of known results sampled: %v", len(found), found)
+	}
+}
+
+// TestNeverLoseAWonPosition: from positions the databases call won, the
+// engine (probing them) plays against the databases' own best defence and
+// wins every game, within the distance they give.
+func TestNeverLoseAWonPosition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	d := testDB(t)
+	r := mill.MustRules("nine-mens-morris")
+	rng := rand.New(rand.NewPCG(5, 6))
+	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	games, longest := 0, 0
+	for tries := 0; tries < 1000000 && games < 40; tries++ {
+		p := randomPosition(rng, r, 3+rng.IntN(2), 3)
+		v, ok := d.Probe(p)
+		if !ok || v.Result != egdb.Win || v.Plies < 5 {
+			continue // the longer wins: the short ones any search finds
+		}
+		games++
+		longest = max(longest, v.Plies)
+		g := mill.NewGame(r, mill.FromPosition(p))
+		engine := p.SideToMove()
+		for g.Outcome() == mill.NoOutcome && len(g.Moves()) <= v.Plies {
+			q := g.Position()
+			var m mill.Move
+			if q.SideToMove() == engine {
+				m = e.Search(context.Background(), g.Positions(), Limits{Depth: 2}, nil).Move
+			} else {
+				var ok bool
+				if m, _, ok = d.BestMove(q); !ok {
+					t.Fatalf("%s: no database move for the defence", q)
+				}
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if g.Outcome() != mill.Won(engine) || len(g.Moves()) > v.Plies {
+			t.Errorf("%s (%s): the engine got %v by %v after %d plies", p, v, g.Outcome(), g.Method(), len(g.Moves()))
+		}
+	}
+	if games < 40 {
+		t.Errorf("only %d won positions found", games)
+	}
+	t.Logf("%d games from won positions, the longest a win in %d plies", games, longest)
+}
