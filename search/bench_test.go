@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/morrisgame/morris/mill"
 )
@@ -65,6 +66,29 @@ func TestSearchAllocations(t *testing.T) {
 		deep := testing.AllocsPerRun(3, func() { e.Search(context.Background(), hist, Limits{Depth: 8}, nil) })
 		if deep > shallow+8 || deep > 40 {
 			t.Errorf("%s: a depth-3 search allocates %v times, depth 8 %v times", text, shallow, deep)
+		}
+	}
+}
+
+// TestDriverMeasurement compares PVS with aspiration windows against MTD(f)
+// at fixed depths: nodes and time to the same depth. It only reports (run
+// with -v); docs/search.md records the figures that chose PVS.
+func TestDriverMeasurement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a measurement")
+	}
+	for _, depth := range []int{8, 10, 12} {
+		for _, d := range []struct {
+			name   string
+			driver int
+		}{{"PVS", driverPVS}, {"MTD(f)", driverMTDF}} {
+			var nodes uint64
+			start := time.Now()
+			for _, text := range benchPositions {
+				e := New(Options{HashMB: 64, driver: d.driver})
+				nodes += e.Search(context.Background(), []mill.Position{mill.MustParsePosition(text)}, Limits{Depth: depth}, nil).Nodes
+			}
+			t.Logf("depth %d %-7s %10d nodes %v", depth, d.name, nodes, time.Since(start).Round(time.Millisecond))
 		}
 	}
 }

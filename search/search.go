@@ -36,7 +36,17 @@ type Options struct {
 	Weights   *eval.Weights // evaluation (default eval.Default)
 	Tablebase Tablebase     // endgame databases, or nil
 	Noise     func(int) int // added to the evaluation (weak levels), or nil
+
+	// driver chooses how each iteration searches the root: PVS with
+	// aspiration windows (the default), or MTD(f) (kept for the measurement
+	// that chose between them: docs/search.md).
+	driver int
 }
+
+const (
+	driverPVS = iota
+	driverMTDF
+)
 
 // Info reports a finished iteration.
 type Info struct {
@@ -215,7 +225,12 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 	prev := 0
 	for depth := 1; depth <= maxDepth; depth++ {
 		main.selDepth = 0
-		score := main.aspiration(depth, prev)
+		var score int
+		if e.opts.driver == driverMTDF {
+			score = main.mtdf(depth, prev)
+		} else {
+			score = main.aspiration(depth, prev)
+		}
 		if e.stop.Load() && depth > 1 {
 			break // an unfinished iteration: keep the last whole one
 		}
@@ -295,6 +310,26 @@ func (w *worker) aspiration(depth, prev int) int {
 			alpha, beta = -Infinity, Infinity
 		}
 	}
+}
+
+// mtdf finds the root's score by null-window searches converging on it
+// (Plaat's MTD(f)), starting from the previous iteration's score.
+func (w *worker) mtdf(depth, guess int) int {
+	lower, upper := -Infinity, Infinity
+	g := guess
+	for lower < upper {
+		beta := max(g, lower+1)
+		g = w.search(0, depth, beta-1, beta)
+		if w.e.stop.Load() {
+			return g
+		}
+		if g < beta {
+			upper = g
+		} else {
+			lower = g
+		}
+	}
+	return g
 }
 
 func (w *worker) stopped() bool {
