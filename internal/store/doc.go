@@ -1,0 +1,71 @@
+// Package store is the durable storage of the game server: accounts,
+// tokens, games and their moves, offers, chat, ratings, followers and
+// challenges, on SQLite (modernc.org/sqlite, no cgo) by default or on
+// PostgreSQL (pgx through database/sql) when Open is given a postgres://
+// URL. It knows nothing of the rules: moves, positions, rules and results
+// are the rules core's texts, stored as they are given.
+//
+// # Durability
+//
+// Every method is one transaction, committed when the method returns
+// without error; the server acknowledges a move only after AppendMove has
+// returned, so an acknowledged move survives a killed process (the crash
+// test kills one with SIGKILL in the middle of its writes) and, on SQLite
+// with synchronous=FULL and PostgreSQL's default synchronous_commit=on, a
+// power cut too. SQLite runs in WAL mode, and the writes of concurrent
+// callers share one commit and one fsync (batch.go), which is what makes
+// thousands of durable moves a second possible on one disk.
+//
+// # Concurrency
+//
+// The store does not serialise a game's moves (the service does, one owner
+// per game), but it never stores two moves at one ply: AppendMove,
+// FinishGame, TakeBackMoves and SetOffer carry the ply the caller last saw
+// and fail with ErrConflict if the game has moved on or is over, changing
+// nothing. Several server processes can share one PostgreSQL database: ids
+// come from a counters table inside the transactions, migrations run under
+// an advisory lock, and nothing is kept in memory between calls.
+//
+// # Schema
+//
+// migrations/ holds the goose migrations, embedded and run by Open; the
+// same SQL runs on both databases (the first migration says which types
+// that allows). The tables:
+//
+//	counters       the last id given per table; games start at 101
+//	users          id, name (unique ignoring case through name_key), argon2id hash, email, bot
+//	tokens         API tokens by hash: user, created, expires
+//	games          players, variant, rules, start position, seed, rated, status, result,
+//	               method, time control, clocks, ply (moves stored), version, times
+//	moves          (game, ply) primary key: move text, played at, both clocks after it, version
+//	offers         (game, kind) pending draw and take-back offers: side, ply, time
+//	chat           (game, version) messages
+//	ratings        (user, variant) Glicko-2 r, RD, σ, games played
+//	subscriptions  (game, user) followers: every move or only the end
+//	challenges     to a user or to anyone (a seek): rules, side, clock, status, game started
+//
+// Times are stored as Unix milliseconds and durations as milliseconds.
+// Each change to a game (move, take-back, offer, chat, end) adds one to its
+// version, and moves and chat messages keep the version they made, so a
+// stream that saw version v can be sent what came after.
+//
+// # Where things are
+//
+//	store.go       Open (DSNs, SQLite settings, migrations), Close, transactions, errors
+//	batch.go       group commit of SQLite writes
+//	users.go       users and tokens
+//	games.go       games, moves (AppendMove), the end, take-backs, offers, chat, Snapshot
+//	ratings.go     ratings and standings
+//	follow.go      subscriptions
+//	challenges.go  challenges and seeks
+//
+// # Tests
+//
+// Every test runs against SQLite in a temporary folder, and against
+// PostgreSQL when MORRIS_TEST_POSTGRES holds a DSN, each test in a schema
+// of its own:
+//
+//	export MORRIS_TEST_POSTGRES=$(bash .ci/postgres.sh)   # as root: installs, starts, prints the DSN
+//	go test -race ./internal/store
+//	go test ./internal/store -run '^$' -bench AppendMove -benchtime 3s
+package store
