@@ -15,17 +15,17 @@ const (
 	orderKiller  = 1 << 26
 )
 
-// threats returns the empty points where c would close a mill.
-func threats(p *mill.Position, c mill.Color) uint32 {
-	r := p.Rules()
+// twos returns, for c, the empty points where c would close a mill and the
+// pieces of c on those lines.
+func twos(p *mill.Position, c mill.Color) (holes, pieces uint32) {
 	own, opp := p.Pieces(c), p.Pieces(c.Other())
-	var t uint32
-	for _, l := range r.MillLines() {
+	for _, l := range p.Rules().MillLines() {
 		if o := own & l; bits.OnesCount32(o) == 2 && l&opp == 0 {
-			t |= l &^ o
+			holes |= l &^ o
+			pieces |= o
 		}
 	}
-	return t
+	return holes, pieces
 }
 
 func histIndex(m mill.Move) (int, int) {
@@ -41,8 +41,8 @@ func histIndex(m mill.Move) (int, int) {
 
 // order sorts moves best first, using scores as scratch space.
 func (w *worker) order(ply int, p *mill.Position, moves []mill.Move, ttMove mill.Move, scores []int32) {
-	blocks := threats(p, p.SideToMove().Other())
 	side := p.SideToMove()
+	blocks, threatening := twos(p, side.Other())
 	k := &w.killers[ply]
 	for i, m := range moves {
 		var s int32
@@ -52,7 +52,7 @@ func (w *worker) order(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 		case m.NumCaptures() > 0:
 			s = orderCapture + int32(m.NumCaptures())<<10
 			// Prefer taking pieces that threaten to close a mill.
-			if m.Captures()&threatPieces(p, side.Other()) != 0 {
+			if m.Captures()&threatening != 0 {
 				s += 512
 			}
 		case m.To() != mill.NoPoint && blocks&(1<<m.To()) != 0:
@@ -77,19 +77,6 @@ func (w *worker) order(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 		}
 		moves[j], scores[j] = m, s
 	}
-}
-
-// threatPieces returns c's pieces on lines where c has two pieces and an empty point.
-func threatPieces(p *mill.Position, c mill.Color) uint32 {
-	r := p.Rules()
-	own, opp := p.Pieces(c), p.Pieces(c.Other())
-	var t uint32
-	for _, l := range r.MillLines() {
-		if o := own & l; bits.OnesCount32(o) == 2 && l&opp == 0 {
-			t |= o
-		}
-	}
-	return t
 }
 
 func (w *worker) rememberCut(ply int, side mill.Color, m mill.Move, depth int) {

@@ -27,9 +27,12 @@ func TestMates(t *testing.T) {
 	}{
 		// White closes a1-d1-g1 taking a black piece: black is left with 2.
 		{"material in 1", "nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40", 3, "d2-d1xa4", 1},
-		// Black to move has 3 pieces and white closes a mill next whatever black does?
-		{"blocked in 1", "nine-mens-morris WWWB3B/1B3B2/1W6 b 0,0 - 0 40", 3, "", 0},
+		// Black's a1 d1 g1 d3 have one way out, d2: f2-d2 shuts it and black is blocked.
+		{"blocked in 1", "", 3, "f2-d2", 1},
 	} {
+		if tc.pos == "" {
+			tc.pos = blockedInOne
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			res := searchPos(t, tc.pos, Limits{Depth: tc.depth})
 			p := mill.MustParsePosition(tc.pos)
@@ -63,10 +66,6 @@ func TestDeadline(t *testing.T) {
 }
 
 func TestPackMove(t *testing.T) {
-	for _, v := range mill.Variants() {
-		r := mill.MustRules(v.ID, "captures=per-mill")
-		_ = r
-	}
 	for _, text := range []string{"nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40", "shah WWBBBBBW/WWWWWBBB/WBWWBWBB b 0,0 xb 0 24",
 		"morabaraba BBBBB1W1/WW1BWB1B/WB1B1B1W w 0,0 - 0 40", "twelve-mens-morris-large 1B3WW1/3B2BB/4BBB1/W4B1B w 0,0 - 0 80"} {
 		p := mill.MustParsePosition(text)
@@ -80,3 +79,22 @@ func TestPackMove(t *testing.T) {
 		t.Errorf("pass: got %v", got)
 	}
 }
+
+// blockedInOne: white a4 g4 c3 e3 f2, black a1 d1 g1 d3, white to move.
+var blockedInOne = func() string {
+	r := mill.MustRules("nine-mens-morris")
+	b := r.Board()
+	set := func(names ...string) uint32 {
+		var s uint32
+		for _, n := range names {
+			p, _ := b.PointByName(n)
+			s |= 1 << p
+		}
+		return s
+	}
+	p, err := r.SetUp(set("a4", "g4", "c3", "e3", "f2"), set("a1", "d1", "g1", "d3"), mill.White, 0, 0)
+	if err != nil {
+		panic(err)
+	}
+	return p.String()
+}()
