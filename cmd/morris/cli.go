@@ -227,21 +227,28 @@ func writeWrapped(w io.Writer, s string, indent, width int) {
 	}
 }
 
-func cmdShow(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("show", "[position flags] [-pbm]", stderr)
+// positionCommand parses the flags of a command that takes a position and a
+// -pbm switch (show, moves), and builds the game they describe.
+func positionCommand(name, pbmDoc string, args []string, stderr io.Writer) (*mill.Game, bool, error) {
+	fs := newFlags(name, "[position flags] [-pbm]", stderr)
 	var pf positionFlags
 	pf.register(fs)
-	pbm := fs.Bool("pbm", false, "draw the board as pbmserv prints it: rank 1 at the top")
+	pbm := fs.Bool("pbm", false, pbmDoc)
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, false, err
 	}
 	g, err := pf.game()
+	return g, *pbm, err
+}
+
+func cmdShow(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	g, pbm, err := positionCommand("show", "draw the board as pbmserv prints it: rank 1 at the top", args, stderr)
 	if err != nil {
 		return err
 	}
 	p := g.Position()
 	o := mill.RankOneBottom
-	if *pbm {
+	if pbm {
 		o = mill.RankOneTop
 	}
 	fmt.Fprint(stdout, p.Diagram(o))
@@ -268,20 +275,13 @@ func cmdShow(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 }
 
 func cmdMoves(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("moves", "[position flags] [-pbm]", stderr)
-	var pf positionFlags
-	pf.register(fs)
-	pbm := fs.Bool("pbm", false, "print the moves in the pbmserv dialect")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	g, err := pf.game()
+	g, pbm, err := positionCommand("moves", "print the moves in the pbmserv dialect", args, stderr)
 	if err != nil {
 		return err
 	}
 	p := g.Position()
 	d := mill.Standard
-	if *pbm {
+	if pbm {
 		d = mill.Pbm
 	}
 	for _, m := range g.LegalMoves() {
