@@ -65,11 +65,17 @@ type Game struct {
 	LastMoveAt time.Time
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// EngineLevel is the engine's level (1..10) in a game against it, 0 in
+	// a game between people. The engine plays the side of the bot user.
+	EngineLevel int
+	// NagSentPly is the ply at which the last correspondence reminder was
+	// sent, -1 for none: one reminder per turn.
+	NagSentPly int
 }
 
 // CreateGame stores a new active game and returns it with its id, version
 // 0, no moves. From g it takes Variant, Rules, White, Black, Start, Seed,
-// HasSeed, Rated, Control, Clocks and LastMoveAt (the creation time if
+// HasSeed, Rated, Control, Clocks, EngineLevel and LastMoveAt (the creation time if
 // zero); the rest is set by the store. An unknown player is ErrNotFound.
 func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 	var id int64
@@ -105,18 +111,19 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (int64, erro
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, variant, rules, white_id, black_id, start_position, seed, rated,
 			status, result, method, clock_initial_ms, clock_increment_ms, nag_days, forfeit_days,
-			white_left_ms, black_left_ms, clock_running, clock_since, ply, version, last_move_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', '*', '', $9, $10, $11, $12, $13, $14, $15, $16, 0, 0, $17, $18, $18)`,
+			white_left_ms, black_left_ms, clock_running, clock_since, ply, version, last_move_at, created_at, updated_at, engine_level)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', '*', '', $9, $10, $11, $12, $13, $14, $15, $16, 0, 0, $17, $18, $18, $19)`,
 		id, g.Variant, g.Rules, g.White, g.Black, g.Start, seed, g.Rated,
 		durMillis(g.Control.Initial), durMillis(g.Control.Increment), g.Control.NagDays, g.Control.ForfeitDays,
 		durMillis(g.Clocks.Left[0]), durMillis(g.Clocks.Left[1]), g.Clocks.Running, millis(g.Clocks.Since),
-		last, now)
+		last, now, g.EngineLevel)
 	return id, err
 }
 
 const gameSelect = `SELECT g.id, g.variant, g.rules, g.white_id, g.black_id, w.name, b.name, g.start_position, g.seed, g.rated,
 	g.status, g.result, g.method, g.clock_initial_ms, g.clock_increment_ms, g.nag_days, g.forfeit_days,
-	g.white_left_ms, g.black_left_ms, g.clock_running, g.clock_since, g.ply, g.version, g.last_move_at, g.created_at, g.updated_at
+	g.white_left_ms, g.black_left_ms, g.clock_running, g.clock_since, g.ply, g.version, g.last_move_at, g.created_at, g.updated_at,
+	g.engine_level, g.nag_sent_ply
 	FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id`
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
@@ -125,7 +132,8 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	var initial, increment, wl, bl, since, last, created, updated int64
 	err := row.Scan(&g.ID, &g.Variant, &g.Rules, &g.White, &g.Black, &g.WhiteName, &g.BlackName, &g.Start, &seed, &g.Rated,
 		&g.Status, &g.Result, &g.Method, &initial, &increment, &g.Control.NagDays, &g.Control.ForfeitDays,
-		&wl, &bl, &g.Clocks.Running, &since, &g.Ply, &g.Version, &last, &created, &updated)
+		&wl, &bl, &g.Clocks.Running, &since, &g.Ply, &g.Version, &last, &created, &updated,
+		&g.EngineLevel, &g.NagSentPly)
 	if err != nil {
 		return Game{}, err
 	}

@@ -60,8 +60,8 @@ func TestReopen(t *testing.T) {
 			s := openStore(t, dsn)
 			var n int
 			must(t, "counting migrations", s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM goose_db_version WHERE version_id > 0`).Scan(&n))
-			if n != 1 {
-				t.Errorf("open %d: %d migrations recorded, want 1", i+2, n)
+			if n != len(migrationFiles(t)) {
+				t.Errorf("open %d: %d migrations recorded, want %d", i+2, n, len(migrationFiles(t)))
 			}
 			after, err := s.Snapshot(ctx, g.ID)
 			must(t, "Snapshot", err)
@@ -196,6 +196,7 @@ func TestGames(t *testing.T) {
 			Seed: 1<<63 + 12345, HasSeed: true, Rated: false,
 			Control: TimeControl{NagDays: 7, ForfeitDays: 21},
 			Clocks:  Clocks{Left: [2]time.Duration{1500 * time.Millisecond, 2 * time.Second}, Running: 1},
+			EngineLevel: 3, NagSentPly: -1,
 		}
 		g, err := s.CreateGame(ctx, want)
 		must(t, "CreateGame", err)
@@ -830,8 +831,94 @@ func TestMigrationsDown(t *testing.T) {
 		}
 		_, err = p.Up(ctx)
 		must(t, "Up", err)
-		if v, err := p.GetDBVersion(ctx); err != nil || v != 1 {
+		if v, err := p.GetDBVersion(ctx); err != nil || v != int64(len(migrationFiles(t))) {
 			t.Errorf("after Up: version %d, %v", v, err)
+		}
+	})
+}
+
+// migrationFiles lists the embedded migrations.
+func migrationFiles(t *testing.T) []fs.DirEntry {
+	t.Helper()
+	es, err := fs.ReadDir(migrations, "migrations")
+	must(t, "ReadDir", err)
+	return es
+}
+
+func TestQueueNagVacationsPrefs(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		f := newFixture(t, dsn)
+		s := f.s
+		g, err := s.CreateGame(ctx, Game{Variant: "nine-mens-morris", Rules: "nine-mens-morris", White: f.ann.ID, Black: f.bob.ID})
+		must(t, "CreateGame", err)
+		if g.NagSentPly != -1 {
+			t.Errorf("NagSentPly of a new game: got %d, want -1", g.NagSentPly)
+		}
+
+		// Queued moves: one per player and game, taken once.
+		if _, err := s.TakeQueuedMove(ctx, g.ID, f.bob.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("TakeQueuedMove with none: got %v, want ErrNotFound", err)
+		}
+		must(t, "QueueMove", s.QueueMove(ctx, QueuedMove{Game: g.ID, User: f.bob.ID, Move: "d6", Ply: 1, At: time.UnixMilli(1000)}))
+		must(t, "QueueMove again", s.QueueMove(ctx, QueuedMove{Game: g.ID, User: f.bob.ID, Move: "d5", Ply: 1, At: time.UnixMilli(2000)}))
+		q, err := s.TakeQueuedMove(ctx, g.ID, f.bob.ID)
+		must(t, "TakeQueuedMove", err)
+		if q.Move != "d5" || q.Ply != 1 {
+			t.Errorf("TakeQueuedMove: got %+v, want d5 at ply 1", q)
+		}
+		if _, err := s.TakeQueuedMove(ctx, g.ID, f.bob.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("TakeQueuedMove twice: got %v, want ErrNotFound", err)
+		}
+		if err := s.QueueMove(ctx, QueuedMove{Game: 999, User: f.bob.ID, Move: "d6", Ply: 0}); !errors.Is(err, ErrNotFound) {
+			t.Errorf("QueueMove in no game: got %v, want ErrNotFound", err)
+		}
+
+		// A reminder is marked once per turn.
+		for i, want := range []bool{true, false} {
+			ok, err := s.MarkNagged(ctx, g.ID, 0)
+			must(t, "MarkNagged", err)
+			if ok != want {
+				t.Errorf("MarkNagged #%d: got %v, want %v", i+1, ok, want)
+			}
+		}
+		if ok, err := s.MarkNagged(ctx, g.ID, 3); err != nil || ok {
+			t.Errorf("MarkNagged at a ply the game is not at: got %v, %v; want false", ok, err)
+		}
+
+		// Vacations.
+		day := 24 * time.Hour
+		t0 := time.UnixMilli(1_700_000_000_000).UTC()
+		must(t, "AddVacation", s.AddVacation(ctx, Vacation{User: f.ann.ID, From: t0, To: t0.Add(3 * day)}))
+		must(t, "AddVacation", s.AddVacation(ctx, Vacation{User: f.ann.ID, From: t0.Add(10 * day), To: t0.Add(12 * day)}))
+		if err := s.AddVacation(ctx, Vacation{User: f.ann.ID, From: t0, To: t0}); err == nil {
+			t.Error("AddVacation of an empty span: no error")
+		}
+		vs, err := s.Vacations(ctx, f.ann.ID, t0.Add(5*day))
+		must(t, "Vacations", err)
+		if len(vs) != 1 || !vs[0].From.Equal(t0.Add(10*day)) {
+			t.Errorf("Vacations after day 5: got %+v, want the one from day 10", vs)
+		}
+
+		// Challenge preferences.
+		p, err := s.Prefs(ctx, f.ann.ID, "nine-mens-morris")
+		must(t, "Prefs", err)
+		if p.Limit != -1 || !p.AcceptAll || p.Allow != nil || p.Deny != nil {
+			t.Errorf("default prefs: got %+v", p)
+		}
+		must(t, "SetLimit", s.SetLimit(ctx, f.ann.ID, "nine-mens-morris", 5))
+		must(t, "SetFilter", s.SetFilter(ctx, f.ann.ID, "nine-mens-morris", nil, false))
+		must(t, "SetFilter", s.SetFilter(ctx, f.ann.ID, "nine-mens-morris", []int64{f.bob.ID}, true))
+		p, err = s.Prefs(ctx, f.ann.ID, "nine-mens-morris")
+		must(t, "Prefs", err)
+		if p.Limit != 5 || p.AcceptAll || len(p.Allow) != 1 || p.Allow[0] != f.bob.ID || p.Deny != nil {
+			t.Errorf("prefs after limit 5, reject all, accept bob: got %+v", p)
+		}
+		must(t, "SetFilter", s.SetFilter(ctx, f.ann.ID, "nine-mens-morris", nil, true))
+		p, err = s.Prefs(ctx, f.ann.ID, "nine-mens-morris")
+		must(t, "Prefs", err)
+		if p.Limit != 5 || !p.AcceptAll || p.Allow != nil {
+			t.Errorf("prefs after accept all: got %+v", p)
 		}
 	})
 }

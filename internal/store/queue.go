@@ -1,0 +1,194 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// QueuedMove is a move a player stored in advance (pbmserv "queue"), to be
+// played for them when their turn comes at Ply; it is dropped if it is not
+// legal then. A player has at most one queued move per game.
+type QueuedMove struct {
+	Game int64
+	User int64
+	Move string
+	Ply  int // the ply the move is meant for
+	At   time.Time
+}
+
+// QueueMove stores a queued move, replacing the player's earlier one in
+// that game. An unknown game or user is ErrNotFound; a game over is
+// ErrConflict.
+func (s *Store) QueueMove(ctx context.Context, q QueuedMove) error {
+	if q.Move == "" || q.Ply < 0 {
+		return errors.New("store: a queued move needs its text and a ply")
+	}
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var status Status
+		err := tx.QueryRowContext(ctx, `SELECT status FROM games WHERE id = $1`, q.Game).Scan(&status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: game %d", ErrNotFound, q.Game)
+		} else if err != nil {
+			return err
+		}
+		if status != Active {
+			return fmt.Errorf("%w: game %d is %s", ErrConflict, q.Game, status)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO queued_moves (game_id, user_id, move, ply, created_at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (game_id, user_id) DO UPDATE SET move = excluded.move, ply = excluded.ply, created_at = excluded.created_at`,
+			q.Game, q.User, q.Move, q.Ply, millis(q.At))
+		return err
+	})
+}
+
+// TakeQueuedMove removes and returns a player's queued move in a game;
+// ErrNotFound if there is none. Of two callers, one gets it.
+func (s *Store) TakeQueuedMove(ctx context.Context, game, user int64) (QueuedMove, error) {
+	q := QueuedMove{Game: game, User: user}
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var at int64
+		err := tx.QueryRowContext(ctx, `DELETE FROM queued_moves WHERE game_id = $1 AND user_id = $2 RETURNING move, ply, created_at`,
+			game, user).Scan(&q.Move, &q.Ply, &at)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: no queued move of user %d in game %d", ErrNotFound, user, game)
+		}
+		q.At = fromMillis(at)
+		return err
+	})
+	return q, err
+}
+
+// MarkNagged records that the reminder of the turn at ply was sent, if it
+// was not yet: it reports false when it had been (by this process or
+// another), so a reminder goes out once.
+func (s *Store) MarkNagged(ctx context.Context, game int64, ply int) (bool, error) {
+	var done bool
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET nag_sent_ply = $2 WHERE id = $1 AND ply = $2 AND nag_sent_ply < $2 AND status = 'active'`,
+			game, ply)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		done = n == 1
+		return err
+	})
+	return done, err
+}
+
+// Vacation is a span when a player's correspondence timers stand still.
+type Vacation struct {
+	User     int64
+	From, To time.Time
+}
+
+// AddVacation stores a vacation. One ending before it starts is an error.
+func (s *Store) AddVacation(ctx context.Context, v Vacation) error {
+	if !v.To.After(v.From) {
+		return errors.New("store: a vacation must end after it starts")
+	}
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO vacations (user_id, starts_at, ends_at) VALUES ($1, $2, $3)
+			ON CONFLICT (user_id, starts_at) DO UPDATE SET ends_at = excluded.ends_at`, v.User, millis(v.From), millis(v.To))
+		return err
+	})
+}
+
+// Vacations returns a user's vacations that end after since, by start.
+func (s *Store) Vacations(ctx context.Context, user int64, since time.Time) ([]Vacation, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT starts_at, ends_at FROM vacations WHERE user_id = $1 AND ends_at > $2 ORDER BY starts_at`,
+		user, millis(since))
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var vs []Vacation
+	for rows.Next() {
+		v := Vacation{User: user}
+		var from, to int64
+		if err := rows.Scan(&from, &to); err != nil {
+			return nil, dbError(err)
+		}
+		v.From, v.To = fromMillis(from), fromMillis(to)
+		vs = append(vs, v)
+	}
+	return vs, dbError(rows.Err())
+}
+
+// ChallengePrefs is whom a player takes challenges from in one variant
+// (pbmserv "limit", "accept", "reject"). The zero value with Limit -1 and
+// AcceptAll takes every challenge; that is what a player without prefs has.
+type ChallengePrefs struct {
+	Limit     int  // active games in the variant at most; -1 for no limit
+	AcceptAll bool // challengers not named in Allow or Deny are taken
+	Allow     []int64
+	Deny      []int64
+}
+
+// Prefs returns a player's challenge preferences in a variant.
+func (s *Store) Prefs(ctx context.Context, user int64, variant string) (ChallengePrefs, error) {
+	p := ChallengePrefs{Limit: -1, AcceptAll: true}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT max_games, accept_all FROM challenge_prefs WHERE user_id = $1 AND variant = $2`,
+			user, variant).Scan(&p.Limit, &p.AcceptAll)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT challenger_id, allow FROM challenge_filters WHERE user_id = $1 AND variant = $2
+			ORDER BY challenger_id`, user, variant)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var allow bool
+			if err := rows.Scan(&id, &allow); err != nil {
+				return err
+			}
+			if allow {
+				p.Allow = append(p.Allow, id)
+			} else {
+				p.Deny = append(p.Deny, id)
+			}
+		}
+		return rows.Err()
+	})
+	return p, err
+}
+
+// SetLimit sets how many active games of a variant a player takes from
+// challenges (-1 for no limit).
+func (s *Store) SetLimit(ctx context.Context, user int64, variant string, limit int) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO challenge_prefs (user_id, variant, max_games, accept_all) VALUES ($1, $2, $3, TRUE)
+			ON CONFLICT (user_id, variant) DO UPDATE SET max_games = excluded.max_games`, user, variant, limit)
+		return err
+	})
+}
+
+// SetFilter takes (allow) or refuses challenges in a variant from the
+// challengers named; with none named it takes or refuses everyone, and
+// forgets the names given before.
+func (s *Store) SetFilter(ctx context.Context, user int64, variant string, challengers []int64, allow bool) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if len(challengers) == 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM challenge_filters WHERE user_id = $1 AND variant = $2`, user, variant); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO challenge_prefs (user_id, variant, max_games, accept_all) VALUES ($1, $2, -1, $3)
+				ON CONFLICT (user_id, variant) DO UPDATE SET accept_all = excluded.accept_all`, user, variant, allow)
+			return err
+		}
+		for _, c := range challengers {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO challenge_filters (user_id, variant, challenger_id, allow) VALUES ($1, $2, $3, $4)
+				ON CONFLICT (user_id, variant, challenger_id) DO UPDATE SET allow = excluded.allow`, user, variant, c, allow); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
