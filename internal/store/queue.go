@@ -192,3 +192,10 @@ func (s *Store) SetFilter(ctx context.Context, user int64, variant string, chall
 		return nil
 	})
 }
+
+// HasQueuedMove reports whether a player has a queued move in a game.
+func (s *Store) HasQueuedMove(ctx context.Context, game, user int64) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM queued_moves WHERE game_id = $1 AND user_id = $2`, game, user).Scan(&n)
+	return n > 0, dbError(err)
+}

@@ -1,0 +1,395 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/morrisgame/morris/internal/clock"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/mill"
+)
+
+// GameSpec is what a challenge proposes.
+type GameSpec struct {
+	Variant   string   // a preset; "" for nine-mens-morris
+	Overrides []string // rule options: "flying=never"
+	Rated     bool
+	Color     string // the challenger's side: white, black or random ("" random)
+	Control   store.TimeControl
+}
+
+// rules checks a spec and returns its rules, with the defaults filled in.
+func (sp *GameSpec) rules() (*mill.Rules, error) {
+	if sp.Variant == "" {
+		sp.Variant = "nine-mens-morris"
+	}
+	if len(sp.Overrides) > 32 {
+		return nil, errorf(BadRequest, "too many rule options")
+	}
+	r, err := mill.NewRules(sp.Variant, sp.Overrides...)
+	if err != nil {
+		return nil, &Error{Kind: BadRequest, Msg: err.Error(), Err: err}
+	}
+	switch sp.Color {
+	case "":
+		sp.Color = "random"
+	case "white", "black", "random":
+	default:
+		return nil, errorf(BadRequest, "a colour is white, black or random, not %q", sp.Color)
+	}
+	c := clock.Control{Initial: sp.Control.Initial, Increment: sp.Control.Increment, NagDays: sp.Control.NagDays, ForfeitDays: sp.Control.ForfeitDays}
+	if err := c.Validate(); err != nil {
+		return nil, &Error{Kind: BadRequest, Msg: err.Error(), Err: err}
+	}
+	if c.RealTime() && c.Initial < 10*time.Second {
+		return nil, errorf(BadRequest, "a real-time game has at least 10 seconds a side")
+	}
+	return r, nil
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// newGame is the store.Game for two players under a spec: the sides drawn
+// if need be, the lot's seed, the clocks.
+func (s *Service) newGame(r *mill.Rules, sp GameSpec, challenger, opponent int64) store.Game {
+	white, black := challenger, opponent
+	switch sp.Color {
+	case "black":
+		white, black = opponent, challenger
+	case "random":
+		if randomSeed()&1 == 1 {
+			white, black = opponent, challenger
+		}
+	}
+	g := store.Game{Variant: r.Variant(), Rules: r.String(), White: white, Black: black, Rated: sp.Rated, Control: sp.Control, NagSentPly: -1}
+	var opts []mill.GameOption
+	if r.Options().FirstPlayer == mill.FirstLot {
+		g.Seed, g.HasSeed = randomSeed(), true
+		opts = append(opts, mill.WithSeed(g.Seed))
+	}
+	now := s.now()
+	if sp.Control.Initial > 0 {
+		first := mill.NewGame(r, opts...).Position().SideToMove()
+		g.Clocks = storeClocks(clock.Control{Initial: sp.Control.Initial, Increment: sp.Control.Increment}.Start(clock.Side(first), now))
+	}
+	g.LastMoveAt = now
+	return g
+}
+
+// started announces a new game and arms its timers.
+func (s *Service) started(ctx context.Context, g store.Game) {
+	s.announceStart(g)
+	_ = s.locked(ctx, g.ID, func(o *owner) error { s.afterChange(o); return nil })
+}
+
+func (s *Service) wireChallenge(ctx context.Context, c store.Challenge) (wire.Challenge, error) {
+	from, err := s.st.User(ctx, c.From)
+	if err != nil {
+		return wire.Challenge{}, err
+	}
+	wc := wire.Challenge{ID: c.ID, From: player(from.ID, from.Name), Variant: c.Variant, Rules: c.Rules, Rated: c.Rated,
+		Color: c.Color, Control: wireControl(c.Control), Status: string(c.Status), Game: c.Game}
+	if c.To != 0 {
+		to, err := s.st.User(ctx, c.To)
+		if err != nil {
+			return wire.Challenge{}, err
+		}
+		p := player(to.ID, to.Name)
+		wc.To = &p
+	}
+	return wc, nil
+}
+
+func (s *Service) announceChallenge(ctx context.Context, kind string, c store.Challenge) wire.Challenge {
+	wc, err := s.wireChallenge(ctx, c)
+	if err != nil {
+		s.log.Warn("challenge event", "challenge", c.ID, "err", err)
+		return wc
+	}
+	ev := Event{Data: mustJSON(wire.Event{Type: kind, Challenge: &wc})}
+	s.hub.publishUser(c.From, ev)
+	if c.To != 0 {
+		s.hub.publishUser(c.To, ev)
+	}
+	return wc
+}
+
+// Challenge invites a user to a game, or with to "" anyone (a seek). A
+// seek that matches an open seek of someone else's (same rules, rating,
+// time and compatible sides) starts the game at once: the answer then has
+// status accepted and the game.
+func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSpec) (wire.Challenge, error) {
+	r, err := sp.rules()
+	if err != nil {
+		return wire.Challenge{}, err
+	}
+	c := store.Challenge{From: from.ID, Variant: r.Variant(), Rules: r.String(), Rated: sp.Rated, Color: sp.Color, Control: sp.Control}
+	if to != "" {
+		u, err := s.UserByName(ctx, to)
+		if err != nil {
+			return wire.Challenge{}, err
+		}
+		if u.ID == from.ID {
+			return wire.Challenge{}, errorf(BadRequest, "you cannot challenge yourself")
+		}
+		if u.Bot {
+			return wire.Challenge{}, errorf(BadRequest, "challenge the engine with /api/challenge/ai")
+		}
+		c.To = u.ID
+	} else {
+		// Pairing: the oldest matching seek of someone else's.
+		open, err := s.st.OpenChallenges(ctx, 0)
+		if err != nil {
+			return wire.Challenge{}, err
+		}
+		for _, o := range open {
+			if o.To == 0 && o.From != from.ID && o.Rules == c.Rules && o.Rated == c.Rated && o.Control == c.Control &&
+				(o.Color == "random" || c.Color == "random" || o.Color != c.Color) {
+				wc, err := s.Accept(ctx, from, o.ID)
+				if KindOf(err) == Conflict {
+					continue // taken meanwhile
+				}
+				return wc, err
+			}
+		}
+	}
+	c, err = s.st.CreateChallenge(ctx, c)
+	if err != nil {
+		return wire.Challenge{}, err
+	}
+	return s.announceChallenge(ctx, "challenge", c), nil
+}
+
+// Accept takes a challenge to user, or a seek of someone else's, and
+// starts the game.
+func (s *Service) Accept(ctx context.Context, user User, id int64) (wire.Challenge, error) {
+	c, err := s.st.Challenge(ctx, id)
+	if err != nil {
+		return wire.Challenge{}, err
+	}
+	if c.Status != store.ChallengeOpen {
+		return wire.Challenge{}, errorf(Conflict, "challenge %d is %s", id, c.Status)
+	}
+	if c.From == user.ID || (c.To != 0 && c.To != user.ID) {
+		return wire.Challenge{}, errorf(Forbidden, "challenge %d is not yours to accept", id)
+	}
+	sp := GameSpec{Variant: c.Variant, Rated: c.Rated, Color: c.Color, Control: c.Control}
+	r, err := mill.ParseRules(c.Rules)
+	if err != nil {
+		return wire.Challenge{}, err
+	}
+	g, err := s.st.AcceptChallenge(ctx, id, s.newGame(r, sp, c.From, user.ID))
+	if err != nil {
+		return wire.Challenge{}, err
+	}
+	c.Status, c.Game = store.ChallengeAccepted, g.ID
+	wc := s.announceChallenge(ctx, "challengeAccepted", c)
+	s.started(ctx, g)
+	return wc, nil
+}
+
+// Decline refuses a challenge to user; Cancel withdraws one of user's.
+func (s *Service) Decline(ctx context.Context, user User, id int64) error {
+	return s.closeChallenge(ctx, user, id, store.ChallengeDeclined)
+}
+
+// Cancel withdraws a challenge or seek of user's.
+func (s *Service) Cancel(ctx context.Context, user User, id int64) error {
+	return s.closeChallenge(ctx, user, id, store.ChallengeCancelled)
+}
+
+func (s *Service) closeChallenge(ctx context.Context, user User, id int64, status store.ChallengeStatus) error {
+	c, err := s.st.Challenge(ctx, id)
+	if err != nil {
+		return err
+	}
+	if status == store.ChallengeDeclined && c.To != user.ID || status == store.ChallengeCancelled && c.From != user.ID {
+		return errorf(Forbidden, "challenge %d is not yours to %s", id, strings.TrimSuffix(string(status), "d"))
+	}
+	if err := s.st.CloseChallenge(ctx, id, status); err != nil {
+		return err
+	}
+	c.Status = status
+	kind := "challengeDeclined"
+	if status == store.ChallengeCancelled {
+		kind = "challengeCanceled"
+	}
+	s.announceChallenge(ctx, kind, c)
+	return nil
+}
+
+// Challenges lists the open challenges to and from user, and the open
+// seeks of everyone (the lobby).
+func (s *Service) Challenges(ctx context.Context, user User) (mine, seeks []wire.Challenge, err error) {
+	all, err := s.st.OpenChallenges(ctx, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	mine, seeks = []wire.Challenge{}, []wire.Challenge{}
+	for _, c := range all {
+		if c.From != user.ID && c.To != user.ID && c.To != 0 {
+			continue
+		}
+		wc, err := s.wireChallenge(ctx, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.To == 0 {
+			seeks = append(seeks, wc)
+		} else {
+			mine = append(mine, wc)
+		}
+	}
+	return mine, seeks, nil
+}
+
+// PlayEngine starts a game against the engine at a level (1..10). Games
+// against the engine are not rated.
+func (s *Service) PlayEngine(ctx context.Context, user User, level int, sp GameSpec) (wire.GameSummary, error) {
+	if level < 1 || level > 10 {
+		return wire.GameSummary{}, errorf(BadRequest, "a level is 1 to 10, not %d", level)
+	}
+	sp.Rated = false
+	r, err := sp.rules()
+	if err != nil {
+		return wire.GameSummary{}, err
+	}
+	ng := s.newGame(r, sp, user.ID, s.engineID)
+	ng.EngineLevel = level
+	g, err := s.st.CreateGame(ctx, ng)
+	if err != nil {
+		return wire.GameSummary{}, err
+	}
+	s.started(ctx, g)
+	return *summary(g, ""), nil
+}
+
+// PbmChallenge starts a game at once between two players, first moving
+// first (pbmserv "challenge": no accept step), if each takes challenges
+// from the other (limit, accept, reject).
+func (s *Service) PbmChallenge(ctx context.Context, first, second string, sp GameSpec) (store.Game, error) {
+	sp.Color = "white"
+	r, err := sp.rules()
+	if err != nil {
+		return store.Game{}, err
+	}
+	a, err := s.UserByName(ctx, first)
+	if err != nil {
+		return store.Game{}, err
+	}
+	b, err := s.UserByName(ctx, second)
+	if err != nil {
+		return store.Game{}, err
+	}
+	if a.ID == b.ID {
+		return store.Game{}, errorf(BadRequest, "a game needs two players")
+	}
+	if a.Bot || b.Bot {
+		return store.Game{}, errorf(BadRequest, "the engine is played through the API (/api/challenge/ai)")
+	}
+	for _, pair := range [][2]User{{a, b}, {b, a}} {
+		if err := s.takes(ctx, pair[0], pair[1], r.Variant()); err != nil {
+			return store.Game{}, err
+		}
+	}
+	g, err := s.st.CreateGame(ctx, s.newGame(r, sp, a.ID, b.ID))
+	if err != nil {
+		return store.Game{}, err
+	}
+	s.started(ctx, g)
+	return g, nil
+}
+
+// takes checks that user takes a challenge from challenger in a variant.
+func (s *Service) takes(ctx context.Context, user, challenger User, variant string) error {
+	p, err := s.st.Prefs(ctx, user.ID, variant)
+	if err != nil {
+		return err
+	}
+	switch {
+	case slices.Contains(p.Deny, challenger.ID):
+		return errorf(Forbidden, "%s does not take challenges from %s", user.Name, challenger.Name)
+	case !p.AcceptAll && !slices.Contains(p.Allow, challenger.ID):
+		return errorf(Forbidden, "%s does not take challenges from %s", user.Name, challenger.Name)
+	}
+	if p.Limit >= 0 {
+		games, err := s.st.Games(ctx, store.GameQuery{User: user.ID, Status: store.Active, Variant: variant})
+		if err != nil {
+			return err
+		}
+		if len(games) >= p.Limit {
+			return errorf(Forbidden, "%s plays %d games of %s already, their limit", user.Name, len(games), variant)
+		}
+	}
+	return nil
+}
+
+// SetLimit sets how many games of a variant user takes from challenges.
+func (s *Service) SetLimit(ctx context.Context, user User, variant string, n int) error {
+	if n < 0 || n > 1000 {
+		return errorf(BadRequest, "a limit is 0 to 1000")
+	}
+	return s.st.SetLimit(ctx, user.ID, variant, n)
+}
+
+// SetFilter takes (allow) or refuses challenges in a variant from the
+// users named, or from everyone when none is named.
+func (s *Service) SetFilter(ctx context.Context, user User, variant string, names []string, allow bool) error {
+	var ids []int64
+	for _, n := range names {
+		u, err := s.UserByName(ctx, n)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, u.ID)
+	}
+	return s.st.SetFilter(ctx, user.ID, variant, ids, allow)
+}
+
+// Seek asks for n more games of a variant against other seekers (pbmserv
+// "seek"): each pairs with an open seek of someone else's if there is one,
+// or waits as an open seek. n = 0 withdraws user's open seeks. It returns
+// the games started.
+func (s *Service) Seek(ctx context.Context, user User, variant string, n int) ([]int64, error) {
+	if n < 0 || n > 100 {
+		return nil, errorf(BadRequest, "a seek is 0 to 100 games")
+	}
+	if n == 0 {
+		open, err := s.st.OpenChallenges(ctx, user.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range open {
+			if c.From == user.ID && c.To == 0 && c.Variant == variant {
+				if err := s.Cancel(ctx, user, c.ID); err != nil && KindOf(err) != Conflict {
+					return nil, err
+				}
+			}
+		}
+		return nil, nil
+	}
+	sp := GameSpec{Variant: variant, Color: "random", Control: store.TimeControl{NagDays: 7, ForfeitDays: 21}}
+	var games []int64
+	for range n {
+		wc, err := s.Challenge(ctx, user, "", sp)
+		if err != nil {
+			return games, err
+		}
+		if wc.Game != 0 {
+			games = append(games, wc.Game)
+		}
+	}
+	return games, nil
+}
+
+var _ = errors.New

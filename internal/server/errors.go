@@ -1,0 +1,60 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/morrisgame/morris/internal/store"
+)
+
+// Kind is what went wrong, for the gateways to answer with: an HTTP status,
+// a pbmserv error line.
+type Kind uint8
+
+const (
+	Internal     Kind = iota // the server's fault (500)
+	BadRequest               // the input is wrong: syntax, illegal move, bad option (400)
+	Unauthorized             // no valid credentials (401)
+	Forbidden                // not allowed to do this: not your game, not your turn (403)
+	NotFound                 // no such game, user or challenge (404)
+	Conflict                 // the state moved on: wrong move number, game over, answered already (409)
+	TooMany                  // rate limited (429)
+	Unavailable              // shutting down, overloaded (503)
+)
+
+var kindStatus = [...]int{500, 400, 401, 403, 404, 409, 429, 503}
+
+// Status returns the HTTP status of the kind.
+func (k Kind) Status() int { return kindStatus[k] }
+
+// Error is an error of the service: a kind and a message for the user.
+// The message never holds a password.
+type Error struct {
+	Kind Kind
+	Msg  string
+	Err  error // the cause, if any
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
+
+func errorf(k Kind, format string, args ...any) error {
+	return &Error{Kind: k, Msg: fmt.Sprintf(format, args...)}
+}
+
+// KindOf returns the kind of an error of the service: the kind of an
+// *Error, the store's sentinels mapped, Internal otherwise.
+func KindOf(err error) Kind {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e.Kind
+	case errors.Is(err, store.ErrNotFound):
+		return NotFound
+	case errors.Is(err, store.ErrConflict):
+		return Conflict
+	case errors.Is(err, store.ErrDuplicate):
+		return Conflict
+	}
+	return Internal
+}

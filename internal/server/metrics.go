@@ -1,0 +1,87 @@
+package server
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the service's Prometheus measurements. A nil *Metrics
+// measures nothing.
+type Metrics struct {
+	movesTotal   prometheus.Counter
+	movesRefused prometheus.Counter
+	moveLatency  prometheus.Histogram
+	gamesStarted prometheus.Counter
+	gamesEnded   prometheus.Counter
+	streams      prometheus.Gauge
+	engineQueue  prometheus.Gauge
+	reminders    prometheus.Counter
+}
+
+// NewMetrics registers the service's metrics with reg. activeGames is
+// read at each scrape (the games cached, i.e. going on in this process).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		movesTotal:   prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_moves_total", Help: "Moves played and stored."}),
+		movesRefused: prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_moves_refused_total", Help: "Moves refused (illegal, not your turn, wrong ply, ...)."}),
+		moveLatency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "morris_move_seconds", Help: "Time to check, store and announce a move.",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1}}),
+		gamesStarted: prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_games_started_total", Help: "Games started."}),
+		gamesEnded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_games_finished_total", Help: "Games finished."}),
+		streams:      prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_streams", Help: "Open game and account streams (NDJSON and WebSocket)."}),
+		engineQueue:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_engine_queue", Help: "Games waiting for the engine's move."}),
+		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
+	}
+	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveLatency, m.gamesStarted, m.gamesEnded, m.streams, m.engineQueue, m.reminders)
+	return m
+}
+
+func (m *Metrics) moved(d time.Duration) {
+	if m != nil {
+		m.movesTotal.Inc()
+		m.moveLatency.Observe(d.Seconds())
+	}
+}
+
+func (m *Metrics) moveRefused() {
+	if m != nil {
+		m.movesRefused.Inc()
+	}
+}
+
+func (m *Metrics) gameStarted() {
+	if m != nil {
+		m.gamesStarted.Inc()
+	}
+}
+
+func (m *Metrics) gameEnded() {
+	if m != nil {
+		m.gamesEnded.Inc()
+	}
+}
+
+func (m *Metrics) streamOpened() {
+	if m != nil {
+		m.streams.Inc()
+	}
+}
+
+func (m *Metrics) streamClosed() {
+	if m != nil {
+		m.streams.Dec()
+	}
+}
+
+func (m *Metrics) engineQueued(d float64) {
+	if m != nil {
+		m.engineQueue.Add(d)
+	}
+}
+
+func (m *Metrics) reminded() {
+	if m != nil {
+		m.reminders.Inc()
+	}
+}

@@ -1,0 +1,189 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/morrisgame/morris/internal/clock"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/mill"
+)
+
+// owner serialises the changes to one game: whoever holds mu is the only
+// one changing it in this process. It caches the stored game, its moves
+// replayed by the rules core and its offers; the store stays the truth:
+// every write carries the ply the owner saw, and a write refused because
+// another process moved on makes the owner load the game again.
+type owner struct {
+	s  *Service
+	id int64
+	mu sync.Mutex
+
+	loaded    bool
+	g         store.Game
+	moves     []store.Move
+	offers    []store.Offer
+	game      *mill.Game
+	followers []store.Subscription
+	timer     *time.Timer
+}
+
+// owner returns the owner of a game, made on first use.
+func (s *Service) owner(id int64) *owner {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.owners[id]
+	if o == nil {
+		o = &owner{s: s, id: id}
+		s.owners[id] = o
+	}
+	return o
+}
+
+// forget drops the owner of a finished game from the cache.
+func (s *Service) forget(o *owner) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.owners[o.id] == o {
+		delete(s.owners, o.id)
+	}
+}
+
+// locked runs fn with the game's owner locked and loaded.
+func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error) error {
+	o := s.owner(id)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.loaded {
+		if err := o.load(ctx); err != nil {
+			if KindOf(err) == NotFound {
+				s.forget(o)
+				return errorf(NotFound, "no game %d", id)
+			}
+			return err
+		}
+	}
+	return fn(o)
+}
+
+// load reads the game from the store and replays its moves.
+func (o *owner) load(ctx context.Context) error {
+	o.loaded = false
+	snap, err := o.s.st.Snapshot(ctx, o.id)
+	if err != nil {
+		return err
+	}
+	game, err := replay(snap.Game, snap.Moves)
+	if err != nil {
+		return fmt.Errorf("server: game %d does not replay: %w", o.id, err)
+	}
+	followers, err := o.s.st.Subscribers(ctx, o.id)
+	if err != nil {
+		return err
+	}
+	o.g, o.moves, o.offers, o.game, o.followers = snap.Game, snap.Moves, snap.Offers, game, followers
+	o.loaded = true
+	return nil
+}
+
+// replay rebuilds a stored game with the rules core.
+func replay(g store.Game, moves []store.Move) (*mill.Game, error) {
+	r, err := mill.ParseRules(g.Rules)
+	if err != nil {
+		return nil, err
+	}
+	var opts []mill.GameOption
+	if g.Start != "" {
+		p, err := mill.ParsePosition(g.Start)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, mill.FromPosition(p))
+	}
+	if g.HasSeed {
+		opts = append(opts, mill.WithSeed(g.Seed))
+	}
+	game := mill.NewGame(r, opts...)
+	for _, m := range moves {
+		if err := game.PlayText(m.Text); err != nil {
+			return nil, fmt.Errorf("ply %d %q: %w", m.Ply, m.Text, err)
+		}
+	}
+	return game, nil
+}
+
+// side returns the colour user plays in the game, or false.
+func (o *owner) side(user int64) (mill.Color, bool) {
+	switch user {
+	case o.g.White:
+		return mill.White, true
+	case o.g.Black:
+		return mill.Black, true
+	}
+	return 0, false
+}
+
+func (o *owner) userOf(c mill.Color) int64 {
+	if c == mill.White {
+		return o.g.White
+	}
+	return o.g.Black
+}
+
+func (o *owner) active() bool { return o.g.Status == store.Active }
+
+func (o *owner) control() clock.Control {
+	c := o.g.Control
+	return clock.Control{Initial: c.Initial, Increment: c.Increment, NagDays: c.NagDays, ForfeitDays: c.ForfeitDays}
+}
+
+func (o *owner) clocks() clock.State {
+	c := o.g.Clocks
+	return clock.State{Left: c.Left, Running: clock.Side(c.Running), Since: c.Since}
+}
+
+func storeClocks(st clock.State) store.Clocks {
+	// Milliseconds are what the store keeps; rounding here keeps the
+	// owner's copy equal to what a reload would read.
+	return store.Clocks{Left: [2]time.Duration{st.Left[0].Truncate(time.Millisecond), st.Left[1].Truncate(time.Millisecond)},
+		Running: int(st.Running), Since: truncMs(st.Since)}
+}
+
+func truncMs(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return time.UnixMilli(t.UnixMilli()).UTC()
+}
+
+// player checks that user plays the game, and returns the side.
+func (o *owner) player(user int64) (mill.Color, error) {
+	c, ok := o.side(user)
+	if !ok {
+		return 0, errorf(Forbidden, "you do not play in game %d", o.id)
+	}
+	return c, nil
+}
+
+func (o *owner) mustBeActive() error {
+	if !o.active() {
+		return errorf(Conflict, "game %d is over (%s by %s)", o.id, o.g.Result, o.g.Method)
+	}
+	return nil
+}
+
+// reloadAfter answers a write that failed: on a conflict (another process
+// or request changed the game) the owner loads the game again so that the
+// next attempt sees the truth.
+func (o *owner) reloadAfter(ctx context.Context, err error) error {
+	if loadErr := o.load(context.WithoutCancel(ctx)); loadErr != nil {
+		o.s.log.Error("reloading a game", "game", o.id, "err", loadErr)
+	}
+	if errors.Is(err, store.ErrConflict) {
+		return &Error{Kind: Conflict, Msg: fmt.Sprintf("game %d changed meanwhile: it is at move %d", o.id, o.g.Ply+1), Err: err}
+	}
+	return err
+}

@@ -1,0 +1,364 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/morrisgame/morris/internal/auth"
+	"github.com/morrisgame/morris/internal/store"
+)
+
+// Config configures a Service. Zero fields take the defaults.
+type Config struct {
+	Store  *store.Store
+	Logger *slog.Logger
+	// Now gives the time (time.Now by default); tests pass their own to
+	// step the correspondence timers.
+	Now func() time.Time
+	// Hash are the argon2id parameters of new passwords (auth.Default).
+	Hash auth.Params
+	// TokenTTL is how long an API token lasts (30 days).
+	TokenTTL time.Duration
+	// EngineWorkers is how many engine searches may run at once (games
+	// against the engine wait their turn beyond that): by default one less
+	// than the processors, at least one, so that games between people
+	// always have a processor.
+	EngineWorkers int
+	// EngineHashMB is the transposition table of each engine worker (16).
+	EngineHashMB int
+	// SweepEvery is how often the correspondence timers are checked (1 minute).
+	SweepEvery time.Duration
+	// PollEvery is how often a stream looks in the store for changes made
+	// by other processes sharing the database (2 s).
+	PollEvery time.Duration
+	// KeepAlive is the interval of keep-alive lines on streams (7 s).
+	KeepAlive time.Duration
+	// ClaimAfter is how long the opponent must have been silent on their
+	// turn before a player may claim victory in a game without a clock
+	// (60 s); in real-time games the clock decides and in correspondence
+	// games the forfeit.
+	ClaimAfter time.Duration
+	// Metrics receives the service's measurements (nil: none).
+	Metrics *Metrics
+	// Rates limit sign-ins and commands (see DefaultRates).
+	Rates Rates
+}
+
+// Service is the game service: it owns games, players and their rules;
+// every gateway (pbmserv text commands, the HTTP API, streams, WebSocket)
+// is a thin layer over it. Each game's changes are serialised by one owner
+// at a time, checked by the rules core, stored, then announced. Everything
+// that matters is in the store: the owners are caches, so a restarted
+// process, or another process on the same PostgreSQL, goes on from there.
+type Service struct {
+	cfg     Config
+	st      *store.Store
+	log     *slog.Logger
+	now     func() time.Time
+	hub     *hub
+	metrics *Metrics
+	limits  *limiters
+
+	mu     sync.Mutex
+	owners map[int64]*owner
+
+	engine   *enginePool
+	engineID int64 // the engine's user
+
+	pw pwCache
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// New returns a service over cfg.Store. Call Start to resume the games in
+// the store and run the timers, and Close to stop.
+func New(cfg Config) (*Service, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("server: no store")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Hash == (auth.Params{}) {
+		cfg.Hash = auth.Default
+	}
+	if cfg.TokenTTL == 0 {
+		cfg.TokenTTL = 30 * 24 * time.Hour
+	}
+	if cfg.EngineWorkers <= 0 {
+		cfg.EngineWorkers = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	if cfg.EngineHashMB <= 0 {
+		cfg.EngineHashMB = 16
+	}
+	if cfg.SweepEvery == 0 {
+		cfg.SweepEvery = time.Minute
+	}
+	if cfg.PollEvery == 0 {
+		cfg.PollEvery = 2 * time.Second
+	}
+	if cfg.KeepAlive == 0 {
+		cfg.KeepAlive = 7 * time.Second
+	}
+	if cfg.ClaimAfter == 0 {
+		cfg.ClaimAfter = time.Minute
+	}
+	if cfg.Rates == (Rates{}) {
+		cfg.Rates = DefaultRates
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Service{
+		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
+		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
+	}
+	return s, nil
+}
+
+// EngineName is the user name of the built-in engine.
+const EngineName = "engine"
+
+// Start makes sure the engine has its account, resumes every active game
+// of the store (real-time clocks armed, the engine's turns queued) and
+// starts the correspondence sweeper and the engine workers.
+func (s *Service) Start(ctx context.Context) error {
+	u, err := s.st.UserByName(ctx, EngineName)
+	if errors.Is(err, store.ErrNotFound) {
+		// The engine's password is random and thrown away: nobody signs in as it.
+		pw, _, err := auth.NewToken()
+		if err != nil {
+			return err
+		}
+		h, err := auth.Hash(pw, auth.Test)
+		if err != nil {
+			return err
+		}
+		u, err = s.st.CreateUser(ctx, store.User{Name: EngineName, PasswordHash: h, Bot: true})
+		if errors.Is(err, store.ErrDuplicate) { // another process made it meanwhile
+			u, err = s.st.UserByName(ctx, EngineName)
+		}
+		if err != nil {
+			return fmt.Errorf("server: the engine's account: %w", err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("server: the engine's account: %w", err)
+	}
+	s.engineID = u.ID
+	s.engine = newEnginePool(s, s.cfg.EngineWorkers, s.cfg.EngineHashMB)
+
+	games, err := s.st.Games(ctx, store.GameQuery{Status: store.Active})
+	if err != nil {
+		return fmt.Errorf("server: resuming games: %w", err)
+	}
+	for _, g := range games {
+		o := s.owner(g.ID)
+		o.mu.Lock()
+		err := o.load(ctx)
+		if err == nil {
+			s.afterChange(o)
+		}
+		o.mu.Unlock()
+		if err != nil {
+			s.log.Error("resuming a game", "game", g.ID, "err", err)
+		}
+	}
+	s.log.Info("games resumed", "active", len(games))
+	s.wg.Add(1)
+	go s.sweeper()
+	return nil
+}
+
+// Close stops the timers, the sweeper and the engine, and waits for them.
+// It does not close the store.
+func (s *Service) Close() {
+	s.cancel()
+	if s.engine != nil {
+		s.engine.close()
+	}
+	s.mu.Lock()
+	for _, o := range s.owners {
+		o.stopTimer()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+// Store returns the service's store.
+func (s *Service) Store() *store.Store { return s.st }
+
+// User is an account as the gateways see it.
+type User struct {
+	ID   int64
+	Name string
+	Bot  bool
+}
+
+func userOf(u store.User) User { return User{ID: u.ID, Name: u.Name, Bot: u.Bot} }
+
+// Limits of names and passwords (the pbmserv syntax has the same).
+const (
+	MinName     = 2
+	MaxName     = 20
+	MinPassword = 4
+	MaxPassword = 128
+)
+
+// ValidName reports whether name can be a user name: 2 to 20 letters,
+// digits, _ or -, starting with a letter (pbmserv's user ids).
+func ValidName(name string) error {
+	if len(name) < MinName || len(name) > MaxName {
+		return errorf(BadRequest, "a user name has %d to %d characters", MinName, MaxName)
+	}
+	for i, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '_' || r == '-')
+		if !ok {
+			return errorf(BadRequest, "a user name is letters, digits, _ and -, starting with a letter: %q", name)
+		}
+	}
+	return nil
+}
+
+func validPassword(pw string) error {
+	if len(pw) < MinPassword || len(pw) > MaxPassword {
+		return errorf(BadRequest, "a password has %d to %d bytes", MinPassword, MaxPassword)
+	}
+	if strings.ContainsAny(pw, " \t\r\n") {
+		return errorf(BadRequest, "a password has no spaces")
+	}
+	return nil
+}
+
+// SignUp creates an account. from identifies the caller for rate limits
+// (an address).
+func (s *Service) SignUp(ctx context.Context, from, name, password, email string) (User, error) {
+	if !s.limits.allow("signup", from) {
+		return User{}, errorf(TooMany, "too many sign-ups from here: try again later")
+	}
+	if err := ValidName(name); err != nil {
+		return User{}, err
+	}
+	if strings.EqualFold(name, EngineName) {
+		return User{}, errorf(Conflict, "the name %q is taken", name)
+	}
+	if err := validPassword(password); err != nil {
+		return User{}, err
+	}
+	if len(email) > 254 || strings.ContainsAny(email, " \t\r\n") || (email != "" && !strings.Contains(email, "@")) {
+		return User{}, errorf(BadRequest, "%q is not an e-mail address", email)
+	}
+	h, err := auth.Hash(password, s.cfg.Hash)
+	if err != nil {
+		return User{}, err
+	}
+	u, err := s.st.CreateUser(ctx, store.User{Name: name, PasswordHash: h, Email: email})
+	if errors.Is(err, store.ErrDuplicate) {
+		return User{}, errorf(Conflict, "the name %q is taken", name)
+	}
+	if err != nil {
+		return User{}, err
+	}
+	s.log.Info("signed up", "user", u.ID, "name", u.Name)
+	return userOf(u), nil
+}
+
+// Login checks a name and password (each pbmserv command carries them).
+// from identifies the caller for the rate limit of failed attempts.
+func (s *Service) Login(ctx context.Context, from, name, password string) (User, error) {
+	key := from + "\x00" + strings.ToLower(name)
+	if !s.limits.peek("login", key) {
+		return User{}, errorf(TooMany, "too many failed sign-ins: try again later")
+	}
+	u, err := s.st.UserByName(ctx, name)
+	if err == nil && !u.Bot {
+		if s.pw.ok(u, password) {
+			return userOf(u), nil
+		}
+		if err = auth.Verify(password, u.PasswordHash); err == nil {
+			s.pw.remember(u, password)
+			return userOf(u), nil
+		}
+	}
+	s.limits.allow("login", key) // a failure spends a token
+	if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, auth.ErrMismatch) {
+		return User{}, err
+	}
+	return User{}, errorf(Unauthorized, "wrong user id or password")
+}
+
+// NewToken signs in with a name and password and returns a new API token.
+func (s *Service) NewToken(ctx context.Context, from, name, password string) (string, time.Time, User, error) {
+	u, err := s.Login(ctx, from, name, password)
+	if err != nil {
+		return "", time.Time{}, User{}, err
+	}
+	tok, hash, err := auth.NewToken()
+	if err != nil {
+		return "", time.Time{}, User{}, err
+	}
+	now := s.now()
+	exp := now.Add(s.cfg.TokenTTL)
+	if err := s.st.CreateToken(ctx, store.Token{Hash: hash, User: u.ID, CreatedAt: now, ExpiresAt: exp}); err != nil {
+		return "", time.Time{}, User{}, err
+	}
+	return tok, exp, u, nil
+}
+
+// Authenticate returns the user of an API token.
+func (s *Service) Authenticate(ctx context.Context, token string) (User, error) {
+	if token == "" || len(token) > 200 {
+		return User{}, errorf(Unauthorized, "no valid token")
+	}
+	u, err := s.st.UserByToken(ctx, auth.TokenHash(token), s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return User{}, errorf(Unauthorized, "no valid token")
+	}
+	if err != nil {
+		return User{}, err
+	}
+	return userOf(u), nil
+}
+
+// RevokeToken deletes a token (signing out).
+func (s *Service) RevokeToken(ctx context.Context, token string) error {
+	err := s.st.DeleteToken(ctx, auth.TokenHash(token))
+	if errors.Is(err, store.ErrNotFound) {
+		return errorf(Unauthorized, "no valid token")
+	}
+	return err
+}
+
+// Allow spends one token of the command rate of a caller (a user id or
+// an address) and reports whether it had one.
+func (s *Service) Allow(key string) bool { return s.limits.allow("command", key) }
+
+// UserByName returns a user.
+func (s *Service) UserByName(ctx context.Context, name string) (User, error) {
+	u, err := s.st.UserByName(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return User{}, errorf(NotFound, "no user %q", name)
+	}
+	if err != nil {
+		return User{}, err
+	}
+	return userOf(u), nil
+}
+
+// Vacation suspends the user's correspondence timers from now for days.
+func (s *Service) Vacation(ctx context.Context, user User, days int) (time.Time, time.Time, error) {
+	if days < 1 || days > 60 {
+		return time.Time{}, time.Time{}, errorf(BadRequest, "a vacation is 1 to 60 days")
+	}
+	from := s.now()
+	to := from.Add(time.Duration(days) * 24 * time.Hour)
+	return from, to, s.st.AddVacation(ctx, store.Vacation{User: user.ID, From: from, To: to})
+}

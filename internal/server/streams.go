@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/wire"
+)
+
+// Send writes one line of a stream (a JSON value), or a keep-alive when
+// line is nil. An error ends the stream.
+type Send func(line []byte) error
+
+// WatchGame streams a game to send until ctx ends or send fails: first the
+// full game (since < 0), or what came after version since (a client that
+// reconnects), then every change in order, and a keep-alive now and then.
+// Anyone may watch. Nothing is missed: a change that the hub does not
+// bring (a slow listener, another process) is read from the store.
+func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Send) error {
+	sub, stop := s.hub.watchGame(id)
+	defer stop()
+	s.metrics.streamOpened()
+	defer s.metrics.streamClosed()
+
+	var last int64
+	if since < 0 {
+		snap, game, err := s.snapshot(ctx, id)
+		if err != nil {
+			return err
+		}
+		f, err := s.full(ctx, snap, game)
+		if err != nil {
+			return err
+		}
+		if err := send(mustJSON(f)); err != nil {
+			return err
+		}
+		last = snap.Game.Version
+	} else {
+		var err error
+		if last, err = s.catchUp(ctx, id, since, send); err != nil {
+			return err
+		}
+	}
+	keep := time.NewTicker(s.cfg.KeepAlive)
+	defer keep.Stop()
+	poll := time.NewTicker(s.cfg.PollEvery)
+	defer poll.Stop()
+	for {
+		var err error
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.ctx.Done():
+			return nil
+		case ev := <-sub.c:
+			switch {
+			case ev.Version <= last:
+			case ev.Version == last+1:
+				err = send(ev.Data)
+				last = ev.Version
+			default:
+				last, err = s.catchUp(ctx, id, last, send)
+			}
+		case <-sub.kick:
+			last, err = s.catchUp(ctx, id, last, send)
+		case <-poll.C:
+			// Changes made by another process reach this one only
+			// through the store.
+			var g store.Game
+			if g, err = s.st.Game(ctx, id); err == nil && g.Version > last {
+				last, err = s.catchUp(ctx, id, last, send)
+			}
+		case <-keep.C:
+			err = send(nil)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// catchUp sends what changed in a game after version since, from the
+// store: the moves and chat messages that have their versions, and then,
+// if any change had none of its own (an offer, a take-back, an end off the
+// board), the game's state. It returns the version the listener is at.
+func (s *Service) catchUp(ctx context.Context, id, since int64, send Send) (int64, error) {
+	snap, game, err := s.snapshot(ctx, id)
+	if err != nil {
+		return since, err
+	}
+	g := snap.Game
+	if g.Version <= since {
+		return since, nil
+	}
+	chat, err := s.st.Chat(ctx, id, since)
+	if err != nil {
+		return since, err
+	}
+	type line struct {
+		v    int64
+		data []byte
+	}
+	var lines []line
+	// Replay to give each move event its position.
+	replayed, err := replay(g, nil)
+	if err != nil {
+		return since, err
+	}
+	covered := map[int64]bool{}
+	for i, m := range snap.Moves {
+		if err := replayed.PlayText(m.Text); err != nil {
+			return since, err
+		}
+		if m.Version <= since || m.Version > g.Version {
+			continue
+		}
+		p := replayed.Position()
+		ev := wire.Move{Type: "move", Version: m.Version, Ply: m.Ply, Move: m.Text, Position: p.String(),
+			ToMove: colorName(p.SideToMove()), Status: string(store.Active), Result: "*"}
+		if g.Control.Initial > 0 {
+			ev.Clocks = &wire.Clocks{WhiteMs: m.Left[0].Milliseconds(), BlackMs: m.Left[1].Milliseconds(), AtMs: m.At.UnixMilli()}
+		}
+		if i == len(snap.Moves)-1 && m.Version == g.Version {
+			ev.Status, ev.Result, ev.Method = string(g.Status), g.Result, g.Method
+		}
+		lines = append(lines, line{m.Version, mustJSON(ev)})
+		covered[m.Version] = true
+	}
+	for _, c := range chat {
+		if c.Version > g.Version {
+			continue
+		}
+		lines = append(lines, line{c.Version, mustJSON(wire.Chat{Type: "chat", Version: c.Version, User: c.UserName, Text: c.Text, AtMs: c.At.UnixMilli()})})
+		covered[c.Version] = true
+	}
+	slices.SortFunc(lines, func(a, b line) int { return int(a.v - b.v) })
+	for _, l := range lines {
+		if err := send(l.data); err != nil {
+			return since, err
+		}
+	}
+	for v := since + 1; v <= g.Version; v++ {
+		if !covered[v] {
+			var deadline time.Time
+			if g.Control.ForfeitDays > 0 {
+				_, deadline = s.deadlinesOf(ctx, g, game.Position().SideToMove())
+			}
+			if err := send(mustJSON(state(g, snap.Moves, snap.Offers, game, s.now(), deadline))); err != nil {
+				return since, err
+			}
+			break
+		}
+	}
+	return g.Version, nil
+}
+
+// WatchAccount streams a user's events: first a gameStart for each game
+// they play that is going on and a challenge for each open challenge to or
+// from them, then what happens (games starting and ending, challenges,
+// reminders, the moves of games they follow), with keep-alives.
+func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error {
+	sub, stop := s.hub.watchUser(user.ID)
+	defer stop()
+	s.metrics.streamOpened()
+	defer s.metrics.streamClosed()
+	games, err := s.st.Games(ctx, store.GameQuery{User: user.ID, Status: store.Active})
+	if err != nil {
+		return err
+	}
+	for _, g := range slices.Backward(games) {
+		if err := send(mustJSON(wire.Event{Type: "gameStart", Game: summary(g, "")})); err != nil {
+			return err
+		}
+	}
+	chs, err := s.st.OpenChallenges(ctx, user.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range chs {
+		wc, err := s.wireChallenge(ctx, c)
+		if err != nil {
+			return err
+		}
+		if err := send(mustJSON(wire.Event{Type: "challenge", Challenge: &wc})); err != nil {
+			return err
+		}
+	}
+	keep := time.NewTicker(s.cfg.KeepAlive)
+	defer keep.Stop()
+	for {
+		var err error
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.ctx.Done():
+			return nil
+		case ev := <-sub.c:
+			err = send(ev.Data)
+		case <-sub.kick:
+			// Account events are news, not state: what was lost is in
+			// the games and challenges lists.
+		case <-keep.C:
+			err = send(nil)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}

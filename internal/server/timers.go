@@ -1,0 +1,124 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/morrisgame/morris/internal/clock"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/mill"
+)
+
+// armFlag sets a timer for the moment the running clock runs out; the
+// flag then falls on the server whether or not anyone is connected.
+func (o *owner) armFlag() {
+	_, at, ok := o.clocks().FlagAt()
+	if !ok {
+		return
+	}
+	s, id := o.s, o.id
+	o.timer = time.AfterFunc(max(at.Sub(s.now()), 0)+time.Millisecond, func() { s.checkFlag(id) })
+}
+
+func (o *owner) stopTimer() {
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
+}
+
+// checkFlag ends a real-time game whose running clock has run out.
+func (s *Service) checkFlag(id int64) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	err := s.locked(s.ctx, id, func(o *owner) error {
+		if !o.active() || !o.control().RealTime() {
+			return nil
+		}
+		side, flagged := o.clocks().Flagged(s.now())
+		if !flagged {
+			o.stopTimer()
+			o.armFlag()
+			return nil
+		}
+		return s.finishLocked(s.ctx, o, mill.Won(mill.Color(side).Other()), mill.Time)
+	})
+	if err != nil && s.ctx.Err() == nil {
+		s.log.Warn("flag", "game", id, "err", err)
+	}
+}
+
+func intervals(vs []store.Vacation) []clock.Interval {
+	out := make([]clock.Interval, len(vs))
+	for i, v := range vs {
+		out[i] = clock.Interval{From: v.From, To: v.To}
+	}
+	return out
+}
+
+// sweeper checks the correspondence timers every Config.SweepEvery.
+func (s *Service) sweeper() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			if err := s.Sweep(s.ctx); err != nil && s.ctx.Err() == nil {
+				s.log.Error("correspondence sweep", "err", err)
+			}
+		}
+	}
+}
+
+// Sweep sends the reminders that are due and forfeits the games past
+// their deadline. Several processes may sweep at once: the store lets one
+// reminder through per turn, and one end per game.
+func (s *Service) Sweep(ctx context.Context) error {
+	games, err := s.st.Games(ctx, store.GameQuery{Status: store.Active})
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	for _, g := range games {
+		if g.Control.ForfeitDays <= 0 && g.Control.NagDays <= 0 {
+			continue
+		}
+		err := s.locked(ctx, g.ID, func(o *owner) error {
+			if !o.active() {
+				return nil
+			}
+			nag, forfeit, err := s.deadlines(ctx, o)
+			if err != nil {
+				return err
+			}
+			toMove := o.game.Position().SideToMove()
+			if !forfeit.IsZero() && !now.Before(forfeit) {
+				s.log.Info("correspondence forfeit", "game", o.id, "side", toMove)
+				return s.finishLocked(ctx, o, mill.Won(toMove.Other()), mill.Time)
+			}
+			if !nag.IsZero() && !now.Before(nag) && o.g.NagSentPly < o.g.Ply {
+				ok, err := s.st.MarkNagged(ctx, o.id, o.g.Ply)
+				if err != nil {
+					return err
+				}
+				o.g.NagSentPly = o.g.Ply
+				if ok {
+					s.hub.publishUser(o.userOf(toMove), Event{Data: mustJSON(wire.Event{Type: "reminder", Game: o.summary()})})
+					s.metrics.reminded()
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			s.log.Warn("correspondence timers", "game", g.ID, "err", err)
+		}
+	}
+	return nil
+}
+
+var _ = context.Background

@@ -1,0 +1,161 @@
+// Package wire is the JSON of the game server: the bodies of the HTTP API,
+// the lines of its NDJSON streams and the messages of its WebSocket. It
+// holds types only; the service fills them and the gateways encode them.
+// docs/api.md documents every one with examples.
+//
+// Times are Unix milliseconds and durations milliseconds, as integers.
+// Sides are "white" and "black" (white is the first player's colour, even
+// when the lot makes black start).
+package wire
+
+// Player is one side of a game.
+type Player struct {
+	ID          int64   `json:"id"`
+	Name        string  `json:"name"`
+	Rating      float64 `json:"rating,omitempty"`
+	Provisional bool    `json:"provisional,omitempty"`
+	Bot         bool    `json:"bot,omitempty"`
+}
+
+// Control is a time control: real time (initial and increment) or
+// correspondence (reminder and forfeit after so many days), or neither.
+type Control struct {
+	InitialMs   int64 `json:"initialMs,omitempty"`
+	IncrementMs int64 `json:"incrementMs,omitempty"`
+	NagDays     int   `json:"nagDays,omitempty"`
+	ForfeitDays int   `json:"forfeitDays,omitempty"`
+}
+
+// Clocks are real-time clocks: the time left of each side at AtMs, and
+// whose clock runs ("" when none).
+type Clocks struct {
+	WhiteMs int64  `json:"whiteMs"`
+	BlackMs int64  `json:"blackMs"`
+	Running string `json:"running,omitempty"`
+	AtMs    int64  `json:"atMs"`
+}
+
+// Offer is a pending draw or take-back offer.
+type Offer struct {
+	Kind string `json:"kind"` // "draw" or "takeback"
+	By   string `json:"by"`   // "white" or "black"
+}
+
+// GameState is everything about a game that changes: a stream sends it
+// after a change that is not a move or a chat message (an offer, a
+// take-back, an end off the board), and gameFull carries one.
+type GameState struct {
+	Type     string   `json:"type"` // "gameState"
+	Version  int64    `json:"version"`
+	Ply      int      `json:"ply"`
+	Moves    []string `json:"moves"` // standard notation, from the start
+	Position string   `json:"position"`
+	ToMove   string   `json:"toMove"`
+	Status   string   `json:"status"` // "active" or "finished"
+	Result   string   `json:"result"` // "*", "1-0", "0-1", "1/2-1/2"
+	Method   string   `json:"method,omitempty"`
+	Clocks   *Clocks  `json:"clocks,omitempty"`
+	Offers   []Offer  `json:"offers"`
+	// DeadlineMs is when the side to move forfeits (correspondence).
+	DeadlineMs int64 `json:"deadlineMs,omitempty"`
+}
+
+// GameFull is the first line of a game stream and the answer of GET
+// /api/game/{id}: the game's fixed facts and its state.
+type GameFull struct {
+	Type        string    `json:"type"` // "gameFull"
+	ID          int64     `json:"id"`
+	Variant     string    `json:"variant"`
+	Rules       string    `json:"rules"`
+	Rated       bool      `json:"rated"`
+	White       Player    `json:"white"`
+	Black       Player    `json:"black"`
+	Start       string    `json:"start"` // the start position
+	Seed        *uint64   `json:"seed,omitempty"`
+	Control     Control   `json:"control"`
+	EngineLevel int       `json:"engineLevel,omitempty"`
+	CreatedMs   int64     `json:"createdMs"`
+	State       GameState `json:"state"`
+	Chat        []Chat    `json:"chat"`
+}
+
+// Move is a move event of a game stream.
+type Move struct {
+	Type     string  `json:"type"` // "move"
+	Version  int64   `json:"version"`
+	Ply      int     `json:"ply"`  // the move's ply: 0 for the first move
+	Move     string  `json:"move"` // standard notation
+	Position string  `json:"position"`
+	ToMove   string  `json:"toMove"`
+	Clocks   *Clocks `json:"clocks,omitempty"`
+	Status   string  `json:"status"`
+	Result   string  `json:"result"`
+	Method   string  `json:"method,omitempty"`
+}
+
+// Chat is a chat message, in a game stream and in GameFull.
+type Chat struct {
+	Type    string `json:"type,omitempty"` // "chat" in a stream
+	Version int64  `json:"version"`
+	User    string `json:"user"`
+	Text    string `json:"text"`
+	AtMs    int64  `json:"atMs"`
+}
+
+// GameSummary is a game in lists and in account events.
+type GameSummary struct {
+	ID        int64   `json:"id"`
+	Variant   string  `json:"variant"`
+	Rules     string  `json:"rules"`
+	Rated     bool    `json:"rated"`
+	White     Player  `json:"white"`
+	Black     Player  `json:"black"`
+	Status    string  `json:"status"`
+	Result    string  `json:"result"`
+	Method    string  `json:"method,omitempty"`
+	Ply       int     `json:"ply"`
+	ToMove    string  `json:"toMove,omitempty"`
+	Control   Control `json:"control"`
+	UpdatedMs int64   `json:"updatedMs"`
+}
+
+// Challenge is an invitation to a game; To is nil for an open seek.
+type Challenge struct {
+	ID      int64   `json:"id"`
+	From    Player  `json:"from"`
+	To      *Player `json:"to,omitempty"`
+	Variant string  `json:"variant"`
+	Rules   string  `json:"rules"`
+	Rated   bool    `json:"rated"`
+	Color   string  `json:"color"` // the challenger's: white, black, random
+	Control Control `json:"control"`
+	Status  string  `json:"status"`
+	Game    int64   `json:"game,omitempty"`
+}
+
+// Event is a line of the account stream: Type says which field is set.
+//
+//	gameStart, gameFinish   Game
+//	challenge, challengeAccepted, challengeDeclined, challengeCanceled   Challenge
+//	reminder                Game (your turn in a correspondence game, since a while)
+type Event struct {
+	Type      string       `json:"type"`
+	Game      *GameSummary `json:"game,omitempty"`
+	Challenge *Challenge   `json:"challenge,omitempty"`
+}
+
+// Rating is a player's rating in a variant.
+type Rating struct {
+	Variant     string  `json:"variant"`
+	User        string  `json:"user,omitempty"`
+	Rating      float64 `json:"rating"`
+	Deviation   float64 `json:"deviation"`
+	Volatility  float64 `json:"volatility"`
+	Games       int     `json:"games"`
+	Provisional bool    `json:"provisional"`
+}
+
+// Error is the body of every answer that is not a success.
+type Error struct {
+	Error string `json:"error"`
+}
