@@ -1,0 +1,168 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/internal/auth"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/mill"
+)
+
+// newService opens a service on a new SQLite database in a temporary
+// folder, started, and closes both when the test ends.
+func newService(t testing.TB, cfg Config) *Service {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Store = st
+	if cfg.Hash == (auth.Params{}) {
+		cfg.Hash = auth.Test
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(); st.Close() })
+	return s
+}
+
+func signUp(t testing.TB, s *Service, name string) User {
+	t.Helper()
+	u, err := s.SignUp(context.Background(), "test", name, "secret-"+name, "")
+	if err != nil {
+		t.Fatalf("SignUp(%s): %v", name, err)
+	}
+	return u
+}
+
+func TestMoveSerialisedAndChecked(t *testing.T) {
+	s := newService(t, Config{})
+	ctx := context.Background()
+	ann, bob, cy := signUp(t, s, "ann"), signUp(t, s, "bob"), signUp(t, s, "cy")
+	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ID != 101 {
+		t.Errorf("first board: got %d, want 101", g.ID)
+	}
+	// The same move sent twice at once, with its ply: played once.
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, errs[i] = s.Move(ctx, ann, g.ID, "d6", 0) }()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if KindOf(err) != Conflict {
+			t.Errorf("a repeated move: got %v, want a conflict", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("the same move sent 8 times at once: played %d times, want 1", ok)
+	}
+	for _, c := range []struct {
+		user User
+		move string
+		ply  int
+		kind Kind
+	}{
+		{ann, "d5", 1, Forbidden},  // not her turn
+		{cy, "d5", 1, Forbidden},   // not his game
+		{bob, "d6", 1, BadRequest}, // occupied
+		{bob, "z9", 1, BadRequest}, // no such point
+		{bob, "d5", 0, Conflict},   // wrong ply
+	} {
+		if _, err := s.Move(ctx, c.user, g.ID, c.move, c.ply); KindOf(err) != c.kind {
+			t.Errorf("%s plays %s at ply %d: got %v (kind %d), want kind %d", c.user.Name, c.move, c.ply, err, KindOf(err), c.kind)
+		}
+	}
+	if _, err := s.Move(ctx, bob, g.ID, "D5", 1); err != nil {
+		t.Fatalf("bob D5: %v", err)
+	}
+	v, err := s.View(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Moves) != 2 || v.Moves[0].Text != "d6" || v.Moves[1].Text != "d5" {
+		t.Errorf("stored moves: got %+v", v.Moves)
+	}
+	if err := s.Resign(ctx, bob, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Move(ctx, ann, g.ID, "b4", 2); KindOf(err) != Conflict {
+		t.Errorf("a move after the end: got %v, want a conflict", err)
+	}
+	v, _ = s.View(ctx, g.ID)
+	if v.Result != "1-0" || v.Method != "resignation" {
+		t.Errorf("after bob resigned: %s by %s", v.Result, v.Method)
+	}
+}
+
+func TestRatedGameRates(t *testing.T) {
+	s := newService(t, Config{})
+	ctx := context.Background()
+	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
+	wc, err := s.Challenge(ctx, ann, "bob", GameSpec{Rated: true, Color: "white"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wc, err = s.Accept(ctx, bob, wc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Offer(ctx, ann, wc.Game, Draw); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Answer(ctx, bob, wc.Game, Draw, true); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Ratings(ctx, "ann")
+	if err != nil || len(rs) != 1 || rs[0].Games != 1 || !rs[0].Provisional {
+		t.Errorf("ann's ratings after one draw: %+v, %v", rs, err)
+	}
+}
+
+func TestFlagFalls(t *testing.T) {
+	s := newService(t, Config{})
+	ctx := context.Background()
+	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
+	g, err := s.st.CreateGame(ctx, s.newGame(mill.MustRules("nine-mens-morris"), GameSpec{Color: "white",
+		Control: store.TimeControl{Initial: 300 * time.Millisecond}}, ann.ID, bob.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.started(ctx, g)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		v, err := s.View(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Status == store.Finished {
+			if v.Result != "0-1" || v.Method != "time" {
+				t.Errorf("flag fell: got %s by %s, want 0-1 by time", v.Result, v.Method)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("white's flag did not fall with nobody connected")
+}
+
+var _ = errors.New
