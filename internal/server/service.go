@@ -76,6 +76,9 @@ type Service struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// streams ends the streams (CloseStreams), before the rest stops.
+	streams     context.Context
+	stopStreams context.CancelFunc
 }
 
 // New returns a service over cfg.Store. Call Start to resume the games in
@@ -118,7 +121,8 @@ func New(cfg Config) (*Service, error) {
 		cfg.Rates = DefaultRates
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Service{
+	streams, stopStreams := context.WithCancel(ctx)
+	s := &Service{streams: streams, stopStreams: stopStreams,
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 	}
@@ -178,8 +182,13 @@ func (s *Service) Start(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the timers, the sweeper and the engine, and waits for them.
-// It does not close the store.
+// CloseStreams ends every stream: the first step of a graceful shutdown,
+// so that the HTTP server's Shutdown does not wait for them (clients
+// reconnect to another process, or later, and catch up).
+func (s *Service) CloseStreams() { s.stopStreams() }
+
+// Close stops the streams, the timers, the sweeper and the engine, and
+// waits for them. It does not close the store.
 func (s *Service) Close() {
 	s.cancel()
 	if s.engine != nil {

@@ -53,7 +53,7 @@ func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Sen
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-s.ctx.Done():
+		case <-s.streams.Done():
 			return nil
 		case ev := <-sub.c:
 			switch {
@@ -198,7 +198,7 @@ func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error 
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-s.ctx.Done():
+		case <-s.streams.Done():
 			return nil
 		case ev := <-sub.c:
 			err = send(ev.Data)

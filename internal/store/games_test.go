@@ -194,8 +194,8 @@ func TestGames(t *testing.T) {
 			Variant: "twelve-mens-morris", Rules: "twelve-mens-morris,flying=never",
 			White: f.bob.ID, Black: f.ann.ID, Start: "twelve-mens-morris 24 w 12,12 - 0 0",
 			Seed: 1<<63 + 12345, HasSeed: true, Rated: false,
-			Control: TimeControl{NagDays: 7, ForfeitDays: 21},
-			Clocks:  Clocks{Left: [2]time.Duration{1500 * time.Millisecond, 2 * time.Second}, Running: 1},
+			Control:     TimeControl{NagDays: 7, ForfeitDays: 21},
+			Clocks:      Clocks{Left: [2]time.Duration{1500 * time.Millisecond, 2 * time.Second}, Running: 1},
 			EngineLevel: 3, NagSentPly: -1,
 		}
 		g, err := s.CreateGame(ctx, want)

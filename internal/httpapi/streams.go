@@ -1,0 +1,259 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/morrisgame/morris/internal/server"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/wire"
+)
+
+// ndjson prepares a streamed answer: NDJSON, flushed line by line, without
+// the server's write timeout, which is for ordinary answers.
+func ndjson(w http.ResponseWriter) (server.Send, error) {
+	rc := http.NewResponseController(w)
+	if err := rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return nil, err
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if err := rc.Flush(); err != nil {
+		return nil, err
+	}
+	return func(line []byte) error {
+		// Each write gets its own deadline: a client that stops reading is
+		// dropped instead of holding the stream forever.
+		_ = rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+		if line != nil {
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write([]byte{'\n'}); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}, nil
+}
+
+// since reads ?since=V: the last version a reconnecting client saw, -1 for none.
+func since(r *http.Request) (int64, error) {
+	s := r.URL.Query().Get("since")
+	if s == "" {
+		return -1, nil
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return 0, httpError(http.StatusBadRequest, "since %q is not a version", s)
+	}
+	return v, nil
+}
+
+// gameStream: GET /api/game/{id}/stream[?since=V]. Anyone may watch.
+func (a *api) gameStream(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	v, err := since(r)
+	if err != nil {
+		return err
+	}
+	// The game must exist before the answer starts: a 404 cannot follow a 200.
+	if _, err := a.svc.Store().Game(r.Context(), id); err != nil {
+		return err
+	}
+	send, err := ndjson(w)
+	if err != nil {
+		return err
+	}
+	return a.quiet(a.svc.WatchGame(r.Context(), id, v, send))
+}
+
+// accountStream: GET /api/stream/event.
+func (a *api) accountStream(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.auth(r)
+	if err != nil {
+		return err
+	}
+	send, err := ndjson(w)
+	if err != nil {
+		return err
+	}
+	return a.quiet(a.svc.WatchAccount(r.Context(), u, send))
+}
+
+// quiet logs the error that ends a stream already answering: it can no
+// longer become an error answer.
+func (a *api) quiet(err error) error {
+	if err != nil {
+		a.log.Debug("stream ended", "err", err)
+	}
+	return nil
+}
+
+// socketMessage is what a browser sends on a game's WebSocket. Type is
+// move (Move, Ply), resign, claim-victory, draw or takeback (Action:
+// offer, accept, decline), chat (Text). ID comes back in the answer.
+type socketMessage struct {
+	ID     int64  `json:"id"`
+	Type   string `json:"type"`
+	Move   string `json:"move"`
+	Ply    *int   `json:"ply"`
+	Action string `json:"action"`
+	Text   string `json:"text"`
+}
+
+// socketAnswer answers a socketMessage: type "ack" or "error".
+type socketAnswer struct {
+	Type  string `json:"type"`
+	ID    int64  `json:"id"`
+	Error string `json:"error,omitempty"`
+	Code  int    `json:"code,omitempty"` // the HTTP status the error would have
+}
+
+// gameSocket: GET /api/game/{id}/ws[?since=V][&token=T]. The server sends
+// the lines of the game stream as text messages (keep-alives as
+// {"type":"keepAlive"}); a player sends socketMessages and gets an answer
+// to each. Without a token the socket only watches.
+func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	v, err := since(r)
+	if err != nil {
+		return err
+	}
+	var user *server.User
+	if bearer(r) != "" || r.URL.Query().Get("token") != "" {
+		u, err := a.auth(r)
+		if err != nil {
+			return err
+		}
+		user = &u
+	}
+	if _, err := a.svc.Store().Game(r.Context(), id); err != nil {
+		return err
+	}
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return nil // Accept has answered
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(4096)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+
+	var mu sync.Mutex // one writer at a time: events and answers
+	write := func(b []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return c.Write(wctx, websocket.MessageText, b)
+	}
+	go func() {
+		defer cancel()
+		for {
+			_, data, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			ans := a.socketCommand(ctx, user, id, data)
+			b, _ := json.Marshal(ans)
+			if write(b) != nil {
+				return
+			}
+		}
+	}()
+	keepAlive := []byte(`{"type":"keepAlive"}`)
+	err = a.svc.WatchGame(ctx, id, v, func(line []byte) error {
+		if line == nil {
+			line = keepAlive
+		}
+		return write(line)
+	})
+	if err != nil {
+		a.log.Debug("socket ended", "game", id, "err", err)
+		c.Close(websocket.StatusInternalError, "stream ended")
+		return nil
+	}
+	c.Close(websocket.StatusNormalClosure, "")
+	return nil
+}
+
+func (a *api) socketCommand(ctx context.Context, user *server.User, id int64, data []byte) socketAnswer {
+	var m socketMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return socketAnswer{Type: "error", Error: "bad JSON: " + err.Error(), Code: http.StatusBadRequest}
+	}
+	fail := func(err error) socketAnswer {
+		code := server.KindOf(err).Status()
+		msg := err.Error()
+		if code == 500 {
+			a.log.Error("socket command", "game", id, "err", err)
+			msg = "internal error"
+		}
+		return socketAnswer{Type: "error", ID: m.ID, Error: msg, Code: code}
+	}
+	if user == nil {
+		return socketAnswer{Type: "error", ID: m.ID, Error: "spectators only watch: connect with a token to play", Code: http.StatusUnauthorized}
+	}
+	if !a.svc.Allow("user:" + strconv.FormatInt(user.ID, 10)) {
+		return socketAnswer{Type: "error", ID: m.ID, Error: "too many requests: slow down", Code: http.StatusTooManyRequests}
+	}
+	var err error
+	switch m.Type {
+	case "move":
+		ply := server.AnyPly
+		if m.Ply != nil {
+			ply = *m.Ply
+		}
+		_, err = a.svc.Move(ctx, *user, id, m.Move, ply)
+	case "resign":
+		err = a.svc.Resign(ctx, *user, id)
+	case "claim-victory":
+		err = a.svc.ClaimVictory(ctx, *user, id)
+	case "draw", "takeback":
+		kind := store.DrawOffer
+		if m.Type == "takeback" {
+			kind = store.TakebackOffer
+		}
+		switch m.Action {
+		case "offer":
+			err = a.svc.Offer(ctx, *user, id, kind)
+		case "accept":
+			err = a.svc.Answer(ctx, *user, id, kind, true)
+		case "decline":
+			err = a.svc.Answer(ctx, *user, id, kind, false)
+		default:
+			return socketAnswer{Type: "error", ID: m.ID, Error: "action is offer, accept or decline", Code: http.StatusBadRequest}
+		}
+	case "chat":
+		err = a.svc.Chat(ctx, *user, id, m.Text)
+	default:
+		return socketAnswer{Type: "error", ID: m.ID, Error: "type is move, resign, claim-victory, draw, takeback or chat", Code: http.StatusBadRequest}
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return socketAnswer{Type: "ack", ID: m.ID}
+}
+
+var _ = wire.Error{}
