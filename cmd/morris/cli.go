@@ -44,6 +44,11 @@ Usage:
   morris solve   -variant V -dir DIR [-max N | -sectors 3v3,4v3] [-threads N] [-verify]
                                         build endgame databases (resumable); counts to DIR/summary.txt
 
+  morris serve   [-addr HOST:PORT] [-pbm-addr HOST:PORT] [-data DIR] [-db postgres://...]
+                                        run the game server (README: The server; docs/api.md)
+  morris bench-server [-addr URL] [-games N] [-moves N] [-duration D]
+                                        drive N concurrent games over the API and print moves/s and latency
+
 Position flags:
   -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
   -rules LIST       rule overrides, comma-separated: flying=never,protection=always
@@ -68,6 +73,8 @@ var commands = []command{
 	{"match", cmdMatch},
 	{"play", cmdPlay},
 	{"solve", cmdSolve},
+	{"serve", cmdServe},
+	{"bench-server", cmdBenchServer},
 }
 
 // usageError is an error in the command line or its input: exit code 2.

@@ -7,12 +7,13 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	// Long commands (solve) stop cleanly on an interrupt; the others end
+	// Long commands (solve, serve) stop cleanly on an interrupt or SIGTERM; the others end
 	// with the process.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	commandContext = func() context.Context { return ctx }
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -111,7 +111,8 @@ func (s *Service) wireChallenge(ctx context.Context, c store.Challenge) (wire.Ch
 }
 
 func (s *Service) announceChallenge(ctx context.Context, kind string, c store.Challenge) wire.Challenge {
-	wc, err := s.wireChallenge(ctx, c)
+	// The challenge is stored: it is announced even if the caller has gone.
+	wc, err := s.wireChallenge(context.WithoutCancel(ctx), c)
 	if err != nil {
 		s.log.Warn("challenge event", "challenge", c.ID, "err", err)
 		return wc

@@ -103,3 +103,46 @@ func (c *pwCache) remember(u store.User, password string) {
 	}
 	c.m[pwKey(u, password)] = time.Now()
 }
+
+// tokenCache remembers the users of tokens checked in the last
+// tokenCacheTTL, so that an API call does not read the store to learn who
+// calls. A token revoked here is forgotten at once; one revoked through
+// another process sharing the database works here until its entry ages
+// out (at most tokenCacheTTL), and a token that expires works at most that
+// long past its expiry.
+type tokenCache struct {
+	mu sync.Mutex
+	m  map[string]tokenEntry
+}
+
+type tokenEntry struct {
+	u    User
+	seen time.Time
+}
+
+const tokenCacheTTL = 30 * time.Second
+
+func (c *tokenCache) get(hash string, now time.Time) (User, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[hash]
+	if !ok || now.Sub(e.seen) > tokenCacheTTL || now.Before(e.seen) {
+		return User{}, false
+	}
+	return e.u, true
+}
+
+func (c *tokenCache) put(hash string, u User, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) > 100000 {
+		c.m = map[string]tokenEntry{}
+	}
+	c.m[hash] = tokenEntry{u: u, seen: now}
+}
+
+func (c *tokenCache) drop(hash string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, hash)
+}

@@ -29,6 +29,11 @@ type owner struct {
 	game      *mill.Game
 	followers []store.Subscription
 	timer     *time.Timer
+	// queued says that a player may have a move queued in the game: set
+	// at load and by Queue, cleared when none is left. (A move queued
+	// through another process sharing the database is found by the
+	// sweeper instead.)
+	queued bool
 }
 
 // owner returns the owner of a game, made on first use.
@@ -84,7 +89,12 @@ func (o *owner) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	queued, err := o.s.st.QueuedMoves(ctx, o.id)
+	if err != nil {
+		return err
+	}
 	o.g, o.moves, o.offers, o.game, o.followers = snap.Game, snap.Moves, snap.Offers, game, followers
+	o.queued = len(queued) > 0
 	o.loaded = true
 	return nil
 }

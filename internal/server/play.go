@@ -489,12 +489,31 @@ func (s *Service) Queue(ctx context.Context, user User, id int64, text string, p
 			return nil
 		}
 		if ply == AnyPly {
-			ply = o.g.Ply + 1 // the next turn of the player: the opponent is to move
+			// The player's next turn: after the opponent's move, or after
+			// their own if they are to move and gave another ply.
+			ply = o.g.Ply + 1
+			if o.game.Position().SideToMove() == side {
+				ply = o.g.Ply + 2
+			}
 		}
 		if ply <= o.g.Ply {
-			return errorf(Conflict, "game %d is at ply %d already", o.id, o.g.Ply)
+			return errorf(Conflict, "game %d is at move %d already", o.id, o.g.Ply+1)
 		}
-		return s.st.QueueMove(ctx, store.QueuedMove{Game: o.id, User: user.ID, Move: text, Ply: ply, At: s.now()})
+		// Turns alternate, so the player's are every other ply, except
+		// with Shah's deferred removal, a turn of its own that may follow
+		// the same side's last placement.
+		mine := o.g.Ply
+		if o.game.Position().SideToMove() != side {
+			mine++
+		}
+		if (ply-mine)%2 != 0 && o.game.Rules().Options().PlacingCaptures != mill.CaptureDeferred {
+			return errorf(BadRequest, "move %d is your opponent's, not yours", ply+1)
+		}
+		if err := s.st.QueueMove(ctx, store.QueuedMove{Game: o.id, User: user.ID, Move: text, Ply: ply, At: s.now()}); err != nil {
+			return err
+		}
+		o.queued = true
+		return nil
 	})
 	if err != nil || !now {
 		return false, err
@@ -504,13 +523,14 @@ func (s *Service) Queue(ctx context.Context, user User, id int64, text string, p
 }
 
 // playQueued plays the queued move of the player to move, if there is one
-// and it is legal; a move that is not is dropped.
+// for this ply and it is legal; a move that is not legal then is dropped.
+// A move queued for a later turn of the player's stays queued.
 func (s *Service) playQueued(ctx context.Context, id int64) {
 	for range 2 { // a queued move may meet the opponent's queued reply
 		var user int64
 		var ply int
 		_ = s.locked(ctx, id, func(o *owner) error {
-			if o.active() {
+			if o.active() && o.queued {
 				user, ply = o.userOf(o.game.Position().SideToMove()), o.g.Ply
 			}
 			return nil
@@ -518,12 +538,18 @@ func (s *Service) playQueued(ctx context.Context, id int64) {
 		if user == 0 {
 			return
 		}
-		has, err := s.st.HasQueuedMove(ctx, id, user)
-		if err != nil || !has {
+		q, ok, err := s.st.QueuedMoveOf(ctx, id, user)
+		if err != nil || !ok || q.Ply > ply {
 			return
 		}
-		q, err := s.st.TakeQueuedMove(ctx, id, user)
-		if err != nil || q.Ply != ply {
+		if q, err = s.st.TakeQueuedMove(ctx, id, user); err != nil {
+			return
+		}
+		if left, err := s.st.QueuedMoves(ctx, id); err == nil && len(left) == 0 {
+			_ = s.locked(ctx, id, func(o *owner) error { o.queued = false; return nil })
+		}
+		if q.Ply < ply {
+			s.log.Info("queued move dropped: its turn has passed", "game", id, "user", user, "move", q.Move)
 			return
 		}
 		err = s.locked(ctx, id, func(o *owner) error {

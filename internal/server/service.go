@@ -71,7 +71,8 @@ type Service struct {
 	engine   *enginePool
 	engineID int64 // the engine's user
 
-	pw pwCache
+	pw     pwCache
+	tokens tokenCache
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -327,18 +328,26 @@ func (s *Service) Authenticate(ctx context.Context, token string) (User, error) 
 	if token == "" || len(token) > 200 {
 		return User{}, errorf(Unauthorized, "no valid token")
 	}
-	u, err := s.st.UserByToken(ctx, auth.TokenHash(token), s.now())
+	hash := auth.TokenHash(token)
+	now := s.now()
+	if u, ok := s.tokens.get(hash, now); ok {
+		return u, nil
+	}
+	su, err := s.st.UserByToken(ctx, hash, now)
 	if errors.Is(err, store.ErrNotFound) {
 		return User{}, errorf(Unauthorized, "no valid token")
 	}
 	if err != nil {
 		return User{}, err
 	}
-	return userOf(u), nil
+	u := userOf(su)
+	s.tokens.put(hash, u, now)
+	return u, nil
 }
 
 // RevokeToken deletes a token (signing out).
 func (s *Service) RevokeToken(ctx context.Context, token string) error {
+	s.tokens.drop(auth.TokenHash(token))
 	err := s.st.DeleteToken(ctx, auth.TokenHash(token))
 	if errors.Is(err, store.ErrNotFound) {
 		return errorf(Unauthorized, "no valid token")

@@ -79,6 +79,16 @@ func (s *Service) sweeper() {
 // their deadline. Several processes may sweep at once: the store lets one
 // reminder through per turn, and one end per game.
 func (s *Service) Sweep(ctx context.Context) error {
+	// Moves queued through another process sharing the database, whose
+	// turn came here.
+	queued, err := s.st.AllQueuedMoves(ctx)
+	if err != nil {
+		return err
+	}
+	for _, q := range queued {
+		_ = s.locked(ctx, q.Game, func(o *owner) error { o.queued = true; return nil })
+		s.playQueued(ctx, q.Game)
+	}
 	games, err := s.st.Games(ctx, store.GameQuery{Status: store.Active})
 	if err != nil {
 		return err

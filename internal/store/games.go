@@ -383,6 +383,9 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 			}
 		}
 		if a.End != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM queued_moves WHERE game_id = $1`, game); err != nil {
+				return err
+			}
 			return writeRatings(ctx, tx, a.End.Ratings, a.At)
 		}
 		return nil
@@ -419,7 +422,8 @@ type Finish struct {
 }
 
 // FinishGame ends an active game at f.Ply: its result and method, the
-// clocks, the ratings (see Ending), and the pending offers withdrawn, in one
+// clocks, the ratings (see Ending), the pending offers withdrawn and the
+// queued moves dropped, in one
 // transaction. A game over already, or that has moved past f.Ply (a move
 // came in before the flag fell), is ErrConflict.
 func (s *Store) FinishGame(ctx context.Context, game int64, f Finish) (int64, error) {
@@ -440,6 +444,9 @@ func (s *Store) FinishGame(ctx context.Context, game int64, f Finish) (int64, er
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM offers WHERE game_id = $1`, game); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM queued_moves WHERE game_id = $1`, game); err != nil {
 			return err
 		}
 		return writeRatings(ctx, tx, f.Ratings, f.At)

@@ -193,9 +193,45 @@ func (s *Store) SetFilter(ctx context.Context, user int64, variant string, chall
 	})
 }
 
-// HasQueuedMove reports whether a player has a queued move in a game.
-func (s *Store) HasQueuedMove(ctx context.Context, game, user int64) (bool, error) {
-	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM queued_moves WHERE game_id = $1 AND user_id = $2`, game, user).Scan(&n)
-	return n > 0, dbError(err)
+// QueuedMoveOf returns a player's queued move in a game without taking
+// it; ok is false when there is none.
+func (s *Store) QueuedMoveOf(ctx context.Context, game, user int64) (q QueuedMove, ok bool, err error) {
+	q = QueuedMove{Game: game, User: user}
+	var at int64
+	err = s.r.QueryRowContext(ctx, `SELECT move, ply, created_at FROM queued_moves WHERE game_id = $1 AND user_id = $2`,
+		game, user).Scan(&q.Move, &q.Ply, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return q, false, nil
+	}
+	q.At = fromMillis(at)
+	return q, err == nil, dbError(err)
+}
+
+// QueuedMoves returns the queued moves of a game (at most one a player).
+func (s *Store) QueuedMoves(ctx context.Context, game int64) ([]QueuedMove, error) {
+	return s.queuedMoves(ctx, `WHERE game_id = $1`, game)
+}
+
+// AllQueuedMoves returns the queued moves of every game, for the sweeper.
+func (s *Store) AllQueuedMoves(ctx context.Context) ([]QueuedMove, error) {
+	return s.queuedMoves(ctx, ``)
+}
+
+func (s *Store) queuedMoves(ctx context.Context, where string, args ...any) ([]QueuedMove, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT game_id, user_id, move, ply, created_at FROM queued_moves `+where+` ORDER BY game_id, user_id`, args...)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var qs []QueuedMove
+	for rows.Next() {
+		var q QueuedMove
+		var at int64
+		if err := rows.Scan(&q.Game, &q.User, &q.Move, &q.Ply, &at); err != nil {
+			return nil, dbError(err)
+		}
+		q.At = fromMillis(at)
+		qs = append(qs, q)
+	}
+	return qs, dbError(rows.Err())
 }

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/morrisgame/morris/internal/httpapi"
+	"github.com/morrisgame/morris/internal/pbmserv"
+	"github.com/morrisgame/morris/internal/server"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// env returns the environment variable, or def when it is unset: every
+// flag of serve has one (MORRIS_ADDR for -addr, ...), the flag winning.
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func envFloat(name string, def float64) float64 {
+	if v, ok := os.LookupEnv(name); ok {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if v, ok := os.LookupEnv(name); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+// cmdServe runs the game server until an interrupt or SIGTERM.
+func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", env("MORRIS_ADDR", "localhost:8080"), "HTTP address: the API, streams, WebSocket, POST /pbm, /healthz, /metrics (MORRIS_ADDR)")
+	pbmAddr := fs.String("pbm-addr", env("MORRIS_PBM_ADDR", "localhost:7070"), "pbmserv text port, one command a line; empty for none (MORRIS_PBM_ADDR)")
+	data := fs.String("data", env("MORRIS_DATA", "morris-data"), "data folder: the SQLite database (MORRIS_DATA)")
+	db := fs.String("db", env("MORRIS_DB", ""), "a postgres:// URL to use PostgreSQL instead of SQLite in the data folder (MORRIS_DB)")
+	workers := fs.Int("engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
+	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
+	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
+	logJSON := fs.Bool("log-json", env("MORRIS_LOG_JSON", "") != "", "log JSON lines instead of text (MORRIS_LOG_JSON)")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected argument %q", fs.Arg(0))
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return badInput("-log-level: %v", err)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler = slog.NewTextHandler(stderr, opts)
+	if *logJSON {
+		handler = slog.NewJSONHandler(stderr, opts)
+	}
+	log := slog.New(handler)
+	ctx := commandContext()
+	if *rate <= 0 {
+		return badInput("-rate must be positive")
+	}
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, rate: *rate}, log, stdout)
+}
+
+type serveConfig struct {
+	addr, pbmAddr, data, db string
+	workers                 int
+	rate                    float64 // commands a second per user or address
+	// bench lifts the rate limits, for bench-server's own server: its
+	// users come from one address and play many games each.
+	bench bool
+}
+
+func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Writer) error {
+	dsn, where := c.db, c.db
+	if dsn == "" {
+		dsn = filepath.Join(c.data, "morris.db")
+		where = dsn
+	} else if u := strings.Index(where, "@"); u >= 0 {
+		where = "postgres://…" + where[u:] // no password in the logs
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	log.Info("store open", "backend", st.Backend(), "at", where)
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers}
+	if c.rate > 0 {
+		cfg.Rates = server.DefaultRates
+		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate
+	}
+	if c.bench {
+		cfg.Rates = server.Rates{Login: 1e6, LoginBurst: 1e6, Signup: 1e6, SignupBurst: 1e6, Command: 1e6, CommandBurst: 1e6}
+	}
+	svc, err := server.New(cfg)
+	if err != nil {
+		return err
+	}
+	if err := svc.Start(ctx); err != nil {
+		return err
+	}
+	defer svc.Close()
+	gw := pbmserv.New(svc, log)
+
+	var ready atomic.Bool
+	h := httpapi.New(httpapi.Config{
+		Service: svc, Logger: log, PBM: gw.HTTPHandler(), Registerer: reg, Ready: ready.Load,
+		Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
+	})
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second, // streams lift it for themselves
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	srv.RegisterOnShutdown(svc.CloseStreams)
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(ln) }()
+
+	pctx, stopPBM := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopPBM()
+	pbmDone := make(chan error, 1)
+	pbmWhere := "off"
+	if c.pbmAddr != "" {
+		pln, err := net.Listen("tcp", c.pbmAddr)
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		pbmWhere = pln.Addr().String()
+		go func() { pbmDone <- gw.Serve(pctx, pln) }()
+	} else {
+		pbmDone <- nil
+	}
+	ready.Store(true)
+	log.Info("serving", "http", ln.Addr().String(), "pbm", pbmWhere)
+	fmt.Fprintf(stdout, "morris serve: http://%s/ (API under /api/), pbmserv commands on %s, store %s\n", ln.Addr(), pbmWhere, where)
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case serveErr = <-errc:
+	}
+	ready.Store(false)
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("HTTP shutdown", "err", err)
+	}
+	stopPBM()
+	<-pbmDone
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return serveErr
+	}
+	log.Info("stopped")
+	return nil
+}
