@@ -2,6 +2,8 @@ module github.com/morrisgame/morris
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	charm.land/bubbletea/v2 v2.1.1
 	github.com/coder/websocket v1.8.15

@@ -20,6 +20,7 @@ import (
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/store/storetest"
 	"github.com/morrisgame/morris/internal/wire"
 	"github.com/morrisgame/morris/mill"
 )
@@ -34,8 +35,14 @@ type testServer struct {
 
 func newTestServer(t testing.TB, cfg server.Config) *testServer {
 	t.Helper()
+	return newTestServerOn(t, filepath.Join(t.TempDir(), "morris.db"), cfg)
+}
+
+// newTestServerOn is newTestServer on the database dsn.
+func newTestServerOn(t testing.TB, dsn string, cfg server.Config) *testServer {
+	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +346,11 @@ func (s *socket) send(t testing.TB, ctx context.Context, m socketMessage) socket
 // drops in the middle and reconnects with its last version. Every stream
 // must see every move, in order.
 func TestWholeGamesEveryPreset(t *testing.T) {
-	ts := newTestServer(t, server.Config{})
+	storetest.Each(t, testWholeGamesEveryPreset)
+}
+
+func testWholeGamesEveryPreset(t *testing.T, dsn string) {
+	ts := newTestServerOn(t, dsn, server.Config{})
 	ann, bob := ts.account(t, "ann"), ts.account(t, "bob")
 	for i, v := range mill.Variants() {
 		t.Run(v.ID, func(t *testing.T) {
@@ -450,7 +461,11 @@ func TestWholeGamesEveryPreset(t *testing.T) {
 }
 
 func TestMoveErrors(t *testing.T) {
-	ts := newTestServer(t, server.Config{})
+	storetest.Each(t, testMoveErrors)
+}
+
+func testMoveErrors(t *testing.T, dsn string) {
+	ts := newTestServerOn(t, dsn, server.Config{})
 	ann, bob, cy := ts.account(t, "ann"), ts.account(t, "bob"), ts.account(t, "cy")
 	var c wire.Challenge
 	ts.must(t, 201, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white"}, &c)
@@ -516,7 +531,11 @@ func TestMoveErrors(t *testing.T) {
 // TestConcurrentSameMove sends one move from many connections at once: it
 // is played once, the others get 409.
 func TestConcurrentSameMove(t *testing.T) {
-	ts := newTestServer(t, server.Config{})
+	storetest.Each(t, testConcurrentSameMove)
+}
+
+func testConcurrentSameMove(t *testing.T, dsn string) {
+	ts := newTestServerOn(t, dsn, server.Config{})
 	ann, bob := ts.account(t, "ann"), ts.account(t, "bob")
 	var c wire.Challenge
 	ts.must(t, 201, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white"}, &c)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/store/storetest"
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -17,8 +18,14 @@ import (
 // folder, started, and closes both when the test ends.
 func newService(t testing.TB, cfg Config) *Service {
 	t.Helper()
+	return newServiceOn(t, filepath.Join(t.TempDir(), "morris.db"), cfg)
+}
+
+// newServiceOn is newService on the database dsn.
+func newServiceOn(t testing.TB, dsn string, cfg Config) *Service {
+	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +54,11 @@ func signUp(t testing.TB, s *Service, name string) User {
 }
 
 func TestMoveSerialisedAndChecked(t *testing.T) {
-	s := newService(t, Config{})
+	storetest.Each(t, testMoveSerialisedAndChecked)
+}
+
+func testMoveSerialisedAndChecked(t *testing.T, dsn string) {
+	s := newServiceOn(t, dsn, Config{})
 	ctx := context.Background()
 	ann, bob, cy := signUp(t, s, "ann"), signUp(t, s, "bob"), signUp(t, s, "cy")
 	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
@@ -115,7 +126,11 @@ func TestMoveSerialisedAndChecked(t *testing.T) {
 }
 
 func TestRatedGameRates(t *testing.T) {
-	s := newService(t, Config{})
+	storetest.Each(t, func(t *testing.T, dsn string) { testRatedGameRates(t, dsn) })
+}
+
+func testRatedGameRates(t *testing.T, dsn string) {
+	s := newServiceOn(t, dsn, Config{})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
 	wc, err := s.Challenge(ctx, ann, "bob", GameSpec{Rated: true, Color: "white"})
@@ -139,7 +154,11 @@ func TestRatedGameRates(t *testing.T) {
 }
 
 func TestFlagFalls(t *testing.T) {
-	s := newService(t, Config{})
+	storetest.Each(t, testFlagFalls)
+}
+
+func testFlagFalls(t *testing.T, dsn string) {
+	s := newServiceOn(t, dsn, Config{})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
 	g, err := s.st.CreateGame(ctx, s.newGame(mill.MustRules("nine-mens-morris"), GameSpec{Color: "white",
