@@ -14,13 +14,13 @@ type Metrics struct {
 	moveLatency  prometheus.Histogram
 	gamesStarted prometheus.Counter
 	gamesEnded   prometheus.Counter
+	gamesActive  prometheus.Gauge
 	streams      prometheus.Gauge
 	engineQueue  prometheus.Gauge
 	reminders    prometheus.Counter
 }
 
-// NewMetrics registers the service's metrics with reg. activeGames is
-// read at each scrape (the games cached, i.e. going on in this process).
+// NewMetrics registers the service's metrics with reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		movesTotal:   prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_moves_total", Help: "Moves played and stored."}),
@@ -29,11 +29,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1}}),
 		gamesStarted: prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_games_started_total", Help: "Games started."}),
 		gamesEnded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_games_finished_total", Help: "Games finished."}),
+		gamesActive:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_games_active", Help: "Games going on (as this process last counted them: at start and at each start and end it sees)."}),
 		streams:      prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_streams", Help: "Open game and account streams (NDJSON and WebSocket)."}),
 		engineQueue:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_engine_queue", Help: "Games waiting for the engine's move."}),
 		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
 	}
-	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveLatency, m.gamesStarted, m.gamesEnded, m.streams, m.engineQueue, m.reminders)
+	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveLatency, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.reminders)
 	return m
 }
 
@@ -53,12 +54,20 @@ func (m *Metrics) moveRefused() {
 func (m *Metrics) gameStarted() {
 	if m != nil {
 		m.gamesStarted.Inc()
+		m.gamesActive.Inc()
 	}
 }
 
 func (m *Metrics) gameEnded() {
 	if m != nil {
 		m.gamesEnded.Inc()
+		m.gamesActive.Dec()
+	}
+}
+
+func (m *Metrics) activeGames(n int) {
+	if m != nil {
+		m.gamesActive.Set(float64(n))
 	}
 }
 

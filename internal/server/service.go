@@ -178,6 +178,7 @@ func (s *Service) Start(ctx context.Context) error {
 		}
 	}
 	s.log.Info("games resumed", "active", len(games))
+	s.metrics.activeGames(len(games))
 	s.wg.Add(1)
 	go s.sweeper()
 	return nil
