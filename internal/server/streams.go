@@ -95,8 +95,17 @@ func (s *Service) catchUp(ctx context.Context, id, since int64, send Send) (int6
 		return since, err
 	}
 	g := snap.Game
-	if g.Version <= since {
+	if g.Version == since {
 		return since, nil
+	}
+	if g.Version < since {
+		// A version this game never had (another game's, or made up):
+		// the client's view cannot be trusted, so it gets the game afresh.
+		f, err := s.full(ctx, snap, game)
+		if err != nil {
+			return since, err
+		}
+		return g.Version, send(mustJSON(f))
 	}
 	chat, err := s.st.Chat(ctx, id, since)
 	if err != nil {
