@@ -110,6 +110,12 @@ func New(cfg Config) http.Handler {
 	h("GET /api/user/{name}/games", a.userGames)
 	h("GET /api/ratings/{variant}", a.standings)
 	h("GET /api/variants", a.variants)
+	// Study and the web client's board.
+	h("GET /api/boards", a.boards)
+	h("POST /api/position", a.position)
+	h("POST /api/analysis", a.analysis)
+	h("POST /api/records", a.readRecords)
+	h("POST /api/guest", a.guest)
 	h("/api/", func(w http.ResponseWriter, r *http.Request) error {
 		return httpError(http.StatusNotFound, "no such endpoint: %s %s", r.Method, r.URL.Path)
 	})

@@ -554,3 +554,5 @@ func (a *api) variants(w http.ResponseWriter, r *http.Request) error {
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
+
+func wirePlayer(u server.User) wire.Player { return wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot} }

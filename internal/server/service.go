@@ -70,6 +70,7 @@ type Service struct {
 
 	engine   *enginePool
 	engineID int64 // the engine's user
+	analysis analyst
 
 	pw     pwCache
 	tokens tokenCache
@@ -261,6 +262,9 @@ func (s *Service) SignUp(ctx context.Context, from, name, password, email string
 	if strings.EqualFold(name, EngineName) {
 		return User{}, errorf(Conflict, "the name %q is taken", name)
 	}
+	if strings.HasPrefix(strings.ToLower(name), GuestPrefix) {
+		return User{}, errorf(BadRequest, "names starting with %q are for guests", GuestPrefix)
+	}
 	if err := validPassword(password); err != nil {
 		return User{}, err
 	}
@@ -380,4 +384,46 @@ func (s *Service) Vacation(ctx context.Context, user User, days int) (time.Time,
 	from := s.now()
 	to := from.Add(time.Duration(days) * 24 * time.Hour)
 	return from, to, s.st.AddVacation(ctx, store.Vacation{User: user.ID, From: from, To: to})
+}
+
+// GuestPrefix starts the names of guest accounts, which nobody else may take.
+const GuestPrefix = "guest-"
+
+// Guest makes a guest account, for playing the engine (or anyone) without
+// signing up, and returns it with an API token. Its password is random and
+// thrown away: the token is the guest's only key. Guests are rate limited
+// as sign-ups are.
+func (s *Service) Guest(ctx context.Context, from string) (User, string, time.Time, error) {
+	if !s.limits.allow("signup", from) {
+		return User{}, "", time.Time{}, errorf(TooMany, "too many new accounts from here: try again later")
+	}
+	pw, _, err := auth.NewToken()
+	if err != nil {
+		return User{}, "", time.Time{}, err
+	}
+	h, err := auth.Hash(pw, auth.Test) // never checked: nobody knows it
+	if err != nil {
+		return User{}, "", time.Time{}, err
+	}
+	var u store.User
+	for range 5 {
+		suffix, _, _ := auth.NewToken()
+		u, err = s.st.CreateUser(ctx, store.User{Name: GuestPrefix + strings.ToLower(suffix[3:11]), PasswordHash: h})
+		if !errors.Is(err, store.ErrDuplicate) {
+			break
+		}
+	}
+	if err != nil {
+		return User{}, "", time.Time{}, err
+	}
+	tok, hash, err := auth.NewToken()
+	if err != nil {
+		return User{}, "", time.Time{}, err
+	}
+	now := s.now()
+	exp := now.Add(s.cfg.TokenTTL)
+	if err := s.st.CreateToken(ctx, store.Token{Hash: hash, User: u.ID, CreatedAt: now, ExpiresAt: exp}); err != nil {
+		return User{}, "", time.Time{}, err
+	}
+	return userOf(u), tok, exp, nil
 }
