@@ -71,7 +71,13 @@ func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error)
 			return err
 		}
 	}
-	return fn(o)
+	err := fn(o)
+	if o.loaded && !o.active() {
+		// Finished games are read from the store, not kept.
+		o.stopTimer()
+		s.forget(o)
+	}
+	return err
 }
 
 // load reads the game from the store and replays its moves.
