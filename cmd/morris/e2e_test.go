@@ -157,7 +157,7 @@ func e2eGame(t *testing.T, p *serverProc, pbmAddr string, tokens map[mill.Color]
 			}
 			// Refused for its number (or, after the last move, for the end).
 			if got := pbmOf[side].do(line); !strings.HasPrefix(got, "error: ") ||
-				!strings.Contains(got, fmt.Sprintf("at move %d ", ply+2)) && !strings.Contains(got, "is over") {
+				!strings.Contains(got, fmt.Sprintf("at move %d,", ply+2)) && !strings.Contains(got, "is over") {
 				t.Fatalf("ply %d over pbmserv, %q sent again: got\n%s\nwant an error: at move %d, or over", ply, line, got, ply+2)
 			}
 		case 1: // HTTP, with the ply: a retry is a conflict

@@ -68,7 +68,7 @@ func TestExec(t *testing.T) {
 		{"nmm move 101 bob secret-bob D2", []string{"error: it is not your turn"}, nil},
 		{"nmm move 101 cy secret-cy D2", []string{"error: you do not play in game 101"}, nil},
 		{"nmm move 101 ann secret-ann Z9", []string{"error: nmm move: MOVE \"Z9\""}, nil},
-		{"nmm move 101 ann secret-ann D2#2", []string{bad, "not ply 1"}, nil},
+		{"nmm move 101 ann secret-ann D2#2", []string{bad, "not move 2"}, nil},
 		{"nmm move 999 ann secret-ann D2", []string{"error: there is no board 999"}, nil},
 		{"nmm move 101 ann secret-ann D2#1", []string{"ok: board 101: move 1 D2 played by ann", "Last move (#1): D2", "Move 2: Black (B) bob to move"}, nil},
 		{"nmm move 101 ann secret-ann D2#1", []string{bad, "at move 2"}, nil},

@@ -59,7 +59,7 @@ func (s *Service) playLocked(ctx context.Context, o *owner, user int64, text str
 		return Played{}, err
 	}
 	if ply != AnyPly && ply != o.g.Ply {
-		return Played{}, errorf(Conflict, "game %d is at move %d (ply %d), not ply %d", o.id, o.g.Ply+1, o.g.Ply, ply)
+		return Played{}, errorf(Conflict, "game %d is at move %d, not move %d (ply %d, not %d)", o.id, o.g.Ply+1, ply+1, o.g.Ply, ply)
 	}
 	pos := o.game.Position()
 	if pos.SideToMove() != side {
