@@ -34,6 +34,11 @@ func env(name, def string) string {
 	return def
 }
 
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(os.Getenv(name))
+	return b
+}
+
 func envFloat(name string, def float64) float64 {
 	if v, ok := os.LookupEnv(name); ok {
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
@@ -63,7 +68,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	workers := fs.Int("engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
 	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
-	logJSON := fs.Bool("log-json", env("MORRIS_LOG_JSON", "") != "", "log JSON lines instead of text (MORRIS_LOG_JSON)")
+	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}

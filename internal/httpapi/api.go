@@ -290,7 +290,7 @@ func pathID(r *http.Request, name string) (int64, error) {
 	s := r.PathValue(name)
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, httpError(http.StatusBadRequest, "%q is not a %s id", s, name)
+		return 0, httpError(http.StatusBadRequest, "%q is not an id: a number from 1 up", s)
 	}
 	return id, nil
 }

@@ -72,7 +72,7 @@ func (a *api) gameStream(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// The game must exist before the answer starts: a 404 cannot follow a 200.
-	if _, err := a.svc.Store().Game(r.Context(), id); err != nil {
+	if _, err := a.svc.GameInfo(r.Context(), id); err != nil {
 		return err
 	}
 	send, err := ndjson(w)
@@ -148,7 +148,7 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 		}
 		user = &u
 	}
-	if _, err := a.svc.Store().Game(r.Context(), id); err != nil {
+	if _, err := a.svc.GameInfo(r.Context(), id); err != nil {
 		return err
 	}
 	c, err := websocket.Accept(w, r, nil)

@@ -177,16 +177,20 @@ func (g *Gateway) watch(sess *Session, v server.GameView, endOnly bool) error {
 	f := &follow{cancel: cancel}
 	sess.follows[v.ID] = f
 	w := newWatcher(v, endOnly, sess.push)
-	sess.wg.Add(1)
-	go func() {
-		defer sess.wg.Done()
-		defer cancel()
-		err := g.svc.WatchGame(ctx, v.ID, v.Version, w.event)
+	forget := func() {
 		sess.mu.Lock()
 		if sess.follows[v.ID] == f {
 			delete(sess.follows, v.ID)
 		}
 		sess.mu.Unlock()
+	}
+	w.ended = forget
+	sess.wg.Add(1)
+	go func() {
+		defer sess.wg.Done()
+		defer cancel()
+		err := g.svc.WatchGame(ctx, v.ID, v.Version, w.event)
+		forget()
 		switch {
 		case errors.Is(err, errFollowEnded) || ctx.Err() != nil:
 			// The end was pushed, or the client unsubscribed or left.
@@ -218,6 +222,9 @@ type watcher struct {
 	start        int        // the start position's ply: move numbers go on from it
 	endOnly      bool
 	push         func(string) error
+	// ended, if set, runs before the end is pushed: the follow is over
+	// by the time the client reads that it is.
+	ended func()
 
 	ply    int // moves played as last seen
 	offers []wire.Offer
@@ -306,6 +313,9 @@ func (w *watcher) event(line []byte) error {
 	}
 	if ended {
 		fmt.Fprintf(&out, "%sgame over: %s\n", prefix, resultText(e.Result, e.Method, w.white, w.black))
+	}
+	if ended && w.ended != nil {
+		w.ended()
 	}
 	if out.Len() > 0 {
 		if err := w.push(out.String()); err != nil {

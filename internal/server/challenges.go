@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/morrisgame/morris/internal/clock"
@@ -214,8 +213,11 @@ func (s *Service) closeChallenge(ctx context.Context, user User, id int64, statu
 	if err != nil {
 		return err
 	}
-	if status == store.ChallengeDeclined && c.To != user.ID || status == store.ChallengeCancelled && c.From != user.ID {
-		return errorf(Forbidden, "challenge %d is not yours to %s", id, strings.TrimSuffix(string(status), "d"))
+	if status == store.ChallengeDeclined && c.To != user.ID {
+		return errorf(Forbidden, "challenge %d is not yours to decline", id)
+	}
+	if status == store.ChallengeCancelled && c.From != user.ID {
+		return errorf(Forbidden, "challenge %d is not yours to cancel", id)
 	}
 	if err := s.st.CloseChallenge(ctx, id, status); err != nil {
 		return err

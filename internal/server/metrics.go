@@ -11,7 +11,7 @@ import (
 type Metrics struct {
 	movesTotal   prometheus.Counter
 	movesRefused prometheus.Counter
-	moveLatency  prometheus.Histogram
+	moveSeconds  prometheus.Histogram
 	gamesStarted prometheus.Counter
 	gamesEnded   prometheus.Counter
 	gamesActive  prometheus.Gauge
@@ -25,7 +25,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		movesTotal:   prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_moves_total", Help: "Moves played and stored."}),
 		movesRefused: prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_moves_refused_total", Help: "Moves refused (illegal, not your turn, wrong ply, ...)."}),
-		moveLatency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "morris_move_seconds", Help: "Time to check, store and announce a move.",
+		moveSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "morris_move_seconds", Help: "Time to check, store and announce a player's move, waiting for the game included.",
 			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1}}),
 		gamesStarted: prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_games_started_total", Help: "Games started."}),
 		gamesEnded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_games_finished_total", Help: "Games finished."}),
@@ -34,14 +34,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		engineQueue:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_engine_queue", Help: "Games waiting for the engine's move."}),
 		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
 	}
-	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveLatency, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.reminders)
+	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.reminders)
 	return m
 }
 
-func (m *Metrics) moved(d time.Duration) {
+// moved counts a stored move, whoever played it (a player, the engine, a
+// queued move).
+func (m *Metrics) moved() {
 	if m != nil {
 		m.movesTotal.Inc()
-		m.moveLatency.Observe(d.Seconds())
+	}
+}
+
+// moveLatency times a player's move request, waiting for the game included.
+func (m *Metrics) moveLatency(d time.Duration) {
+	if m != nil {
+		m.moveSeconds.Observe(d.Seconds())
 	}
 }
 

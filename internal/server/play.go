@@ -45,7 +45,7 @@ func (s *Service) Move(ctx context.Context, user User, id int64, text string, pl
 		s.metrics.moveRefused()
 		return Played{}, err
 	}
-	s.metrics.moved(time.Since(start))
+	s.metrics.moveLatency(time.Since(start))
 	s.playQueued(ctx, id)
 	return p, nil
 }
@@ -117,6 +117,7 @@ func (s *Service) playLocked(ctx context.Context, o *owner, user int64, text str
 		}
 	}
 	// Stored: now the owner's copy follows.
+	s.metrics.moved()
 	g := game
 	o.game = g
 	o.moves = append(o.moves, store.Move{Ply: a.Ply, Text: moveText, At: truncMs(now), Left: a.Clocks.Left, Version: version})

@@ -259,7 +259,8 @@ func (s *Service) SignUp(ctx context.Context, from, name, password, email string
 	if err := ValidName(name); err != nil {
 		return User{}, err
 	}
-	if strings.EqualFold(name, EngineName) {
+	if strings.EqualFold(name, EngineName) || strings.EqualFold(name, "ai") {
+		// "ai" would be unreachable: /api/challenge/ai challenges the engine.
 		return User{}, errorf(Conflict, "the name %q is taken", name)
 	}
 	if strings.HasPrefix(strings.ToLower(name), GuestPrefix) {
