@@ -36,24 +36,13 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 	games := fs.Int("games", 1000, "concurrent games")
 	users := fs.Int("users", 200, "players (each plays games/users*2 games at once)")
 	duration := fs.Duration("duration", 20*time.Second, "how long to measure")
-	warmup := fs.Duration("warmup", 2*time.Second, "moves before this are not measured")
+	warmup := fs.Duration("warmup", 5*time.Second, "moves before this are not measured (the games are made meanwhile)")
 	variant := fs.String("variant", "nine-mens-morris", "the preset played")
 	seed := fs.Uint64("seed", 1, "the seed of the moves chosen")
 	rate := fs.Float64("rate", 2000, "moves a second offered in all, spread evenly over the games; 0 for as fast as the server answers")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (the server too, without -url) to this file")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measured span of this process (the server too, without -url) to this file")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
-	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
 	}
 	if *games < 1 || *users < 2 || *duration <= 0 || *rate < 0 {
 		return badInput("-games must be at least 1, -users at least 2, -duration positive")
@@ -87,7 +76,16 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	b := &bench{base: base, variant: *variant, client: &http.Client{Transport: &http.Transport{
+	var profile *os.File
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		profile = f
+	}
+	b := &bench{base: base, variant: *variant, profile: profile, client: &http.Client{Transport: &http.Transport{
 		MaxIdleConns: *games * 2, MaxIdleConnsPerHost: *games * 2, IdleConnTimeout: time.Minute}}}
 	offered := "as fast as answered"
 	if *rate > 0 {
@@ -126,6 +124,7 @@ func waitHealthy(ctx context.Context, base string, done <-chan error) error {
 type bench struct {
 	base, variant string
 	client        *http.Client
+	profile       *os.File // the CPU profile of the measured span, or nil
 }
 
 // call sends a JSON request and decodes the answer into out.
@@ -225,6 +224,12 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 	lats := make([][]time.Duration, games)
 	gctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
+	if b.profile != nil {
+		// The measured span only: not the sign-ups (argon2id) nor the
+		// first games being made.
+		t := time.AfterFunc(time.Until(measureFrom), func() { _ = pprof.StartCPUProfile(b.profile) })
+		defer func() { t.Stop(); pprof.StopCPUProfile() }()
+	}
 	for i := range games {
 		wg.Add(1)
 		go func() {
@@ -260,6 +265,14 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 						errs.Add(1)
 					}
 					return
+				}
+				// The schedule starts when the game does: the first games
+				// are made all at once, which is not the load measured.
+				if now := time.Now(); due.Before(now) {
+					due = now
+					if every > 0 {
+						due = due.Add(time.Duration(rng.Int64N(int64(every))))
+					}
 				}
 				g := mill.NewGame(rules)
 				for g.Outcome() == mill.NoOutcome && gctx.Err() == nil {

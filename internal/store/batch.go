@@ -36,15 +36,16 @@ type writeReq struct {
 
 // batcher is the goroutine that owns the SQLite writer connection.
 type batcher struct {
-	db   *sql.DB
-	reqs chan *writeReq
-	mu   sync.RWMutex // held to send on reqs; Lock to close it
-	shut bool
-	gone chan struct{} // closed when the goroutine has returned
+	db    *sql.DB
+	stmts *statements
+	reqs  chan *writeReq
+	mu    sync.RWMutex // held to send on reqs; Lock to close it
+	shut  bool
+	gone  chan struct{} // closed when the goroutine has returned
 }
 
-func newBatcher(db *sql.DB) *batcher {
-	b := &batcher{db: db, reqs: make(chan *writeReq), gone: make(chan struct{})}
+func newBatcher(db *sql.DB, stmts *statements) *batcher {
+	b := &batcher{db: db, stmts: stmts, reqs: make(chan *writeReq), gone: make(chan struct{})}
 	go b.run()
 	return b
 }
@@ -129,13 +130,13 @@ func (b *batcher) commit(batch []*writeReq) {
 		}
 	} else {
 		for i, r := range batch {
-			if _, err := tx.Exec(`SAVEPOINT request`); err != nil {
+			if _, err := tx.Stmt(b.stmts.savepoint).Exec(); err != nil {
 				_ = tx.Rollback()
 				fail(dbError(err))
 				return
 			}
 			if errs[i] = r.run(tx); errs[i] != nil {
-				if _, err := tx.Exec(`ROLLBACK TO request`); err != nil {
+				if _, err := tx.Stmt(b.stmts.rollbackTo).Exec(); err != nil {
 					// The transaction is gone (SQLite rolls back the
 					// whole of it after some errors): nothing commits.
 					_ = tx.Rollback()
@@ -143,7 +144,7 @@ func (b *batcher) commit(batch []*writeReq) {
 					return
 				}
 			}
-			if _, err := tx.Exec(`RELEASE request`); err != nil {
+			if _, err := tx.Stmt(b.stmts.release).Exec(); err != nil {
 				_ = tx.Rollback()
 				fail(dbError(err))
 				return

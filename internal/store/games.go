@@ -359,10 +359,7 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		at := millis(a.At)
 		wl, bl := durMillis(a.Clocks.Left[0]), durMillis(a.Clocks.Left[1])
-		err := tx.QueryRowContext(ctx, `UPDATE games SET ply = ply + 1, version = version + 1,
-				white_left_ms = $3, black_left_ms = $4, clock_running = $5, clock_since = $6,
-				last_move_at = $7, updated_at = $8, status = $9, result = $10, method = $11
-			WHERE id = $1 AND ply = $2 AND status = 'active' RETURNING version`,
+		err := s.stmt(ctx, tx, appendUpdate).QueryRowContext(ctx,
 			game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now()),
 			string(status), result, method).Scan(&version)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -371,8 +368,7 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, move, played_at, white_left_ms, black_left_ms, version)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, game, a.Ply, a.Move, at, wl, bl, version)
+		_, err = s.stmt(ctx, tx, appendInsert).ExecContext(ctx, game, a.Ply, a.Move, at, wl, bl, version)
 		if err = dbError(err); errors.Is(err, ErrDuplicate) {
 			// Not reachable while games.ply and the moves agree; the
 			// primary key (game_id, ply) stands guard all the same.

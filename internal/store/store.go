@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,6 +51,12 @@ type Store struct {
 	// batch commits the SQLite writes of concurrent callers together
 	// (batch.go); nil on PostgreSQL.
 	batch *batcher
+	// ckpt checkpoints the SQLite log beside the writes (checkpoint.go);
+	// nil on PostgreSQL.
+	ckpt *checkpointer
+	// stmts are the hot statements prepared once on the SQLite writer;
+	// nil on PostgreSQL, whose driver keeps prepared statements itself.
+	stmts *statements
 	// now gives the bookkeeping times (created_at, updated_at); the times
 	// that matter to the game (moves, clocks, offers) come from the caller.
 	now func() time.Time
@@ -109,7 +116,10 @@ func sqliteDSN(path string, write bool, sync string) string {
 		"_pragma=synchronous(" + sync + ")",
 	}
 	if write {
-		q = append(q, "_pragma=journal_mode(WAL)", "_txlock=immediate")
+		// The writer does not checkpoint at commit (the commit that
+		// crossed the threshold would wait for the copy and its fsync):
+		// the checkpointer does it beside the writes (checkpoint.go).
+		q = append(q, "_pragma=journal_mode(WAL)", "_pragma=wal_autocheckpoint(0)", "_txlock=immediate")
 	} else {
 		q = append(q, "_query_only=1")
 	}
@@ -143,20 +153,45 @@ func openSQLite(ctx context.Context, path, sync string) (s *Store, err error) {
 		s.Close()
 		return nil, err
 	}
-	s.batch = newBatcher(w)
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.batch = newBatcher(w, s.stmts)
+	if s.ckpt, err = newCheckpointer(path, sync); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
+// DefaultPoolSize is the number of PostgreSQL connections of a store; a
+// pool_max_conns parameter in the URL (as pgxpool names it) sets another.
+const DefaultPoolSize = 16
+
 func openPostgres(ctx context.Context, dsn string) (*Store, error) {
-	if _, err := url.Parse(dsn); err != nil {
+	u, err := url.Parse(dsn)
+	if err != nil {
 		return nil, fmt.Errorf("store: bad PostgreSQL URL: %w", err)
+	}
+	pool := DefaultPoolSize
+	q := u.Query()
+	if v := q.Get("pool_max_conns"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			return nil, fmt.Errorf("store: pool_max_conns=%q: want 1 to 1000", v)
+		}
+		pool = n
+		q.Del("pool_max_conns") // PostgreSQL would take it for a setting of its own
+		u.RawQuery = q.Encode()
+		dsn = u.String()
 	}
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	db.SetMaxOpenConns(32)
-	db.SetMaxIdleConns(32)
+	db.SetMaxOpenConns(pool)
+	db.SetMaxIdleConns(pool)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
@@ -210,6 +245,12 @@ const migrationLock = 0x6d6f72726973
 func (s *Store) Close() error {
 	if s.batch != nil {
 		s.batch.close()
+	}
+	if s.ckpt != nil {
+		s.ckpt.close()
+	}
+	if s.stmts != nil {
+		s.stmts.close()
 	}
 	err := s.w.Close()
 	if s.r != s.w {
