@@ -20,6 +20,7 @@ import (
 	"github.com/morrisgame/morris/internal/pbmserv"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/web"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -140,6 +141,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	h := httpapi.New(httpapi.Config{
 		Service: svc, Logger: log, PBM: gw.HTTPHandler(), Registerer: reg, Ready: ready.Load,
 		Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
+		Web:     web.Handler(),
 	})
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {

@@ -1,0 +1,115 @@
+// Package web is the web client, embedded in the binary and served by
+// morris serve (cmd/morris/serve.go passes Handler() as httpapi.Config.Web).
+//
+// It is plain ES modules, HTML and CSS written by hand: no build step, no
+// npm dependencies, nothing fetched from another site at run time. Handler
+// serves the files of static/ with their content types, an ETag and
+// Cache-Control: no-cache (icons: a day), gzipped when the browser takes
+// it, and index.html (with a Content-Security-Policy) for every path whose
+// last segment has no dot, so that hash routes (/#/game/12) and path routes
+// (/game/12) both load the client. A missing file is a 404.
+//
+// # Where things are
+//
+//	web.go                  Handler: the embedded files, types, caching, gzip
+//	static/index.html       the page: header, notices, main
+//	static/css/app.css      the look: colours (light and dark, WCAG AA), layouts, the board's SVG classes
+//	static/js/app.js        the router (#/..., or the path), the header, notices, window.morrisDebug
+//	static/js/api.js        session (token in localStorage), JSON calls, the account stream (NDJSON over
+//	                        fetch + ReadableStream), GameSocket (WebSocket, commands with ids, reconnection
+//	                        with exponential backoff and ?since=<last version>), cached boards/variants/rules
+//	static/js/board.js      Board: the SVG board from GET /api/boards; click, tap, drag and keyboard; captures chosen
+//	static/js/notation.js   position text, move text and rules strings read on the client
+//	static/js/record.js     a game record written on the client (the analysis board's export)
+//	static/js/ui.js         shared parts: names, the new-game form, MoveList with the replay buttons and keys
+//	static/js/sound.js      optional WebAudio tones (off by default)
+//	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback
+//	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, user, study, rules
+//	static/i18n/en.json     every visible string
+//	static/data/rules.json  the rules of every preset in plain English (from RULES.md and the README)
+//	static/img/logo.svg     the logo and icon
+//
+// # Pages
+//
+//	#/                 lobby: open seeks, a new seek or challenge, your challenges (live), your games, games to watch
+//	#/play             play the engine: variant, level 1-10, colour, clock; a guest token when nobody is signed in
+//	#/game/ID          a game: live over /api/game/ID/ws (with ?token= to play), replay when it is over
+//	#/signin, #/signup the account (the token in localStorage under morris.session)
+//	#/user/NAME        ratings per variant (provisional marked), game history
+//	#/study            analysis board (any preset, engine evaluation), import and export of records
+//	#/study/game/ID    a stored game on the analysis board
+//	#/rules, #/rules/ID the presets, and one preset's board and rules
+//
+// # For browser tests
+//
+// window.morrisDebug.state() returns the page's state as plain JSON:
+// always page ("home", "play", "game", "signin", "signup", "user", "study",
+// "rules", "notfound"); on a game page also id, version (the last version
+// seen), moves, ply, status ("active", "finished"), result, method, toMove,
+// position, mySide ("white", "black", or null for a spectator), connection
+// ("connecting", "open", "reconnecting", "closed"), cursor (the position
+// shown: moves after the start), legal (the legal moves in standard
+// notation when it is this browser's turn, else those known), offers, chat
+// and clocks (ms left); on the study page rules, start, moves, cursor,
+// status, result, toMove, position, legal and analysis; on the lobby seeks,
+// challenges, myGames and activeGames. window.morrisDebug.dropConnection()
+// closes the game's WebSocket as a network failure would: the page
+// reconnects with ?since.
+//
+// A move on the board, by clicks: a placement is a click on the empty
+// point; a slide or flight a click on the piece and one on the target; each
+// capture then a click on the piece to take; a removal (Shah) a click on the
+// piece; a pass the pass button. chromedp.Click on the points works (they
+// are SVG groups with a hit area).
+//
+// The stable data-testid values (ID, NAME, SIDE, N stand for the variable
+// part; white or black for SIDE):
+//
+//	page frame      topbar, nav, nav-home, nav-lobby, nav-play, nav-study, nav-rules, nav-signin, nav-signup,
+//	                nav-signout, nav-me (data-name = the user), account, sound-toggle (aria-pressed), notice,
+//	                notice-open-lobby, main, not-found, boot-error
+//	board           board (data-board = the board id), board-svg, board-holder, board-hint (the engine's
+//	                best move on the study board), announcer (screen-reader messages);
+//	                point-NAME for every point, e.g. point-d6, with data-piece = "white", "black" or "",
+//	                data-point = its index, aria-label "d6, empty" / "d6, white piece" (then ", legal
+//	                move", ", selected" or ", can be taken"), and classes has-piece, is-target, selected,
+//	                movable, capturable, chosen, in-mill, last-from, last-to, last-capture
+//	game page       game-page (data-game = ID), game-info, game-variant (data-variant), spectating, status
+//	                (data-connection, data-game-status, data-to-move), player-SIDE (the cards),
+//	                player-name-SIDE, clock-SIDE (data-ms = ms left), hand-SIDE (data-count), flying-SIDE,
+//	                flip, game-controls, pass, offer-draw, offer-takeback, resign, resign-confirm,
+//	                resign-cancel, claim-victory, offers, offer-banner-draw and offer-banner-takeback
+//	                (data-by), draw-accept, draw-decline, takeback-accept, takeback-decline, result
+//	                (data-result), after-game, export, analyse, play-again
+//	move list       move-list (data-count), move-N (the N-th move from 0, data-ply, data-index = N+1),
+//	                replay, replay-first, replay-prev, replay-next, replay-last (the arrow keys, Home and
+//	                End do the same when no text field or board point has the focus)
+//	chat            chat, chat-list, chat-message (data-version), chat-form, chat-input, chat-send, chat-note
+//	lobby           lobby-play-engine, lobby-study, lobby-rules, lobby-seeks, lobby-seeks-empty,
+//	                lobby-seeks-signin, lobby-guest, seek-ID (data-id), seek-accept-ID, seek-cancel-ID,
+//	                lobby-challenges, challenge-ID (data-direction "in" or "out"), challenge-accept-ID,
+//	                challenge-decline-ID, challenge-cancel-ID, lobby-my-games, my-game-ID,
+//	                lobby-active-games, active-game-ID, lobby-active-empty, tab-seek, tab-challenge,
+//	                challenge-user (the name to challenge)
+//	new-game forms  PREFIX-form, PREFIX-variant, PREFIX-control ("none", "realtime", "days"), PREFIX-minutes,
+//	                PREFIX-increment, PREFIX-days, PREFIX-color ("random", "white", "black"), PREFIX-rated,
+//	                PREFIX-level and PREFIX-level-value (the engine), PREFIX-error, PREFIX-submit; PREFIX is
+//	                seek, challenge (lobby) or engine (#/play, inside engine-page)
+//	accounts        signin-form, signin-name, signin-password, signin-submit, signin-error, signin-to-signup,
+//	                signup-form, signup-name, signup-password, signup-email, signup-submit, signup-error,
+//	                signup-to-signin
+//	player page     user-name, user-ratings, rating-VARIANT (data-provisional), user-games, user-game-ID,
+//	                user-games-more, user-challenge, user-error
+//	study           study-page, study-info, study-variant (data-rules), status, tab-analysis, tab-import,
+//	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,
+//	                engine-toggle, engine-output, engine-score (data-score), engine-best, engine-pv,
+//	                engine-error, takeback, flip, pass, import-form, import-text, import-submit,
+//	                import-error, import-games, import-game-N, export-text, export-copy, export-download
+//	rules           rules-list, rules-card-ID, rules-page (data-variant), rules-title, rules-facts,
+//	                rules-text, rules-general, rules-play, rules-study
+//
+// TestTestIDsDocumented fails when a page sets a literal data-testid that
+// is not in this list; TestStringsTranslated when a t('key') is not in
+// en.json; TestEveryFileReachable when a file of static/ is not reachable
+// from index.html.
+package web

@@ -1,0 +1,189 @@
+// The web client's entry: the router (hash routes, and path routes since
+// the server answers index.html for every page path), the header, the
+// notices, the account stream, and window.morrisDebug for browser tests.
+
+import { loadLocale, t, translate } from './i18n.js';
+import { h, replace } from './dom.js';
+import { session, onSession, signOut, accountStream } from './api.js';
+import { soundOn, setSound, play as playSound } from './sound.js';
+import * as home from './pages/home.js';
+import * as engine from './pages/engine.js';
+import * as game from './pages/game.js';
+import * as auth from './pages/auth.js';
+import * as user from './pages/user.js';
+import * as study from './pages/study.js';
+import * as rules from './pages/rules.js';
+
+const routes = [
+  [/^\/?$/, home.mount, 'home'],
+  [/^\/play$/, engine.mount, 'play'],
+  [/^\/game\/(\d+)$/, game.mount, 'game'],
+  [/^\/signin$/, auth.mountSignIn, 'signin'],
+  [/^\/signup$/, auth.mountSignUp, 'signup'],
+  [/^\/user\/([^/]+)$/, user.mount, 'user'],
+  [/^\/study$/, study.mount, 'study'],
+  [/^\/study\/game\/(\d+)$/, study.mountGame, 'study'],
+  [/^\/rules$/, rules.mountList, 'rules'],
+  [/^\/rules\/([\w-]+)$/, rules.mount, 'rules'],
+];
+
+let unmount = null;
+let debugState = () => ({});
+let debugHooks = {};
+let currentPage = '';
+
+// The app object given to pages.
+const app = {
+  // navigate goes to a route ("/game/12").
+  navigate(route) {
+    location.hash = '#' + route;
+  },
+  notify,
+  // debug sets what morrisDebug.state() returns for the page, and its hooks.
+  debug(fn, hooks) {
+    debugState = fn;
+    debugHooks = hooks || {};
+  },
+  title(text) {
+    document.title = text ? `${text} · Morris` : 'Morris';
+  },
+};
+
+// route returns the current route: the hash, or the path when there is no hash.
+function route() {
+  let r = location.hash.replace(/^#/, '');
+  if (!r) r = location.pathname;
+  const q = r.indexOf('?');
+  const query = new URLSearchParams(q >= 0 ? r.slice(q + 1) : '');
+  if (q >= 0) r = r.slice(0, q);
+  return { path: r || '/', query };
+}
+
+function render() {
+  if (unmount) {
+    try {
+      unmount();
+    } catch (err) {
+      console.error(err);
+    }
+  }
+  unmount = null;
+  debugState = () => ({});
+  debugHooks = {};
+  const main = document.getElementById('main');
+  const { path, query } = route();
+  for (const [re, mount, name] of routes) {
+    const m = path.match(re);
+    if (!m) continue;
+    currentPage = name;
+    replace(main);
+    main.className = 'page-' + name;
+    app.title('');
+    unmount = mount(main, m.slice(1).map(decodeURIComponent), app, query) || null;
+    markNav(name);
+    return;
+  }
+  currentPage = 'notfound';
+  main.className = 'page-notfound';
+  replace(main, h('section', { class: 'panel narrow', testid: 'not-found' },
+    h('h1', {}, t('notFound.title')),
+    h('p', {}, t('notFound.text')),
+    h('p', {}, h('a', { href: '#/' }, t('notFound.home')))));
+  markNav('');
+}
+
+function markNav(name) {
+  for (const a of document.querySelectorAll('.nav a')) {
+    const target = a.getAttribute('href').replace(/^#\/?/, '') || 'home';
+    const active = target === name || (name === 'home' && target === 'home');
+    if (active) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+// The header's account area: sign in / sign up, or the user, sound, sign out.
+function renderAccount() {
+  const el = document.getElementById('account');
+  const s = session();
+  const sound = h('button', {
+    type: 'button', class: 'icon-btn', testid: 'sound-toggle', 'aria-pressed': soundOn() ? 'true' : 'false',
+    title: t('sound.toggle'),
+    onclick: () => {
+      setSound(!soundOn());
+      renderAccount();
+      playSound('move');
+    },
+  }, soundOn() ? t('sound.on') : t('sound.off'));
+  if (!s) {
+    replace(el, sound,
+      h('a', { href: '#/signin', class: 'btn-link', testid: 'nav-signin' }, t('nav.signin')),
+      h('a', { href: '#/signup', class: 'btn small', testid: 'nav-signup' }, t('nav.signup')));
+    return;
+  }
+  replace(el, sound,
+    h('a', { href: '#/user/' + encodeURIComponent(s.name), class: 'me', testid: 'nav-me', 'data-name': s.name },
+      s.name, s.guest ? h('span', { class: 'badge' }, t('account.guest')) : null),
+    s.guest ? h('a', { href: '#/signup', class: 'btn-link', testid: 'nav-signup' }, t('nav.signup')) : null,
+    h('button', {
+      type: 'button', class: 'btn-link', testid: 'nav-signout',
+      onclick: async () => {
+        await signOut();
+        notify(t('account.signedOut'));
+        app.navigate('/');
+      },
+    }, t('nav.signout')));
+}
+
+let noticeTimer = 0;
+// notify shows a short message at the top of the page; kind is 'info' or 'error'.
+function notify(text, kind = 'info', action) {
+  const el = document.getElementById('notice');
+  replace(el, h('span', {}, text), action || null,
+    h('button', { type: 'button', class: 'notice-close', 'aria-label': t('common.close'), onclick: () => { el.hidden = true; } }, '×'));
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { el.hidden = true; }, kind === 'error' ? 8000 : 5000);
+}
+
+// Incoming challenges are announced on every page but the lobby, which
+// lists them itself.
+accountStream.on((ev) => {
+  const s = session();
+  if (!s) return;
+  if (ev.type === 'challenge' && ev.challenge && ev.challenge.to && ev.challenge.to.name === s.name &&
+      ev.challenge.status === 'open' && currentPage !== 'home') {
+    playSound('notify');
+    notify(t('lobby.incoming', { name: ev.challenge.from.name }), 'info',
+      h('a', { href: '#/', class: 'btn small', testid: 'notice-open-lobby' }, t('lobby.open')));
+  }
+  if (ev.type === 'challengeAccepted' && ev.challenge && ev.challenge.game && ev.challenge.from.name === s.name &&
+      currentPage !== 'game') {
+    playSound('start');
+    app.navigate('/game/' + ev.challenge.game);
+  }
+});
+
+window.morrisDebug = {
+  state: () => ({ page: currentPage, ...debugState() }),
+  // dropConnection closes the game's WebSocket as a network failure would.
+  dropConnection: () => debugHooks.drop && debugHooks.drop(),
+};
+
+async function start() {
+  await loadLocale();
+  translate(document);
+  renderAccount();
+  onSession(() => {
+    renderAccount();
+    accountStream.sync();
+  });
+  accountStream.sync();
+  window.addEventListener('hashchange', render);
+  render();
+}
+
+start().catch((err) => {
+  console.error(err);
+  replace(document.getElementById('main'), h('p', { class: 'error', testid: 'boot-error' }, 'The page could not start: ' + err.message));
+});

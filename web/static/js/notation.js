@@ -1,0 +1,92 @@
+// Reading the server's texts on the client: position text (for replays,
+// where only the text of each position is known), move text (to mark the
+// last move), rules strings, and move numbers as records write them.
+
+// parsePosition reads "nine-mens-morris W2B4/8/8 b 8,8 - 0 2": the pieces by
+// colour (point indices in board order), side to move, pieces in hand, ply.
+export function parsePosition(text) {
+  const f = text.trim().split(/\s+/);
+  const list = parseRuns(f[1] || '');
+  const pieces = { white: [], black: [] };
+  list.forEach((c, i) => { if (c) pieces[c].push(i); });
+  const [wh, bh] = (f[3] || '0,0').split(',').map(Number);
+  return {
+    rules: f[0],
+    pieces,
+    toMove: f[2] === 'b' ? 'black' : 'white',
+    inHand: { white: wh || 0, black: bh || 0 },
+    ply: Number(f[6] || 0),
+  };
+}
+
+function parseRuns(field) {
+  const cells = [];
+  const re = /([WBwb])|(\d+)/g;
+  let m;
+  while ((m = re.exec(field))) {
+    if (m[1]) cells.push(m[1].toUpperCase() === 'W' ? 'white' : 'black');
+    else for (let i = 0; i < Number(m[2]); i++) cells.push(null);
+  }
+  return cells;
+}
+
+// pointIndex maps point names to indices for a board.
+export function pointIndex(board) {
+  const m = new Map();
+  board.points.forEach((p, i) => m.set(p.name, i));
+  return m;
+}
+
+// parseMove reads a move in standard notation ("d6", "d6-d5", "a4-a7xd2",
+// "xd2", "pass") against the board: {from, to, captures, pass}, -1 for
+// what is missing. Unknown text gives null.
+export function parseMove(text, board) {
+  if (!text) return null;
+  const idx = pointIndex(board);
+  const t = text.trim().toLowerCase();
+  if (t === 'pass') return { from: -1, to: -1, captures: [], pass: true };
+  const [main, ...caps] = t.split('x');
+  const captures = caps.map((c) => idx.get(c)).filter((i) => i !== undefined);
+  if (main === '') return { from: -1, to: -1, captures, pass: false };
+  const parts = main.split('-');
+  if (parts.length === 2) return { from: idx.get(parts[0]) ?? -1, to: idx.get(parts[1]) ?? -1, captures, pass: false };
+  return { from: -1, to: idx.get(parts[0]) ?? -1, captures, pass: false };
+}
+
+// moveNumber labels the move of ply p as records do: "N." for even plies,
+// "N..." for odd ones.
+export function moveNumber(ply) {
+  return Math.floor(ply / 2) + 1;
+}
+
+// presetOf returns the preset of a rules string "lasker,flying=never".
+export function presetOf(rules) {
+  return (rules || '').split(',')[0].trim();
+}
+
+// overridesOf returns the overrides of a rules string as a map.
+export function overridesOf(rules) {
+  const m = {};
+  for (const part of (rules || '').split(',').slice(1)) {
+    const [k, v] = part.split('=');
+    if (k) m[k.trim()] = (v || '').trim();
+  }
+  return m;
+}
+
+// diagonalMills reports whether a game's diagonals make mills: the
+// override, else the preset's (from the rules data of the client).
+export function diagonalMills(rules, rulesData) {
+  const o = overridesOf(rules);
+  if ('diagonal-mills' in o) return o['diagonal-mills'] === 'yes' || o['diagonal-mills'] === 'true';
+  const p = rulesData && rulesData.presets && rulesData.presets[presetOf(rules)];
+  return !!(p && p.diagonalMills);
+}
+
+// boardOf returns the board id of a rules string.
+export function boardOf(rules, variantList) {
+  const o = overridesOf(rules);
+  if (o.board) return o.board;
+  const v = (variantList || []).find((x) => x.id === presetOf(rules));
+  return v ? v.board : 'standard24';
+}

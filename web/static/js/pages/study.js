@@ -1,0 +1,478 @@
+// Study (#/study, #/study/game/ID): an analysis board for any preset where
+// moves are played freely for both sides, the engine's evaluation and best
+// line (POST /api/analysis), take-back, stepping through the moves; a
+// record imported (POST /api/records) or a stored game loaded and replayed;
+// the record exported (GET /api/game/ID/export for a stored game, written
+// here otherwise).
+
+import { h, replace, debounce } from '../dom.js';
+import { t } from '../i18n.js';
+import { api, boards, variants, rulesText, position as fetchPosition } from '../api.js';
+import { Board } from '../board.js';
+import { parsePosition, parseMove, diagonalMills, boardOf, presetOf } from '../notation.js';
+import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName } from '../ui.js';
+import { writeRecord } from '../record.js';
+import { play as playSound } from '../sound.js';
+
+export function mountGame(main, params, app, query) {
+  return mount(main, params, app, query, Number(params[0]));
+}
+
+export function mount(main, _params, app, query, gameId) {
+  app.title(t('study.title'));
+  let alive = true;
+  const st = {
+    rules: query.get('rules') || 'nine-mens-morris',
+    start: null, // a position text when the game does not start from the preset's start
+    freshStart: '', // the preset's start (seed 0), to know whether start is set up
+    moves: [],
+    cursor: 0,
+    view: null, // the view of the position at cursor
+    viewKey: '',
+    source: { kind: 'free' },
+    engineOn: false,
+    analysis: null,
+    analysisKey: '',
+    tab: 'analysis',
+  };
+  const views = new Map();
+  let board = null;
+  let boardData = null;
+  let data = null;
+
+  // Layout.
+  const boardHolder = h('div', { class: 'board-holder', testid: 'board-holder' }, h('div', { class: 'board-placeholder' }));
+  const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite', testid: 'status' });
+  const title = h('div', { class: 'game-info', testid: 'study-info' });
+  const moveList = new MoveList({ onGo: (k) => go(k) });
+  const engineOut = h('div', { class: 'engine-out', testid: 'engine-output', hidden: true });
+  const engineToggle = h('input', { type: 'checkbox', testid: 'engine-toggle', onchange: () => { st.engineOn = engineToggle.checked; analyse(); } });
+  const passBtn = h('button', { type: 'button', class: 'btn small primary', testid: 'pass', hidden: true, onclick: () => { const m = st.view.legal.find((x) => x.kind === 'pass'); if (m) play(m); } }, t('game.pass'));
+  const toolbar = h('div', { class: 'board-toolbar' },
+    h('button', { type: 'button', class: 'btn small', testid: 'flip', onclick: () => board && board.flip() }, t('game.flip')),
+    h('button', { type: 'button', class: 'btn small', testid: 'takeback', onclick: takeBack }, t('study.takeback')),
+    passBtn);
+  const tabsEl = h('div', { class: 'tabs', role: 'tablist' });
+  const tabBody = h('div', { class: 'tab-body' });
+  main.append(h('div', { class: 'game-layout study', testid: 'study-page' },
+    h('div', { class: 'board-col' }, boardHolder, toolbar),
+    h('aside', { class: 'side-col panel' }, title, status, tabsEl, tabBody)));
+
+  const offKeys = replayKeys(moveList);
+
+  Promise.all([boards(), variants(), rulesText()]).then(async ([bs, vs, rd]) => {
+    data = { boards: bs, variants: vs, rules: rd };
+    if (gameId) await loadStoredGame(gameId);
+    else await newBoard(st.rules);
+    renderTabs();
+  }).catch((err) => { status.textContent = errorText(err); });
+
+  // body names the position after the first k moves for the API.
+  function body(k) {
+    const moves = st.moves.slice(0, k);
+    return st.start ? { position: st.start, moves } : { rules: st.rules, moves };
+  }
+
+  function key(k) {
+    return st.moves.slice(0, k).join(' ');
+  }
+
+  async function newBoard(rules, start, moves, source) {
+    const v = await fetchPosition(start ? { position: start } : { rules });
+    st.rules = v.rules;
+    st.freshStart = start ? '' : v.start;
+    if (start) {
+      try {
+        st.freshStart = (await fetchPosition({ rules: v.rules })).start;
+      } catch { /* a rules string the server no longer knows: keep the Position tag */ }
+    }
+    st.start = start && start !== st.freshStart ? start : null;
+    st.moves = moves ? moves.slice() : [];
+    st.cursor = source && source.cursor !== undefined ? source.cursor : st.moves.length;
+    st.source = source || { kind: 'free' };
+    views.clear();
+    st.view = null;
+    st.viewKey = '';
+    st.analysis = null;
+    setupBoard(v.board);
+    await show();
+  }
+
+  function setupBoard(boardId) {
+    const bd = data.boards[boardId] || data.boards[boardOf(st.rules, data.variants)];
+    if (!board || boardData !== bd || board.dashed !== dashedFor(bd)) {
+      boardData = bd;
+      board = new Board(bd, { onMove: play, dashedDiagonals: dashedFor(bd), flipped: board ? board.flipped : false });
+      replace(boardHolder, board.el);
+    }
+  }
+
+  function dashedFor(bd) {
+    return bd.lines.some((l) => l.diagonal) && !diagonalMills(st.rules, data.rules);
+  }
+
+  // show fetches the view of the position at the cursor and draws it.
+  async function show() {
+    const k = st.cursor;
+    const kk = key(k);
+    renderAll();
+    let v = views.get(kk);
+    if (!v) {
+      try {
+        v = await fetchPosition(body(k));
+      } catch (err) {
+        status.textContent = errorText(err);
+        return;
+      }
+      views.set(kk, v);
+    }
+    if (!alive || key(st.cursor) !== kk) return;
+    st.view = v;
+    st.viewKey = kk;
+    renderAll();
+    analyse();
+  }
+
+  const showSoon = debounce(show, 60);
+
+  function go(k) {
+    st.cursor = Math.max(0, Math.min(st.moves.length, k));
+    const cached = views.get(key(st.cursor));
+    if (cached) {
+      st.view = cached;
+      st.viewKey = key(st.cursor);
+      renderAll();
+      analyse();
+    } else {
+      showSoon();
+    }
+  }
+
+  function play(m) {
+    st.moves = st.moves.slice(0, st.cursor).concat([m.text]);
+    st.cursor = st.moves.length;
+    if (st.source.kind !== 'free') st.source = { ...st.source, changed: true };
+    playSound(m.captures.length ? 'capture' : 'move');
+    show();
+  }
+
+  function takeBack() {
+    if (st.cursor === 0) return;
+    st.moves = st.moves.slice(0, st.cursor - 1);
+    st.cursor = st.moves.length;
+    go(st.cursor);
+  }
+
+  function renderAll() {
+    renderBoard();
+    renderStatus();
+    moveList.set(st.moves, st.cursor, st.start ? parsePosition(st.start).ply : 0);
+    renderEngine();
+    renderInfo();
+    if (st.tab === 'export') renderExport();
+  }
+
+  function renderBoard() {
+    if (!board) return;
+    const v = st.view && st.viewKey === key(st.cursor) ? st.view : null;
+    const lastMove = st.cursor > 0 ? parseMove(st.moves[st.cursor - 1], boardData) : null;
+    if (!v) return;
+    board.update(v, { legal: v.legal, interactive: v.status === '*', lastMove });
+    passBtn.hidden = !v.legal.some((m) => m.kind === 'pass');
+    const a = st.engineOn && st.analysis && st.analysisKey === key(st.cursor) ? st.analysis : null;
+    board.setHint(a && a.best ? moveOf(a.best, v) : null);
+  }
+
+  function moveOf(text, v) {
+    const m = v.legal.find((x) => x.text === text);
+    return m || parseMove(text, boardData);
+  }
+
+  function renderStatus() {
+    const v = st.view && st.viewKey === key(st.cursor) ? st.view : null;
+    if (!v) {
+      status.textContent = t('common.loading');
+      return;
+    }
+    let text;
+    if (v.status !== '*') text = resultText(v.status, v.method);
+    else if (v.removal) text = t('study.removal', { side: sideName(v.toMove) });
+    else text = t('game.toMove', { side: sideName(v.toMove) });
+    if (v.status === '*') {
+      const parts = [];
+      for (const side of ['white', 'black']) {
+        if (v.inHand[side] > 0) parts.push(t('study.hand', { side: sideName(side), n: v.inHand[side] }));
+        if (v.flying[side]) parts.push(t('study.flying', { side: sideName(side) }));
+      }
+      if (parts.length) text += ' · ' + parts.join(' · ');
+    }
+    status.textContent = text;
+    status.dataset.toMove = v.toMove;
+    status.dataset.gameStatus = v.status === '*' ? 'active' : 'finished';
+  }
+
+  function renderInfo() {
+    const src = st.source;
+    let what = rulesName(presetOf(st.rules), st.rules);
+    if (src.kind === 'game') what = t('study.fromGame', { id: src.id }) + ' · ' + what;
+    if (src.kind === 'import') what = t('study.fromImport', { white: src.tags.White || '?', black: src.tags.Black || '?' }) + ' · ' + what;
+    replace(title, h('div', { class: 'variant', testid: 'study-variant', 'data-rules': st.rules }, what),
+      src.kind === 'game' ? h('a', { href: '#/game/' + src.id, class: 'small' }, t('study.backToGame')) : null);
+  }
+
+  // Engine analysis of the position at the cursor, when switched on.
+  let analysisCtl = null;
+  const analyse = debounce(async () => {
+    if (!st.engineOn) {
+      renderEngine();
+      renderBoard();
+      return;
+    }
+    const k = st.cursor;
+    const kk = key(k);
+    const v = st.view;
+    if (!v || st.viewKey !== kk || st.analysisKey === kk) {
+      renderEngine();
+      return;
+    }
+    if (v.status !== '*') {
+      st.analysis = null;
+      renderEngine();
+      return;
+    }
+    if (analysisCtl) analysisCtl.abort();
+    const ctl = new AbortController();
+    analysisCtl = ctl;
+    engineOut.hidden = false;
+    engineOut.classList.add('thinking');
+    try {
+      const a = await api('POST', '/api/analysis', { ...body(k), movetimeMs: 1500 }, { auth: false, signal: ctl.signal });
+      if (!alive || analysisCtl !== ctl) return;
+      st.analysis = a;
+      st.analysisKey = kk;
+    } catch (err) {
+      if (err.name === 'AbortError' || !alive) return;
+      st.analysis = { error: errorText(err) };
+      st.analysisKey = '';
+    } finally {
+      if (analysisCtl === ctl) {
+        analysisCtl = null;
+        engineOut.classList.remove('thinking');
+      }
+    }
+    renderEngine();
+    renderBoard();
+  }, 250);
+
+  function renderEngine() {
+    engineOut.hidden = !st.engineOn;
+    if (!st.engineOn) return;
+    const a = st.analysis;
+    const current = a && (a.error || st.analysisKey === key(st.cursor));
+    if (!current) {
+      replace(engineOut, h('p', { class: 'muted' }, t('study.thinking')));
+      return;
+    }
+    if (a.error) {
+      replace(engineOut, h('p', { class: 'form-error', testid: 'engine-error' }, a.error));
+      return;
+    }
+    replace(engineOut,
+      h('div', { class: 'engine-line' },
+        h('span', { class: 'score', testid: 'engine-score', 'data-score': a.score }, a.scoreText),
+        h('span', { class: 'muted' }, t('study.depth', { n: a.depth })),
+        h('span', {}, t('study.best'), ' ', h('strong', { testid: 'engine-best' }, a.best || '–'))),
+      h('div', { class: 'pv', testid: 'engine-pv' }, (a.pv || []).join(' ')));
+  }
+
+  // Tabs: analysis (preset, engine, moves), import, export.
+  function renderTabs() {
+    const names = ['analysis', 'import', 'export'];
+    replace(tabsEl, names.map((n) => h('button', {
+      type: 'button', role: 'tab', class: 'tab', testid: 'tab-' + n, 'aria-selected': st.tab === n ? 'true' : 'false',
+      onclick: () => { st.tab = n; renderTabs(); },
+    }, t('study.tab.' + n))));
+    if (st.tab === 'analysis') renderAnalysisTab();
+    if (st.tab === 'import') renderImportTab();
+    if (st.tab === 'export') renderExport();
+  }
+
+  function renderAnalysisTab() {
+    const sel = variantSelect(data.variants, presetOf(st.rules), { testid: 'study-variant-select', id: 'study-variant' });
+    const over = h('input', { type: 'text', id: 'study-overrides', testid: 'study-overrides', placeholder: 'flying=never', value: st.rules.split(',').slice(1).join(','), autocomplete: 'off', spellcheck: 'false' });
+    const err = h('p', { class: 'form-error', role: 'alert', testid: 'study-error' });
+    replace(tabBody,
+      h('form', {
+        class: 'inline-form', testid: 'study-new-form',
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          err.textContent = '';
+          const rules = over.value.trim() ? `${sel.value},${over.value.trim()}` : sel.value;
+          try {
+            await newBoard(rules);
+          } catch (e) {
+            err.textContent = errorText(e);
+          }
+        },
+      },
+      h('label', { class: 'field' }, h('span', {}, t('form.variant')), sel),
+      h('label', { class: 'field' }, h('span', {}, t('study.overrides')), over),
+      h('button', { type: 'submit', class: 'btn small', testid: 'study-new' }, t('study.newBoard')),
+      err),
+      h('label', { class: 'check engine-toggle' }, engineToggle, h('span', {}, t('study.engine'))),
+      engineOut,
+      moveList.el);
+    engineToggle.checked = st.engineOn;
+    renderEngine();
+  }
+
+  function renderImportTab() {
+    const text = h('textarea', { rows: 10, testid: 'import-text', id: 'import-text', spellcheck: 'false', placeholder: t('study.importPlaceholder') });
+    const err = h('p', { class: 'form-error', role: 'alert', testid: 'import-error' });
+    const list = h('div', { class: 'list', testid: 'import-games' });
+    replace(tabBody,
+      h('form', {
+        testid: 'import-form',
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          err.textContent = '';
+          replace(list);
+          const src = text.value.trim();
+          if (!src) return;
+          try {
+            if (/^[a-z][\w-]*(,[^\s]*)?\s+\S+\s+[wb]\s+\d+,\d+\s/.test(src) && !src.startsWith('[')) {
+              // A position text: set it up.
+              await newBoard(src.split(/\s+/)[0], src, [], { kind: 'free' });
+              st.tab = 'analysis';
+              renderTabs();
+              return;
+            }
+            const games = await api('POST', '/api/records', { text: src }, { auth: false });
+            if (!games.length) {
+              err.textContent = t('study.importNone');
+              return;
+            }
+            if (games.length === 1) {
+              await loadRecord(games[0]);
+              return;
+            }
+            replace(list, games.map((g, i) => h('button', {
+              type: 'button', class: 'row-item', testid: 'import-game-' + i,
+              onclick: () => loadRecord(g),
+            }, `${i + 1}. ${g.tags.White || '?'} – ${g.tags.Black || '?'} · ${g.result} · ${t('study.movesCount', { n: g.moves.length })}`)));
+          } catch (e) {
+            err.textContent = errorText(e);
+          }
+        },
+      },
+      h('label', { class: 'field' }, h('span', {}, t('study.importLabel')), text),
+      h('button', { type: 'submit', class: 'btn primary', testid: 'import-submit' }, t('study.importSubmit')),
+      err),
+      list);
+  }
+
+  async function loadRecord(g) {
+    const rules = g.start.split(/\s+/)[0];
+    await newBoard(rules, g.start, g.moves, { kind: 'import', tags: g.tags, result: g.result, cursor: 0 });
+    st.tab = 'analysis';
+    renderTabs();
+    app.notify(t('study.imported', { n: g.moves.length }));
+  }
+
+  async function loadStoredGame(id) {
+    try {
+      const g = await api('GET', '/api/game/' + id, undefined, { auth: false });
+      await newBoard(g.rules || g.variant, g.start, g.state.moves, { kind: 'game', id, game: g, cursor: g.state.moves.length });
+    } catch (err) {
+      status.textContent = errorText(err);
+      await newBoard('nine-mens-morris');
+    }
+  }
+
+  // The record text of what is on the board.
+  function recordText() {
+    const v = views.get(key(st.moves.length));
+    const src = st.source;
+    const fresh = !st.start;
+    const lot = data.rules.presets[presetOf(st.rules)] && data.rules.presets[presetOf(st.rules)].first === 'lot';
+    const result = v && v.status !== '*' ? v.status : (src.kind === 'import' && !src.changed ? src.result : '*');
+    return writeRecord({
+      event: src.kind === 'import' && src.tags.Event ? src.tags.Event : t('study.recordEvent'),
+      site: location.host,
+      white: src.kind === 'import' ? src.tags.White : undefined,
+      black: src.kind === 'import' ? src.tags.Black : undefined,
+      result,
+      termination: v && v.status !== '*' ? v.method : undefined,
+      rules: st.rules,
+      seed: fresh && lot ? 0 : undefined,
+      position: fresh ? undefined : st.start,
+      startPly: st.start ? parsePosition(st.start).ply : 0,
+      moves: st.moves,
+    });
+  }
+
+  async function renderExport() {
+    if (st.tab !== 'export') return;
+    const area = h('textarea', { rows: 12, readonly: true, testid: 'export-text', id: 'export-text', spellcheck: 'false' });
+    const copy = h('button', {
+      type: 'button', class: 'btn small', testid: 'export-copy',
+      onclick: async () => {
+        area.select();
+        try {
+          await navigator.clipboard.writeText(area.value);
+          app.notify(t('study.copied'));
+        } catch {
+          document.execCommand('copy');
+        }
+      },
+    }, t('study.copy'));
+    const download = h('a', { class: 'btn small', testid: 'export-download', download: 'morris.pgn', href: '#' }, t('study.download'));
+    const stored = st.source.kind === 'game' && !st.source.changed;
+    replace(tabBody,
+      h('p', { class: 'muted' }, stored ? t('study.exportStored') : t('study.exportBoard')),
+      h('label', { class: 'field' }, h('span', {}, t('study.record')), area),
+      h('div', { class: 'row' }, copy, download));
+    let text;
+    if (stored) {
+      try {
+        text = await api('GET', `/api/game/${st.source.id}/export`, undefined, { auth: false, text: true });
+      } catch (err) {
+        text = recordText();
+        app.notify(errorText(err), 'error');
+      }
+    } else {
+      // The view of the last position tells the result.
+      if (!views.get(key(st.moves.length))) {
+        try {
+          views.set(key(st.moves.length), await fetchPosition(body(st.moves.length)));
+        } catch { /* written without a result */ }
+      }
+      text = recordText();
+    }
+    if (!alive) return;
+    area.value = text;
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    download.href = url;
+    download.download = stored ? `morris-${st.source.id}.pgn` : 'morris-analysis.pgn';
+  }
+
+  app.debug(() => ({
+    rules: st.rules,
+    start: st.start,
+    moves: st.moves.slice(),
+    cursor: st.cursor,
+    version: st.moves.length,
+    status: st.view ? (st.view.status === '*' ? 'active' : 'finished') : 'loading',
+    result: st.view ? st.view.status : '*',
+    toMove: st.view ? st.view.toMove : null,
+    position: st.view ? st.view.position : null,
+    legal: st.view ? st.view.legal.map((m) => m.text) : [],
+    analysis: st.analysis,
+  }));
+
+  return () => {
+    alive = false;
+    offKeys();
+    if (analysisCtl) analysisCtl.abort();
+  };
+}

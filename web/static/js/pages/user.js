@@ -1,0 +1,92 @@
+// A player's page (#/user/NAME): ratings per variant (provisional marked)
+// and the game history, newest first, in pages of 30.
+
+import { h, replace, formatDate } from '../dom.js';
+import { t } from '../i18n.js';
+import { api, session } from '../api.js';
+import { variantName, controlText, resultText, errorText } from '../ui.js';
+
+const PAGE = 30;
+
+export function mount(main, params, app) {
+  const name = params[0];
+  app.title(name);
+  let alive = true;
+  const st = { user: null, games: [], more: false, error: '' };
+  const head = h('div', { class: 'user-head' }, h('h1', { testid: 'user-name' }, name));
+  const ratings = h('div', { testid: 'user-ratings' }, h('p', { class: 'muted' }, t('common.loading')));
+  const games = h('div', { class: 'list', testid: 'user-games' }, h('p', { class: 'muted' }, t('common.loading')));
+  const more = h('button', { type: 'button', class: 'btn small', testid: 'user-games-more', hidden: true, onclick: () => loadGames() }, t('user.more'));
+  main.append(h('div', { class: 'user-layout' },
+    h('section', { class: 'panel' }, head, h('h2', {}, t('user.ratings')), ratings),
+    h('section', { class: 'panel' }, h('h2', {}, t('user.games')), games, more)));
+
+  api('GET', '/api/user/' + encodeURIComponent(name), undefined, { auth: false }).then((u) => {
+    if (!alive) return;
+    st.user = u;
+    const s = session();
+    const me = s && s.name === u.name;
+    replace(head, h('h1', { testid: 'user-name' }, u.name),
+      u.bot ? h('span', { class: 'badge' }, t('game.bot')) : null,
+      me ? h('span', { class: 'badge you' }, t('game.you')) : null,
+      !me && !u.bot && !u.name.startsWith('guest-')
+        ? h('a', { class: 'btn small primary', href: '#/?challenge=' + encodeURIComponent(u.name), testid: 'user-challenge' }, t('user.challenge'))
+        : null);
+    if (!u.ratings || !u.ratings.length) {
+      replace(ratings, h('p', { class: 'muted empty' }, t('user.noRatings')));
+      return;
+    }
+    replace(ratings, h('table', { class: 'table' },
+      h('thead', {}, h('tr', {}, h('th', {}, t('user.variant')), h('th', {}, t('user.rating')), h('th', {}, t('user.deviation')), h('th', {}, t('user.gamesCount')))),
+      h('tbody', {}, u.ratings.map((r) => h('tr', { testid: 'rating-' + r.variant, 'data-provisional': r.provisional ? 'true' : 'false' },
+        h('td', {}, variantName(r.variant)),
+        h('td', {}, Math.round(r.rating), r.provisional ? h('span', { class: 'provisional', title: t('user.provisionalHint') }, '?') : null,
+          r.provisional ? h('span', { class: 'muted small' }, ' ' + t('user.provisional')) : null),
+        h('td', {}, '±' + Math.round(r.deviation)),
+        h('td', {}, r.games))))));
+  }).catch((err) => {
+    if (!alive) return;
+    replace(head, h('h1', { testid: 'user-name' }, name));
+    replace(ratings, h('p', { class: 'form-error', testid: 'user-error' }, err.status === 404 ? t('user.notFound') : errorText(err)));
+  });
+
+  function gameRow(g) {
+    const side = g.white.name === name ? 'white' : 'black';
+    const opp = side === 'white' ? g.black : g.white;
+    let outcome = 'ongoing';
+    if (g.status !== 'active') {
+      if (g.result === '1/2-1/2') outcome = 'draw';
+      else if ((g.result === '1-0') === (side === 'white')) outcome = 'win';
+      else outcome = 'loss';
+    }
+    return h('a', { href: '#/game/' + g.id, class: 'row-item game outcome-' + outcome, testid: 'user-game-' + g.id, 'data-id': g.id },
+      h('span', { class: 'who' }, h('span', { class: 'stone-icon small ' + side, 'aria-hidden': 'true' }), ' ', t('user.versus', { name: opp.name })),
+      h('span', { class: 'what' }, variantName(g.variant)),
+      h('span', { class: 'ctl' }, controlText(g.control)),
+      h('span', { class: 'res' }, g.status === 'active' ? t('user.playing') : `${g.result} · ${t('user.' + outcome)}`),
+      h('span', { class: 'muted small', title: resultText(g.result, g.method) }, formatDate(g.updatedMs)));
+  }
+
+  async function loadGames() {
+    const before = st.games.length ? '&before=' + st.games[st.games.length - 1].id : '';
+    try {
+      const list = await api('GET', `/api/user/${encodeURIComponent(name)}/games?limit=${PAGE}${before}`, undefined, { auth: false });
+      if (!alive) return;
+      st.games = st.games.concat(list || []);
+      st.more = (list || []).length === PAGE;
+      if (!st.games.length) replace(games, h('p', { class: 'muted empty' }, t('user.noGames')));
+      else replace(games, st.games.map(gameRow));
+      more.hidden = !st.more;
+    } catch (err) {
+      if (alive) replace(games, h('p', { class: 'form-error' }, errorText(err)));
+    }
+  }
+  loadGames();
+
+  app.debug(() => ({
+    user: st.user ? st.user.name : null,
+    ratings: st.user ? st.user.ratings : [],
+    games: st.games.map((g) => g.id),
+  }));
+  return () => { alive = false; };
+}
