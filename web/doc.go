@@ -87,6 +87,8 @@
 //	chat            chat, chat-list, chat-message (data-version), chat-form, chat-input, chat-send, chat-note
 //	lobby           lobby-play-engine, lobby-study, lobby-rules, lobby-seeks, lobby-seeks-empty,
 //	                lobby-seeks-signin, lobby-guest, seek-ID (data-id), seek-accept-ID, seek-cancel-ID,
+//	                seek-link-ID (copies the link #/?seek=ID), invite and invite-join (the lobby opened
+//	                by such a link),
 //	                lobby-challenges, challenge-ID (data-direction "in" or "out"), challenge-accept-ID,
 //	                challenge-decline-ID, challenge-cancel-ID, lobby-my-games, my-game-ID,
 //	                lobby-active-games, active-game-ID, lobby-active-empty, tab-seek, tab-challenge,

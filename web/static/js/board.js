@@ -25,6 +25,7 @@ export class Board {
     this.onMove = opts.onMove || (() => {});
     this.dashed = !!opts.dashedDiagonals;
     this.flipped = !!opts.flipped;
+    this.static = !!opts.static; // a picture: no focus, no clicks
     this.cells = data.points.map(() => null);
     this.inMills = new Set();
     this.legal = [];
@@ -38,12 +39,12 @@ export class Board {
     const w = (data.width - 1) * UNIT + 2 * MARGIN;
     const hgt = (data.height - 1) * UNIT + 2 * MARGIN;
     this.svg = s('svg', {
-      class: 'board-svg', viewBox: `0 0 ${w} ${hgt}`, role: 'group',
+      class: 'board-svg', viewBox: `0 0 ${w} ${hgt}`, role: opts.static ? 'img' : 'group',
       'aria-label': opts.label || t('board.label'), testid: 'board-svg',
     });
     this.el = h('div', { class: 'board', testid: 'board', 'data-board': data.id }, this.svg);
     this.build();
-    this.listen();
+    if (!this.static) this.listen();
   }
 
   xy(i) {
@@ -64,7 +65,7 @@ export class Board {
     this.millG = s('g', { class: 'board-mills', 'pointer-events': 'none' });
     this.hintG = s('g', { class: 'board-hint', 'pointer-events': 'none', testid: 'board-hint' });
     this.dragG = s('g', { class: 'board-drag', 'pointer-events': 'none' });
-    svg.append(this.linesG, this.millG, this.coordsG, this.hintG, this.pointsG, this.dragG);
+    svg.append(this.linesG, this.millG, this.coordsG, this.pointsG, this.hintG, this.dragG);
     // Diagonal edges: those between two points of a diagonal line.
     const diag = new Set();
     for (const l of this.data.lines) {
@@ -75,7 +76,7 @@ export class Board {
     this.edges = this.data.edges.map(([a, b]) => ({ a, b, diagonal: diag.has(key(a, b)) }));
     this.pointEls = this.data.points.map((p, i) => {
       const g = s('g', {
-        class: 'pt', tabindex: i === 0 ? 0 : -1, role: 'button',
+        class: 'pt', tabindex: this.static ? undefined : (i === 0 ? 0 : -1), role: this.static ? undefined : 'button',
         testid: 'point-' + p.name, 'data-point': i, 'data-name': p.name, 'data-piece': '',
       },
       s('circle', { class: 'hit', r: 44 }),
@@ -142,10 +143,12 @@ export class Board {
         const len = Math.hypot(x2 - x1, y2 - y1) || 1;
         const ux = (x2 - x1) / len;
         const uy = (y2 - y1) / len;
-        const ex = x2 - ux * 30;
-        const ey = y2 - uy * 30;
-        out.push(s('line', { class: 'hint-line', x1: x1 + ux * 20, y1: y1 + uy * 20, x2: ex - ux * 14, y2: ey - uy * 14 }));
-        out.push(s('path', { class: 'hint-head', d: `M${ex} ${ey} L${ex - ux * 26 - uy * 16} ${ey - uy * 26 + ux * 16} L${ex - ux * 26 + uy * 16} ${ey - uy * 26 - ux * 16}Z` }));
+        const ex = x2 - ux * 12; // the tip, just short of the target's centre
+        const ey = y2 - uy * 12;
+        const bx = ex - ux * 34; // the base of the head
+        const by = ey - uy * 34;
+        out.push(s('line', { class: 'hint-line', x1, y1, x2: bx, y2: by }));
+        out.push(s('path', { class: 'hint-head', d: `M${ex} ${ey} L${bx - uy * 20} ${by + ux * 20} L${bx + uy * 20} ${by - ux * 20}Z` }));
       } else if (m.to >= 0) {
         const [x, y] = this.xy(m.to);
         out.push(s('circle', { class: 'hint-ring', cx: x, cy: y, r: 38 }));
@@ -180,9 +183,15 @@ export class Board {
     this.interactive = !!opts.interactive && this.legal.length > 0;
     this.lastMove = opts.lastMove || null;
     this.sideToMove = view.toMove || 'white';
-    this.selected = -1;
-    this.pending = null;
-    this.cancelDrag();
+    // The same position and moves again (a redraw): keep what the user
+    // is in the middle of choosing.
+    const same = this.interactive && this.cells.join() + '|' + this.legal.map((m) => m.text).join() === this.shownKey;
+    this.shownKey = this.cells.join() + '|' + this.legal.map((m) => m.text).join();
+    if (!same) {
+      this.selected = -1;
+      this.pending = null;
+      this.cancelDrag();
+    }
     this.render();
   }
 
@@ -203,6 +212,17 @@ export class Board {
       }
     }
     this.millG.replaceChildren(...out);
+  }
+
+  // freeze stops interaction until the next update (a position is loading).
+  freeze() {
+    if (!this.interactive && !this.pending && this.selected < 0) return;
+    this.interactive = false;
+    this.selected = -1;
+    this.pending = null;
+    this.shownKey = '';
+    this.cancelDrag();
+    this.render();
   }
 
   // removals are the legal moves that only take a piece (Shah).
@@ -255,7 +275,7 @@ export class Board {
       const cls = ['pt'];
       if (piece) cls.push('has-piece', piece);
       if (this.inMills.has(i) && !this.pending) cls.push('in-mill');
-      if (targets.has(i)) cls.push('is-target');
+      if (targets.has(i)) cls.push('is-target', this.selected >= 0 ? 'slide' : 'place');
       if (capturable.has(i)) cls.push('capturable');
       if (this.pending && this.pending.chosen.has(i)) cls.push('chosen');
       if (movable.has(i)) cls.push('movable');
@@ -271,7 +291,7 @@ export class Board {
       if (i === this.selected) label += ', ' + t('board.selected');
       else if (targets.has(i)) label += ', ' + t('board.target');
       else if (capturable.has(i)) label += ', ' + t('board.capturable');
-      g.setAttribute('aria-label', label);
+      if (!this.static) g.setAttribute('aria-label', label);
     });
     this.drawMills();
     this.el.classList.toggle('interactive', this.interactive);
@@ -328,6 +348,7 @@ export class Board {
     this.selected = -1;
     this.pending = null;
     this.interactive = false; // until the next position comes
+    this.shownKey = '';
     this.render();
     this.onMove(m);
   }
@@ -420,6 +441,10 @@ export class Board {
       let p = this.pointOf(ev.target);
       if (p < 0 && ev.clientX !== undefined) p = this.nearest(ev.clientX, ev.clientY, 45);
       if (p >= 0) this.act(p);
+      // A pointer leaves no focus on the point, so that the page's keys
+      // (the replay arrows) keep working; the keyboard keeps its focus.
+      const f = document.activeElement;
+      if (f && f !== this.svg && this.svg.contains(f) && f.blur) f.blur();
     });
     svg.addEventListener('pointerdown', (ev) => {
       if (!this.interactive || this.pending || (ev.button !== undefined && ev.button !== 0)) return;

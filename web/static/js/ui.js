@@ -32,9 +32,13 @@ export function sideName(side) {
   return t('side.' + side);
 }
 
+export function methodName(method) {
+  return has('method.' + method) ? t('method.' + method) : method;
+}
+
 // resultText: "White wins by resignation", "Draw by repetition".
 export function resultText(result, method) {
-  const m = method ? (has('method.' + method) ? t('method.' + method) : method) : '';
+  const m = method ? methodName(method) : '';
   switch (result) {
     case '1-0':
       return m ? t('result.whiteWinsBy', { method: m }) : t('result.whiteWins');

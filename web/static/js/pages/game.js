@@ -67,8 +67,26 @@ export function mount(main, params, app) {
   function onStatus(state, attempt) {
     st.conn = state;
     st.attempt = attempt;
+    if (state === 'reconnecting' && attempt === 2) checkGame();
     renderStatus();
     renderControls();
+  }
+
+  // checkGame finds out why the socket does not open: no such game (stop),
+  // or a token the server no longer takes (api forgets it, and the next
+  // attempt watches without it).
+  async function checkGame() {
+    try {
+      await api('GET', '/api/game/' + id, undefined, { auth: false });
+      if (session()) await api('GET', '/api/account');
+    } catch (err) {
+      if (err.status === 404 && alive) {
+        socket.close();
+        replace(main, h('section', { class: 'panel narrow', testid: 'not-found' },
+          h('h1', {}, t('game.notFound', { id })),
+          h('p', {}, h('a', { href: '#/' }, t('notFound.home')))));
+      }
+    }
   }
 
   function onEvent(ev) {
@@ -347,7 +365,7 @@ export function mount(main, params, app) {
     const text = live() ? st.position : st.positions[k];
     const v = live() && st.view && st.viewFor === st.position ? st.view : (text ? parsePosition(text) : null);
     const inHand = v ? v.inHand[side] : 0;
-    const flying = live() && st.view && st.viewFor === st.position && st.view.flying && st.view.flying[side];
+    const flying = live() && st.status === 'active' && st.view && st.viewFor === st.position && st.view.flying && st.view.flying[side];
     const toMove = st.status === 'active' && st.toMove === side;
     card.dataset.testid = 'player-' + side;
     card.className = 'player-card ' + (card === cards.top ? 'top' : 'bottom') + (toMove ? ' to-move' : '');

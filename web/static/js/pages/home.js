@@ -96,7 +96,9 @@ export function mount(main, _params, app, query) {
       h('span', { class: 'ctl' }, controlText(c.control)),
       h('span', { class: 'muted' }, c.rated ? t('lobby.rated') : t('lobby.casual')),
       mine
-        ? h('button', { type: 'button', class: 'btn small', testid: 'seek-cancel-' + c.id, onclick: () => closeChallenge(c, 'cancel') }, t('lobby.cancel'))
+        ? h('span', { class: 'actions' },
+          h('button', { type: 'button', class: 'btn small', testid: 'seek-link-' + c.id, onclick: () => copyLink(c) }, t('lobby.copyLink')),
+          h('button', { type: 'button', class: 'btn small', testid: 'seek-cancel-' + c.id, onclick: () => closeChallenge(c, 'cancel') }, t('lobby.cancel')))
         : h('button', { type: 'button', class: 'btn small primary', testid: 'seek-accept-' + c.id, onclick: () => accept(c) }, t('lobby.join')));
   }
 
@@ -222,6 +224,24 @@ export function mount(main, _params, app, query) {
       loadSeeks();
     }
   }
+
+  async function copyLink(c) {
+    const url = `${location.origin}/#/?seek=${c.id}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      app.notify(t('lobby.linkCopied', { url }));
+    } catch {
+      app.notify(t('lobby.linkIs', { url }));
+    }
+  }
+
+  // invitation shows the seek of a shared link (#/?seek=ID) with a button
+  // to join it, for someone who may not be signed in yet.
+  const invited = Number(query.get('seek') || 0);
+  const invite = h('section', { class: 'panel invite', testid: 'invite', hidden: !invited },
+    h('p', {}, t('lobby.invited', { id: invited })),
+    h('button', { type: 'button', class: 'btn primary', testid: 'invite-join', onclick: () => accept({ id: invited }) }, t('lobby.join')));
+  if (invited) main.firstChild.prepend(invite);
 
   async function closeChallenge(c, how) {
     try {

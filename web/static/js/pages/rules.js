@@ -23,7 +23,7 @@ function facts(p) {
 
 function drawBoard(bs, p) {
   const data = bs[p.board];
-  const b = new Board(data, { dashedDiagonals: data.lines.some((l) => l.diagonal) && !p.diagonalMills, label: t('board.name.' + p.board) });
+  const b = new Board(data, { static: true, dashedDiagonals: data.lines.some((l) => l.diagonal) && !p.diagonalMills, label: t('board.name.' + p.board) });
   b.update({ pieces: { white: [], black: [] } }, {});
   return b.el;
 }

@@ -176,7 +176,10 @@ export function mount(main, _params, app, query, gameId) {
     if (!board) return;
     const v = st.view && st.viewKey === key(st.cursor) ? st.view : null;
     const lastMove = st.cursor > 0 ? parseMove(st.moves[st.cursor - 1], boardData) : null;
-    if (!v) return;
+    if (!v) {
+      board.freeze();
+      return;
+    }
     board.update(v, { legal: v.legal, interactive: v.status === '*', lastMove });
     passBtn.hidden = !v.legal.some((m) => m.kind === 'pass');
     const a = st.engineOn && st.analysis && st.analysisKey === key(st.cursor) ? st.analysis : null;
@@ -197,6 +200,7 @@ export function mount(main, _params, app, query, gameId) {
     let text;
     if (v.status !== '*') text = resultText(v.status, v.method);
     else if (v.removal) text = t('study.removal', { side: sideName(v.toMove) });
+    else if (v.legal.length && v.legal.every((m) => m.kind === 'pass')) text = t('study.mustPass', { side: sideName(v.toMove) });
     else text = t('game.toMove', { side: sideName(v.toMove) });
     if (v.status === '*') {
       const parts = [];
@@ -466,7 +470,7 @@ export function mount(main, _params, app, query, gameId) {
     result: st.view ? st.view.status : '*',
     toMove: st.view ? st.view.toMove : null,
     position: st.view ? st.view.position : null,
-    legal: st.view ? st.view.legal.map((m) => m.text) : [],
+    legal: st.view && st.viewKey === key(st.cursor) ? st.view.legal.map((m) => m.text) : [],
     analysis: st.analysis,
   }));
 

@@ -4,7 +4,7 @@
 import { h, replace, formatDate } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session } from '../api.js';
-import { variantName, controlText, resultText, errorText } from '../ui.js';
+import { variantName, controlText, resultText, methodName, errorText } from '../ui.js';
 
 const PAGE = 30;
 
@@ -63,8 +63,9 @@ export function mount(main, params, app) {
       h('span', { class: 'who' }, h('span', { class: 'stone-icon small ' + side, 'aria-hidden': 'true' }), ' ', t('user.versus', { name: opp.name })),
       h('span', { class: 'what' }, variantName(g.variant)),
       h('span', { class: 'ctl' }, controlText(g.control)),
-      h('span', { class: 'res' }, g.status === 'active' ? t('user.playing') : `${g.result} · ${t('user.' + outcome)}`),
-      h('span', { class: 'muted small', title: resultText(g.result, g.method) }, formatDate(g.updatedMs)));
+      h('span', { class: 'res', title: resultText(g.result, g.method) }, g.status === 'active' ? t('user.playing') : `${g.result} · ${t('user.' + outcome)}`,
+        g.method ? h('span', { class: 'muted small' }, ' (' + methodName(g.method) + ')') : null),
+      h('span', { class: 'muted small' }, formatDate(g.updatedMs)));
   }
 
   async function loadGames() {
