@@ -136,30 +136,18 @@ func (b gameBody) spec() (server.GameSpec, error) {
 	return sp, nil
 }
 
+// challenge: POST /api/challenge/{user}, an invitation to one user.
 func (a *api) challenge(w http.ResponseWriter, r *http.Request) error {
-	u, err := a.auth(r)
-	if err != nil {
-		return err
-	}
-	var b gameBody
-	if err := readJSON(r, &b); err != nil {
-		return err
-	}
-	if b.Level != 0 {
-		return httpError(http.StatusBadRequest, "level is for /api/challenge/ai")
-	}
-	sp, err := b.spec()
-	if err != nil {
-		return err
-	}
-	c, err := a.svc.Challenge(r.Context(), u, r.PathValue("user"), sp)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusCreated, c)
+	return a.invite(w, r, r.PathValue("user"))
 }
 
+// seek: POST /api/seek, an invitation to anyone, paired at once with a
+// matching seek if there is one.
 func (a *api) seek(w http.ResponseWriter, r *http.Request) error {
+	return a.invite(w, r, "")
+}
+
+func (a *api) invite(w http.ResponseWriter, r *http.Request, to string) error {
 	u, err := a.auth(r)
 	if err != nil {
 		return err
@@ -175,7 +163,7 @@ func (a *api) seek(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := a.svc.Challenge(r.Context(), u, "", sp)
+	c, err := a.svc.Challenge(r.Context(), u, to, sp)
 	if err != nil {
 		return err
 	}

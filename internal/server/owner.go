@@ -184,6 +184,16 @@ func (o *owner) player(user int64) (mill.Color, error) {
 	return c, nil
 }
 
+// activePlayer checks that user plays the game and that it goes on, and
+// returns the side.
+func (o *owner) activePlayer(user int64) (mill.Color, error) {
+	c, err := o.player(user)
+	if err != nil {
+		return 0, err
+	}
+	return c, o.mustBeActive()
+}
+
 func (o *owner) mustBeActive() error {
 	if !o.active() {
 		return errorf(Conflict, "game %d is over (%s by %s)", o.id, o.g.Result, o.g.Method)

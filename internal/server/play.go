@@ -221,11 +221,8 @@ func (s *Service) finishLocked(ctx context.Context, o *owner, outcome mill.Outco
 // Resign gives up a game.
 func (s *Service) Resign(ctx context.Context, user User, id int64) error {
 	return s.locked(ctx, id, func(o *owner) error {
-		side, err := o.player(user.ID)
+		side, err := o.activePlayer(user.ID)
 		if err != nil {
-			return err
-		}
-		if err := o.mustBeActive(); err != nil {
 			return err
 		}
 		return s.finishLocked(ctx, o, mill.Won(side.Other()), mill.Resignation)
@@ -238,11 +235,8 @@ func (s *Service) Resign(ctx context.Context, user User, id int64) error {
 // flag falls by itself.
 func (s *Service) ClaimVictory(ctx context.Context, user User, id int64) error {
 	return s.locked(ctx, id, func(o *owner) error {
-		side, err := o.player(user.ID)
+		side, err := o.activePlayer(user.ID)
 		if err != nil {
-			return err
-		}
-		if err := o.mustBeActive(); err != nil {
 			return err
 		}
 		if o.game.Position().SideToMove() == side {
@@ -293,11 +287,8 @@ func (o *owner) pending(kind store.OfferKind) (store.Offer, bool) {
 // is granted at once and a draw offer declined.
 func (s *Service) Offer(ctx context.Context, user User, id int64, kind store.OfferKind) error {
 	return s.locked(ctx, id, func(o *owner) error {
-		side, err := o.player(user.ID)
+		side, err := o.activePlayer(user.ID)
 		if err != nil {
-			return err
-		}
-		if err := o.mustBeActive(); err != nil {
 			return err
 		}
 		if of, ok := o.pending(kind); ok && of.Side != int(side) {
@@ -340,11 +331,8 @@ func removeOffer(offers []store.Offer, kind store.OfferKind) []store.Offer {
 // Answer accepts or declines the opponent's pending offer of that kind.
 func (s *Service) Answer(ctx context.Context, user User, id int64, kind store.OfferKind, accept bool) error {
 	return s.locked(ctx, id, func(o *owner) error {
-		side, err := o.player(user.ID)
+		side, err := o.activePlayer(user.ID)
 		if err != nil {
-			return err
-		}
-		if err := o.mustBeActive(); err != nil {
 			return err
 		}
 		return s.answerLocked(ctx, o, side, kind, accept)
@@ -472,11 +460,8 @@ func (s *Service) Chat(ctx context.Context, user User, id int64, text string) er
 func (s *Service) Queue(ctx context.Context, user User, id int64, text string, ply int) (played bool, err error) {
 	var now bool
 	err = s.locked(ctx, id, func(o *owner) error {
-		side, err := o.player(user.ID)
+		side, err := o.activePlayer(user.ID)
 		if err != nil {
-			return err
-		}
-		if err := o.mustBeActive(); err != nil {
 			return err
 		}
 		if len(text) > 64 {

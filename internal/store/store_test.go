@@ -2,76 +2,32 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/morrisgame/morris/internal/store/storetest"
 )
 
 // The suite runs every test against each backend: SQLite always, in a
 // temporary folder; PostgreSQL when MORRIS_TEST_POSTGRES holds a DSN
 // (`export MORRIS_TEST_POSTGRES=$(bash .ci/postgres.sh)`), each test in a
-// schema of its own that is dropped afterwards.
+// schema of its own that is dropped afterwards (storetest).
 
-const postgresEnv = "MORRIS_TEST_POSTGRES"
+const postgresEnv = storetest.Env
 
-var backendNames = []string{"sqlite", "postgres"}
+var backendNames = storetest.Backends
 
 // eachBackend runs fn once per backend, as subtests named after them.
 func eachBackend(t *testing.T, fn func(t *testing.T, dsn string)) {
 	t.Helper()
-	for _, b := range backendNames {
-		t.Run(b, func(t *testing.T) { fn(t, testDSN(t, b)) })
-	}
+	storetest.Each(t, fn)
 }
 
-var schemaSeq atomic.Int64
-
-// testDSN returns the DSN of a new, empty database of the backend: a file
-// in a temporary folder, or a fresh PostgreSQL schema. It skips the test
-// when PostgreSQL is asked for and not configured.
+// testDSN returns the DSN of a new, empty database of the backend.
 func testDSN(tb testing.TB, backend string) string {
 	tb.Helper()
-	if backend == "sqlite" {
-		return filepath.Join(tb.TempDir(), "morris.db")
-	}
-	base := os.Getenv(postgresEnv)
-	if base == "" {
-		tb.Skipf("%s is not set: skipping the PostgreSQL backend (export %s=$(bash .ci/postgres.sh) to run it)", postgresEnv, postgresEnv)
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatalf("%s: %v", postgresEnv, err)
-	}
-	schema := fmt.Sprintf("morris_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemaSeq.Add(1))
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
-		tb.Fatalf("creating schema %s: %v", schema, err)
-	}
-	tb.Cleanup(func() {
-		admin, err := sql.Open("pgx", base)
-		if err != nil {
-			tb.Error(err)
-			return
-		}
-		defer admin.Close()
-		if _, err := admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`); err != nil {
-			tb.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return storetest.DSN(tb, backend)
 }
 
 // openStore opens dsn and closes the store when the test ends.
