@@ -8,7 +8,7 @@
 import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, boards, variants, rulesText, position as fetchPosition } from '../api.js';
-import { Board } from '../board.js';
+import { Board, handStones } from '../board.js';
 import { parsePosition, parseMove, diagonalMills, boardOf, presetOf } from '../notation.js';
 import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName } from '../ui.js';
 import { writeRecord } from '../record.js';
@@ -48,6 +48,7 @@ export function mount(main, _params, app, query, gameId) {
   const engineOut = h('div', { class: 'engine-out', testid: 'engine-output', hidden: true });
   const engineToggle = h('input', { type: 'checkbox', testid: 'engine-toggle', onchange: () => { st.engineOn = engineToggle.checked; analyse(); } });
   const passBtn = h('button', { type: 'button', class: 'btn small primary', testid: 'pass', hidden: true, onclick: () => { const m = st.view.legal.find((x) => x.kind === 'pass'); if (m) play(m); } }, t('game.pass'));
+  const hands = h('div', { class: 'hands', testid: 'study-hands' });
   const toolbar = h('div', { class: 'board-toolbar' },
     h('button', { type: 'button', class: 'btn small', testid: 'flip', onclick: () => board && board.flip() }, t('game.flip')),
     h('button', { type: 'button', class: 'btn small', testid: 'takeback', onclick: takeBack }, t('study.takeback')),
@@ -55,7 +56,7 @@ export function mount(main, _params, app, query, gameId) {
   const tabsEl = h('div', { class: 'tabs', role: 'tablist' });
   const tabBody = h('div', { class: 'tab-body' });
   main.append(h('div', { class: 'game-layout study', testid: 'study-page' },
-    h('div', { class: 'board-col' }, boardHolder, toolbar),
+    h('div', { class: 'board-col' }, hands, boardHolder, toolbar),
     h('aside', { class: 'side-col panel' }, title, status, tabsEl, tabBody)));
 
   const offKeys = replayKeys(moveList);
@@ -181,6 +182,10 @@ export function mount(main, _params, app, query, gameId) {
       return;
     }
     board.update(v, { legal: v.legal, interactive: v.status === '*', lastMove });
+    replace(hands, ['white', 'black'].map((side) => h('span', { class: 'hand-of' + (v.toMove === side && v.status === '*' ? ' to-move' : '') },
+      h('span', { class: 'stone-icon ' + side, 'aria-hidden': 'true' }), ' ', sideName(side), ' ',
+      v.inHand[side] > 0 ? handStones(side, v.inHand[side]) : h('span', { class: 'hand', testid: 'hand-' + side, 'data-count': 0 }),
+      v.flying[side] ? h('span', { class: 'badge flying', testid: 'flying-' + side }, t('game.flying')) : null)));
     passBtn.hidden = !v.legal.some((m) => m.kind === 'pass');
     const a = st.engineOn && st.analysis && st.analysisKey === key(st.cursor) ? st.analysis : null;
     board.setHint(a && a.best ? moveOf(a.best, v) : null);
@@ -218,7 +223,11 @@ export function mount(main, _params, app, query, gameId) {
   function renderInfo() {
     const src = st.source;
     let what = rulesName(presetOf(st.rules), st.rules);
-    if (src.kind === 'game') what = t('study.fromGame', { id: src.id }) + ' · ' + what;
+    if (src.kind === 'game') {
+      what = t('study.fromGame', { id: src.id }) + ' · ' + what;
+      const gs = src.game.state;
+      if (gs.status !== 'active') what += ' · ' + gs.result + ' ' + resultText(gs.result, gs.method);
+    }
     if (src.kind === 'import') what = t('study.fromImport', { white: src.tags.White || '?', black: src.tags.Black || '?' }) + ' · ' + what;
     replace(title, h('div', { class: 'variant', testid: 'study-variant', 'data-rules': st.rules }, what),
       src.kind === 'game' ? h('a', { href: '#/game/' + src.id, class: 'small' }, t('study.backToGame')) : null);
@@ -296,7 +305,10 @@ export function mount(main, _params, app, query, gameId) {
       type: 'button', role: 'tab', class: 'tab', testid: 'tab-' + n, 'aria-selected': st.tab === n ? 'true' : 'false',
       onclick: () => { st.tab = n; renderTabs(); },
     }, t('study.tab.' + n))));
-    if (st.tab === 'analysis') renderAnalysisTab();
+    if (st.tab === 'analysis') {
+      renderAnalysisTab();
+      moveList.set(st.moves, st.cursor); // scrolled now that it is in the page
+    }
     if (st.tab === 'import') renderImportTab();
     if (st.tab === 'export') renderExport();
   }
