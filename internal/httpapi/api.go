@@ -160,6 +160,9 @@ func (a *api) wrap(fn func(w http.ResponseWriter, r *http.Request) error) http.H
 				a.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 			}
 			if !sw.wrote {
+				if code == http.StatusTooManyRequests {
+					sw.Header().Set("Retry-After", "1")
+				}
 				writeJSON(sw, code, wire.Error{Error: msg})
 			}
 		}

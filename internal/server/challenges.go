@@ -274,7 +274,7 @@ func (s *Service) PlayEngine(ctx context.Context, user User, level int, sp GameS
 		return wire.GameSummary{}, err
 	}
 	s.started(ctx, g)
-	return *summary(g, ""), nil
+	return *s.summaryOf(g), nil
 }
 
 // PbmChallenge starts a game at once between two players, first moving

@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"time"
 
+	"github.com/morrisgame/morris/internal/rating"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/internal/wire"
 	"github.com/morrisgame/morris/mill"
@@ -124,14 +126,47 @@ func (s *Service) announceEnd(o *owner) {
 }
 
 func (s *Service) announceStart(g store.Game) {
-	ev := Event{Data: mustJSON(wire.Event{Type: "gameStart", Game: summary(g, "")})}
+	ev := Event{Data: mustJSON(wire.Event{Type: "gameStart", Game: s.summaryOf(g)})}
 	s.hub.publishUser(g.White, ev)
 	s.hub.publishUser(g.Black, ev)
 	s.metrics.gameStarted()
 }
 
 func (o *owner) summary() *wire.GameSummary {
-	return summary(o.g, colorName(o.game.Position().SideToMove()))
+	sum := summary(o.g, colorName(o.game.Position().SideToMove()))
+	o.s.markBots(sum)
+	return sum
+}
+
+// summaryOf is the summary of a stored game, the side to move worked out
+// from its start and ply.
+func (s *Service) summaryOf(g store.Game) *wire.GameSummary {
+	sum := summary(g, toMoveOf(g))
+	s.markBots(sum)
+	return sum
+}
+
+func (s *Service) markBots(sum *wire.GameSummary) {
+	sum.White.Bot = sum.White.ID == s.engineID
+	sum.Black.Bot = sum.Black.ID == s.engineID
+}
+
+// toMoveOf returns the side to move of an active stored game ("" when it
+// is over): turns alternate from the start position's side, Shah's
+// removal included (it is a turn of its own).
+func toMoveOf(g store.Game) string {
+	if g.Status != store.Active {
+		return ""
+	}
+	game, err := replay(store.Game{Rules: g.Rules, Start: g.Start, Seed: g.Seed, HasSeed: g.HasSeed}, nil)
+	if err != nil {
+		return ""
+	}
+	c := game.Position().SideToMove()
+	if g.Ply%2 == 1 {
+		c = c.Other()
+	}
+	return colorName(c)
 }
 
 func player(id int64, name string) wire.Player { return wire.Player{ID: id, Name: name} }
@@ -183,6 +218,12 @@ func (s *Service) full(ctx context.Context, snap store.Snapshot, game *mill.Game
 	}
 	f.White.Bot = g.White == s.engineID
 	f.Black.Bot = g.Black == s.engineID
+	for _, p := range []*wire.Player{&f.White, &f.Black} {
+		if r, err := s.st.Rating(ctx, p.ID, g.Variant); err == nil {
+			p.Rating = math.Round(r.R)
+			p.Provisional = rating.Rating{R: r.R, RD: r.RD, Sigma: r.Sigma}.Provisional()
+		}
+	}
 	var deadline time.Time
 	if g.Control.ForfeitDays > 0 {
 		_, deadline = s.deadlinesOf(ctx, g, game.Position().SideToMove())

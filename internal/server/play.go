@@ -125,7 +125,7 @@ func (s *Service) playLocked(ctx context.Context, o *owner, user int64, text str
 	o.g.Ply++
 	o.g.Version = version
 	o.g.Clocks = a.Clocks
-	o.g.LastMoveAt = truncMs(now)
+	o.g.LastMoveAt, o.g.UpdatedAt = truncMs(now), truncMs(now)
 	if a.End != nil {
 		o.g.Status, o.g.Result, o.g.Method = store.Finished, a.End.Result, a.End.Method
 	}
@@ -203,7 +203,7 @@ func (s *Service) finishLocked(ctx context.Context, o *owner, outcome mill.Outco
 			return o.reloadAfter(ctx, err)
 		}
 	}
-	o.g.Version = version
+	o.g.Version, o.g.UpdatedAt = version, truncMs(now)
 	o.g.Status, o.g.Result, o.g.Method = store.Finished, f.Result, f.Method
 	o.g.Clocks = f.Clocks
 	o.offers = nil

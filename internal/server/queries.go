@@ -132,19 +132,7 @@ func (s *Service) Games(ctx context.Context, q GamesQuery) ([]wire.GameSummary, 
 	}
 	out := make([]wire.GameSummary, 0, len(gs))
 	for _, g := range gs {
-		toMove := ""
-		if g.Status == store.Active {
-			// The side to move follows from the ply and who started; the
-			// start position's side is in the position text.
-			if game, err := replay(store.Game{Rules: g.Rules, Start: g.Start, Seed: g.Seed, HasSeed: g.HasSeed}, nil); err == nil {
-				first := game.Position().SideToMove()
-				if g.Ply%2 == 1 {
-					first = first.Other()
-				}
-				toMove = colorName(first)
-			}
-		}
-		out = append(out, *summary(g, toMove))
+		out = append(out, *s.summaryOf(g))
 	}
 	return out, nil
 }

@@ -183,7 +183,7 @@ func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error 
 		return err
 	}
 	for _, g := range slices.Backward(games) {
-		if err := send(mustJSON(wire.Event{Type: "gameStart", Game: summary(g, "")})); err != nil {
+		if err := send(mustJSON(wire.Event{Type: "gameStart", Game: s.summaryOf(g)})); err != nil {
 			return err
 		}
 	}

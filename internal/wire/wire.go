@@ -70,8 +70,8 @@ type GameFull struct {
 	Rated       bool      `json:"rated"`
 	White       Player    `json:"white"`
 	Black       Player    `json:"black"`
-	Start       string    `json:"start"` // the start position
-	Seed        *uint64   `json:"seed,omitempty"`
+	Start       string    `json:"start"`                 // the start position
+	Seed        *uint64   `json:"seed,omitempty,string"` // a string: 64 bits exceed JavaScript's exact integers
 	Control     Control   `json:"control"`
 	EngineLevel int       `json:"engineLevel,omitempty"`
 	CreatedMs   int64     `json:"createdMs"`
