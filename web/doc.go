@@ -102,7 +102,8 @@
 //	                signup-to-signin
 //	player page     user-name, user-ratings, rating-VARIANT (data-provisional), user-games, user-game-ID,
 //	                user-games-more, user-challenge, user-error
-//	study           study-page, study-info, study-variant (data-rules), status, tab-analysis, tab-import,
+//	study           study-page, study-info, study-variant (data-rules), status, study-hands (with
+//	                hand-SIDE and flying-SIDE), tab-analysis, tab-import,
 //	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,
 //	                engine-toggle, engine-output, engine-score (data-score), engine-best, engine-pv,
 //	                engine-error, takeback, flip, pass, import-form, import-text, import-submit,
