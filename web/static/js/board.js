@@ -450,46 +450,8 @@ export class Board {
       if (!this.interactive || this.pending || (ev.button !== undefined && ev.button !== 0)) return;
       const p = this.pointOf(ev.target);
       if (p < 0 || !this.slidesFrom(p).length) return;
-      this.drag = { id: ev.pointerId, from: p, x: ev.clientX, y: ev.clientY, moved: false, wasSelected: this.selected === p };
-      try {
-        svg.setPointerCapture(ev.pointerId);
-      } catch { /* synthetic events */ }
+      this.startDrag(ev, p, this.cells[p]);
     });
-    svg.addEventListener('pointermove', (ev) => {
-      const d = this.drag;
-      if (!d || d.id !== ev.pointerId) return;
-      if (!d.moved && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < DRAG_START) return;
-      if (!d.moved) {
-        d.moved = true;
-        this.selected = d.from;
-        this.ghost = s('circle', { class: 'piece ghost ' + this.cells[d.from], r: 34 });
-        this.dragG.replaceChildren(this.ghost);
-        this.render();
-      }
-      const [x, y] = this.svgPoint(ev.clientX, ev.clientY);
-      this.ghost.setAttribute('cx', x);
-      this.ghost.setAttribute('cy', y);
-      ev.preventDefault();
-    });
-    const end = (ev) => {
-      const d = this.drag;
-      if (!d || d.id !== ev.pointerId) return;
-      this.drag = null;
-      this.dragG.replaceChildren();
-      if (!d.moved) return; // a click: the click event does the rest
-      this.suppressClick = Date.now();
-      const to = ev.type === 'pointerup' ? this.nearest(ev.clientX, ev.clientY, 50) : -1;
-      const slides = to >= 0 ? this.slidesFrom(d.from).filter((m) => m.to === to) : [];
-      if (slides.length) {
-        this.selected = d.from;
-        this.resolve(slides);
-      } else {
-        this.selected = d.from; // dropped off target: keep the piece selected
-        this.render();
-      }
-    };
-    svg.addEventListener('pointerup', end);
-    svg.addEventListener('pointercancel', end);
     svg.addEventListener('keydown', (ev) => {
       const p = this.pointOf(ev.target);
       if (p < 0) return;
@@ -510,6 +472,68 @@ export class Board {
       ev.stopPropagation();
       const n = this.neighbour(p, dir);
       if (n >= 0) this.focusPoint(n);
+    });
+  }
+
+  // startDrag follows a press that may become a drag: of the piece on
+  // point from, or (from = -1) of a piece from the hand of side. The window
+  // gets the moves, so a drag may start outside the board.
+  startDrag(ev, from, side) {
+    this.cancelDrag();
+    const d = { id: ev.pointerId, from, side, x: ev.clientX, y: ev.clientY, moved: false };
+    const move = (e) => {
+      if (e.pointerId !== d.id || this.drag !== d) return;
+      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_START) return;
+      if (!d.moved) {
+        d.moved = true;
+        if (from >= 0) this.selected = from;
+        d.ghost = s('circle', { class: 'piece ghost ' + side, r: 34 });
+        this.dragG.replaceChildren(d.ghost);
+        this.render();
+      }
+      const [x, y] = this.svgPoint(e.clientX, e.clientY);
+      d.ghost.setAttribute('cx', x);
+      d.ghost.setAttribute('cy', y);
+      e.preventDefault();
+    };
+    const end = (e) => {
+      if (e.pointerId !== d.id) return;
+      d.stop();
+      if (this.drag !== d) return;
+      this.drag = null;
+      this.dragG.replaceChildren();
+      if (!d.moved) return; // a click: the click event does the rest
+      this.suppressClick = Date.now();
+      const to = e.type === 'pointerup' ? this.nearest(e.clientX, e.clientY, 50) : -1;
+      const moves = to < 0 ? [] : from >= 0 ? this.slidesFrom(from).filter((m) => m.to === to) : this.placesAt(to);
+      if (moves.length) {
+        if (from >= 0) this.selected = from;
+        this.resolve(moves);
+      } else {
+        if (from >= 0) this.selected = from; // dropped off target: keep the piece selected
+        this.render();
+      }
+    };
+    d.stop = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+    };
+    window.addEventListener('pointermove', move, { passive: false });
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+    this.drag = d;
+  }
+
+  // handSource makes el (a pile of pieces in hand, beside the board) a
+  // place to drag a piece from onto an empty point.
+  handSource(el, side) {
+    el.classList.add('hand-source');
+    el.addEventListener('pointerdown', (ev) => {
+      if (!this.interactive || this.pending || side !== this.sideToMove || (ev.button !== undefined && ev.button !== 0)) return;
+      if (!this.legal.some((m) => m.kind === 'place')) return;
+      ev.preventDefault();
+      this.startDrag(ev, -1, side);
     });
   }
 
@@ -542,6 +566,7 @@ export class Board {
   }
 
   cancelDrag() {
+    if (this.drag && this.drag.stop) this.drag.stop();
     this.drag = null;
     if (this.dragG) this.dragG.replaceChildren();
   }

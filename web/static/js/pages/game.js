@@ -36,7 +36,7 @@ export function mount(main, params, app) {
   const after = h('div', { class: 'after', testid: 'after-game' });
   const moveList = new MoveList({ onGo: (k) => goTo(k) });
   const chatList = h('ul', { class: 'chat-list', testid: 'chat-list', 'aria-live': 'polite' });
-  const chatInput = h('input', { type: 'text', maxlength: '200', autocomplete: 'off', testid: 'chat-input', 'aria-label': t('chat.input'), placeholder: t('chat.placeholder') });
+  const chatInput = h('input', { type: 'text', maxlength: '500', autocomplete: 'off', testid: 'chat-input', 'aria-label': t('chat.input'), placeholder: t('chat.placeholder') });
   const chatForm = h('form', { class: 'chat-form', testid: 'chat-form', onsubmit: (ev) => { ev.preventDefault(); sendChat(); } },
     chatInput, h('button', { type: 'submit', class: 'btn small', testid: 'chat-send' }, t('chat.send')));
   const chatNote = h('p', { class: 'muted small', testid: 'chat-note' });
@@ -376,9 +376,15 @@ export function mount(main, params, app) {
         p && p.rating ? h('span', { class: 'muted rating' }, ratingText(p)) : null,
         st.mySide === side ? h('span', { class: 'badge you' }, t('game.you')) : null),
       h('span', { class: 'card-extra' },
-        inHand > 0 ? handStones(side, inHand) : h('span', { class: 'hand', testid: 'hand-' + side, 'data-count': 0 }),
+        inHand > 0 ? handSource(handStones(side, inHand), side) : h('span', { class: 'hand', testid: 'hand-' + side, 'data-count': 0 }),
         flying ? h('span', { class: 'badge flying', testid: 'flying-' + side }, t('game.flying')) : null),
       st.clocks ? h('span', { class: 'clock' + (toMove ? ' running' : ''), testid: 'clock-' + side, 'data-ms': '' }, clockText(clockLeft(side))) : null);
+  }
+
+  // handSource lets the player drag a piece from their hand to the board.
+  function handSource(el, side) {
+    if (side === st.mySide && live() && board) board.handSource(el, side);
+    return el;
   }
 
   function connText() {

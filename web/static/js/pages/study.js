@@ -184,11 +184,16 @@ export function mount(main, _params, app, query, gameId) {
     board.update(v, { legal: v.legal, interactive: v.status === '*', lastMove });
     replace(hands, ['white', 'black'].map((side) => h('span', { class: 'hand-of' + (v.toMove === side && v.status === '*' ? ' to-move' : '') },
       h('span', { class: 'stone-icon ' + side, 'aria-hidden': 'true' }), ' ', sideName(side), ' ',
-      v.inHand[side] > 0 ? handStones(side, v.inHand[side]) : h('span', { class: 'hand', testid: 'hand-' + side, 'data-count': 0 }),
+      v.inHand[side] > 0 ? fromHand(handStones(side, v.inHand[side]), side) : h('span', { class: 'hand', testid: 'hand-' + side, 'data-count': 0 }),
       v.flying[side] ? h('span', { class: 'badge flying', testid: 'flying-' + side }, t('game.flying')) : null)));
     passBtn.hidden = !v.legal.some((m) => m.kind === 'pass');
     const a = st.engineOn && st.analysis && st.analysisKey === key(st.cursor) ? st.analysis : null;
     board.setHint(a && a.best ? moveOf(a.best, v) : null);
+  }
+
+  function fromHand(el, side) {
+    board.handSource(el, side);
+    return el;
   }
 
   function moveOf(text, v) {
