@@ -48,13 +48,15 @@
 // seen), moves, ply, status ("active", "finished"), result, method, toMove,
 // position, mySide ("white", "black", or null for a spectator), connection
 // ("connecting", "open", "reconnecting", "closed"), cursor (the position
-// shown: moves after the start), legal (the legal moves in standard
-// notation when it is this browser's turn, else those known), offers, chat
-// and clocks (ms left); on the study page rules, start, moves, cursor,
+// shown: moves after the start), legal (the moves in standard notation this
+// page can play now on its board: empty when it is not its turn, while a
+// move is being sent, or when the game is over), offers, chat and clocks
+// (ms left); on the study page rules, start, moves, cursor,
 // status, result, toMove, position, legal and analysis; on the lobby seeks,
 // challenges, myGames and activeGames. window.morrisDebug.dropConnection()
 // closes the game's WebSocket as a network failure would: the page
-// reconnects with ?since.
+// reconnects with ?since. While it reconnects, moves and commands go over
+// HTTP (POST /api/game/ID/move with the ply), so a player is never stuck.
 //
 // A move on the board, by clicks: a placement is a click on the empty
 // point; a slide or flight a click on the piece and one on the target; each

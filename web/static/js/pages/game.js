@@ -169,7 +169,8 @@ export function mount(main, params, app) {
     st.method = ev.method || '';
     if (ev.clocks) setClocks({ ...ev.clocks, running: ev.clocks.running || (ev.status === 'active' ? ev.toMove : '') }, false);
     st.offers = []; // a move clears every offer
-    playSound(ev.move.includes('x') ? 'capture' : 'move');
+    // Our own move sounded when it was made.
+    if (!(st.lastSent && st.lastSent.ply === ev.ply)) playSound(ev.move.includes('x') ? 'capture' : 'move');
     if (wasActive && st.status !== 'active') playSound('end');
     refresh();
   }
@@ -231,6 +232,11 @@ export function mount(main, params, app) {
     renderResult();
   }
 
+  // canPlay reports whether this page may move now.
+  function canPlay() {
+    return !!st.mySide && st.status === 'active' && st.toMove === st.mySide && live() && st.conn !== 'closed';
+  }
+
   function live() {
     return st.cursor === null || st.cursor >= st.moves.length;
   }
@@ -242,7 +248,9 @@ export function mount(main, params, app) {
     if (live()) {
       const v = st.view && st.viewFor === st.position ? st.view : null;
       const shown = v || parsePosition(st.position);
-      const myTurn = st.mySide && st.status === 'active' && st.toMove === st.mySide && st.conn === 'open';
+      // While the socket reconnects, moves go over HTTP (command), and
+      // their ply keeps a stale board from playing a wrong move.
+      const myTurn = canPlay();
       board.update(shown, { legal: v && myTurn && !st.sending ? v.legal : [], interactive: myTurn && !st.sending, lastMove });
       return;
     }
@@ -540,6 +548,7 @@ export function mount(main, params, app) {
     if (st.sending) return;
     const ply = st.moves.length;
     st.sending = true;
+    st.lastSent = { ply, text: m.text };
     showOptimistic(m);
     const ok = await command({ type: 'move', move: m.text, ply });
     st.sending = false;
@@ -588,7 +597,7 @@ export function mount(main, params, app) {
     mySide: st.mySide,
     connection: st.conn,
     cursor: st.cursor === null ? st.moves.length : st.cursor,
-    legal: st.view && st.viewFor === st.position ? st.view.legal.map((m) => m.text) : [],
+    legal: canPlay() && !st.sending && st.view && st.viewFor === st.position ? st.view.legal.map((m) => m.text) : [],
     offers: st.offers.slice(),
     chat: st.chat.map((c) => ({ user: c.user, text: c.text })),
     clocks: st.clocks ? { white: clockLeft('white'), black: clockLeft('black') } : null,
