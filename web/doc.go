@@ -25,18 +25,21 @@
 //	static/js/sound.js      optional WebAudio tones (off by default)
 //	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback
 //	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, user, study, rules
-//	static/i18n/en.json     every visible string
+//	static/i18n/en.json     every visible string (a new language: i18n/LANG.json and its code in i18n.js)
 //	static/data/rules.json  the rules of every preset in plain English (from RULES.md and the README)
 //	static/img/logo.svg     the logo and icon
 //
 // # Pages
 //
-//	#/                 lobby: open seeks, a new seek or challenge, your challenges (live), your games, games to watch
+//	#/                 lobby: open seeks, a new seek or challenge, your challenges (live), your games, games to watch;
+//	                   #/?seek=ID opens an invitation to a seek, #/?challenge=NAME the challenge form for NAME
 //	#/play             play the engine: variant, level 1-10, colour, clock; a guest token when nobody is signed in
+//	                   (#/play?variant=ID preselects the variant)
 //	#/game/ID          a game: live over /api/game/ID/ws (with ?token= to play), replay when it is over
 //	#/signin, #/signup the account (the token in localStorage under morris.session)
 //	#/user/NAME        ratings per variant (provisional marked), game history
 //	#/study            analysis board (any preset, engine evaluation), import and export of records
+//	                   (#/study?rules=RULES starts from a preset with overrides, "lasker,flying=never")
 //	#/study/game/ID    a stored game on the analysis board
 //	#/rules, #/rules/ID the presets, and one preset's board and rules
 //

@@ -67,7 +67,7 @@ export function mount(main, params, app) {
   function onStatus(state, attempt) {
     st.conn = state;
     st.attempt = attempt;
-    if (state === 'reconnecting' && attempt === 2) checkGame();
+    if (state === 'reconnecting' && (attempt === 1 && !st.full || attempt === 3)) checkGame();
     renderStatus();
     renderControls();
   }
