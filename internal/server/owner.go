@@ -62,6 +62,17 @@ func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error)
 	o := s.owner(id)
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.loaded && s.shared {
+		// Other processes may have changed the game: the copy is used
+		// only if it is still the stored version.
+		v, err := s.st.GameVersion(ctx, id)
+		if err != nil {
+			return err
+		}
+		if v != o.g.Version {
+			o.loaded = false
+		}
+	}
 	if !o.loaded {
 		if err := o.load(ctx); err != nil {
 			if KindOf(err) == NotFound {

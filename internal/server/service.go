@@ -74,6 +74,9 @@ type Service struct {
 
 	pw     pwCache
 	tokens tokenCache
+	// shared: the store may be shared with other processes (PostgreSQL),
+	// so an owner checks its copy against the stored version before use.
+	shared bool
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -124,7 +127,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
-	s := &Service{streams: streams, stopStreams: stopStreams,
+	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres",
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 	}

@@ -666,3 +666,14 @@ func (s *Store) Chat(ctx context.Context, game, after int64) ([]ChatMessage, err
 	}
 	return msgs, dbError(rows.Err())
 }
+
+// GameVersion returns a game's version: a cheap look whether a copy of it
+// is still current.
+func (s *Store) GameVersion(ctx context.Context, id int64) (int64, error) {
+	var v int64
+	err := s.r.QueryRowContext(ctx, `SELECT version FROM games WHERE id = $1`, id).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("%w: game %d", ErrNotFound, id)
+	}
+	return v, dbError(err)
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/mill"
+)
+
+// TestTwoProcessesOnePostgres runs two morris serve processes on one
+// PostgreSQL database, as an operator who outgrows one machine would: an
+// account made on one signs in on the other, a game's moves alternate
+// between the processes, a stream opened on the first sees the moves made
+// through the second (from the store: the processes share no memory), and
+// one move sent to both at once is played once.
+func TestTwoProcessesOnePostgres(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	// The first process migrates; the second finds the schema made.
+	a := startServer(t, "-db", dsn, "-rate", "100000")
+	b := startServer(t, "-db", dsn, "-rate", "100000")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	annA := a.account(t, "ann")
+	if _, err := b.call(ctx, "POST", "/api/account", "", map[string]string{"name": "bob", "password": "pw-bob"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var tok struct{ Token string }
+	if _, err := a.call(ctx, "POST", "/api/token", "", map[string]string{"name": "bob", "password": "pw-bob"}, &tok); err != nil {
+		t.Fatalf("bob, made on the second process, signs in on the first: %v", err)
+	}
+	bobA := tok.Token
+	var c struct{ ID, Game int64 }
+	if _, err := a.call(ctx, "POST", "/api/challenge/bob", annA, map[string]any{"color": "white"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.call(ctx, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bobA, nil, &c); err != nil {
+		t.Fatalf("accepting on the second process a challenge made on the first: %v", err)
+	}
+
+	// A stream on the first process.
+	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://%s/api/game/%d/stream", a.addr, c.Game), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	seen := make(chan string, 256)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			var e struct {
+				Type  string
+				Move  string
+				Moves []string
+			}
+			if json.Unmarshal(sc.Bytes(), &e) == nil && e.Type == "move" {
+				seen <- e.Move
+			}
+		}
+	}()
+
+	g := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	var played []string
+	for ply := range 12 {
+		p := g.Position()
+		m := p.Moves(nil)[ply%3]
+		text := p.MoveText(m)
+		tokn := annA
+		if p.SideToMove() == mill.Black {
+			tokn = bobA
+		}
+		srv := a
+		if ply%2 == 1 {
+			srv = b
+		}
+		if ply == 6 {
+			// The same move to both processes at once: played once.
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			for i, s := range []*serverProc{a, b} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[i] = s.call(ctx, "POST", fmt.Sprintf("/api/game/%d/move", c.Game), tokn, map[string]any{"move": text, "ply": ply}, nil)
+				}()
+			}
+			wg.Wait()
+			if (errs[0] == nil) == (errs[1] == nil) {
+				t.Fatalf("one move sent to both processes at once: errors %v and %v, want exactly one success", errs[0], errs[1])
+			}
+			for _, err := range errs {
+				if err != nil && !strings.Contains(err.Error(), ": 409 ") {
+					t.Errorf("the refused twin: %v, want a 409", err)
+				}
+			}
+		} else if _, err := srv.call(ctx, "POST", fmt.Sprintf("/api/game/%d/move", c.Game), tokn, map[string]any{"move": text, "ply": ply}, nil); err != nil {
+			t.Fatalf("ply %d on process %s: %v", ply, srv.addr, err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		played = append(played, text)
+	}
+	for i, want := range played {
+		select {
+		case got := <-seen:
+			if got != want {
+				t.Fatalf("the first process's stream: move %d is %s, want %s (played %v)", i+1, got, want, played)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the first process's stream saw %d of the %d moves %v", i, len(played), played)
+		}
+	}
+	// Both processes tell the same game.
+	for _, s := range []*serverProc{a, b} {
+		var full struct{ State struct{ Moves []string } }
+		if _, err := s.call(ctx, "GET", fmt.Sprintf("/api/game/%d", c.Game), "", nil, &full); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(full.State.Moves, " ") != strings.Join(played, " ") {
+			t.Errorf("process %s: moves %v, want %v", s.addr, full.State.Moves, played)
+		}
+	}
+}
