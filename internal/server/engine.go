@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/morrisgame/morris/mill"
@@ -16,6 +17,9 @@ import (
 // searches run, so games between people keep their processors.
 type enginePool struct {
 	s       *Service
+	// busy counts the searches running; peak is the most seen at once
+	// (a test checks that it never passes the workers).
+	busy, peak atomic.Int64
 	mu      sync.Mutex
 	queued  map[int64]bool // games waiting or being searched
 	jobs    chan int64
@@ -67,7 +71,13 @@ func (p *enginePool) work(e *search.Engine, rng *rand.Rand) {
 			p.mu.Lock()
 			delete(p.queued, id)
 			p.mu.Unlock()
+			for n := p.busy.Add(1); ; {
+				if old := p.peak.Load(); n <= old || p.peak.CompareAndSwap(old, n) {
+					break
+				}
+			}
 			p.s.engineMove(e, rng, id)
+			p.busy.Add(-1)
 		}
 	}
 }
