@@ -470,6 +470,9 @@ export function mount(main, params, app) {
     const myTurn = st.toMove === st.mySide;
     const canPass = myTurn && v && v.legal.some((m) => m.kind === 'pass');
     const offered = (kind) => st.offers.some((o) => o.kind === kind && o.by === st.mySide);
+    // A take-back undoes my last move: one ply when the opponent is to
+    // move, two (mine and the reply) when I am, as the server counts.
+    const takebackPlies = myTurn ? 2 : 1;
     const btn = (tid, label, fn, extra = {}) => h('button', { type: 'button', class: 'btn small', testid: tid, onclick: fn, ...extra }, label);
     replace(controls,
       canPass ? btn('pass', t('game.pass'), () => {
@@ -477,7 +480,7 @@ export function mount(main, params, app) {
         sendMove(m);
       }, { class: 'btn small primary' }) : null,
       btn('offer-draw', offered('draw') ? t('game.drawOffered') : t('game.offerDraw'), () => command({ type: 'draw', action: 'offer' }), { disabled: offered('draw') }),
-      btn('offer-takeback', offered('takeback') ? t('game.takebackAsked') : t('game.askTakeback'), () => command({ type: 'takeback', action: 'offer' }), { disabled: offered('takeback') || st.moves.length === 0 }),
+      btn('offer-takeback', offered('takeback') ? t('game.takebackAsked') : t('game.askTakeback'), () => command({ type: 'takeback', action: 'offer' }), { disabled: offered('takeback') || st.moves.length < takebackPlies }),
       st.confirmResign
         ? h('span', { class: 'confirm' },
           btn('resign-confirm', t('game.resignConfirm'), () => { st.confirmResign = false; command({ type: 'resign' }); }, { class: 'btn small danger' }),
