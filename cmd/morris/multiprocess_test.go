@@ -81,6 +81,13 @@ func TestTwoProcessesOnePostgres(t *testing.T) {
 		if ply%2 == 1 {
 			srv = b
 		}
+		if ply == 3 {
+			// An offer made through one process, then a move through the
+			// other: the move withdraws it though that process never saw it.
+			if _, err := a.call(ctx, "POST", fmt.Sprintf("/api/game/%d/draw/offer", c.Game), annA, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if ply == 6 {
 			// The same move to both processes at once: played once.
 			var wg sync.WaitGroup
@@ -121,12 +128,20 @@ func TestTwoProcessesOnePostgres(t *testing.T) {
 	}
 	// Both processes tell the same game.
 	for _, s := range []*serverProc{a, b} {
-		var full struct{ State struct{ Moves []string } }
+		var full struct {
+			State struct {
+				Moves  []string
+				Offers []any
+			}
+		}
 		if _, err := s.call(ctx, "GET", fmt.Sprintf("/api/game/%d", c.Game), "", nil, &full); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Join(full.State.Moves, " ") != strings.Join(played, " ") {
 			t.Errorf("process %s: moves %v, want %v", s.addr, full.State.Moves, played)
+		}
+		if len(full.State.Offers) != 0 {
+			t.Errorf("process %s: offers %v after later moves, want none", s.addr, full.State.Offers)
 		}
 	}
 }

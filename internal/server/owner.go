@@ -62,17 +62,6 @@ func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error)
 	o := s.owner(id)
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.loaded && s.shared {
-		// Other processes may have changed the game: the copy is used
-		// only if it is still the stored version.
-		v, err := s.st.GameVersion(ctx, id)
-		if err != nil {
-			return err
-		}
-		if v != o.g.Version {
-			o.loaded = false
-		}
-	}
 	if !o.loaded {
 		if err := o.load(ctx); err != nil {
 			if KindOf(err) == NotFound {
@@ -83,12 +72,43 @@ func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error)
 		}
 	}
 	err := fn(o)
+	if err != nil && s.shared && o.loaded && s.stale(ctx, o, err) {
+		// Another process sharing the database changed the game: what
+		// was refused may be right on the stored game. Once more on it.
+		err = fn(o)
+	}
 	if o.loaded && !o.active() {
 		// Finished games are read from the store, not kept.
 		o.stopTimer()
 		s.forget(o)
 	}
 	return err
+}
+
+// stale reports whether fn's refusal may come from a copy older than the
+// stored game, and if so leaves o loaded afresh. Every write is
+// conditional on the ply (or on the game being active), so a stale copy
+// can only make a call fail, never make a wrong change: the copy is
+// checked when a call fails, not before each one, which spares a round
+// trip on every move.
+func (s *Service) stale(ctx context.Context, o *owner, err error) bool {
+	if errors.Is(err, store.ErrConflict) {
+		return o.loaded // the store refused a write; reloadAfter has reloaded
+	}
+	switch KindOf(err) {
+	case Conflict, Forbidden, BadRequest:
+	default:
+		return false
+	}
+	v, verr := s.st.GameVersion(ctx, o.id)
+	if verr != nil || v == o.g.Version {
+		return false
+	}
+	if lerr := o.load(ctx); lerr != nil {
+		s.log.Error("reloading a game", "game", o.id, "err", lerr)
+		return false
+	}
+	return true
 }
 
 // load reads the game from the store and replays its moves.

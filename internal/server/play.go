@@ -95,7 +95,9 @@ func (s *Service) playLocked(ctx context.Context, o *owner, user int64, text str
 	if outcome != mill.NoOutcome {
 		st.Stop(now)
 	}
-	a := store.Append{Ply: o.g.Ply, Move: moveText, At: now, Clocks: storeClocks(st), ClearOffers: len(o.offers) > 0}
+	// On a shared store another process may have made an offer this copy
+	// does not show: a move withdraws the offers whatever the copy says.
+	a := store.Append{Ply: o.g.Ply, Move: moveText, At: now, Clocks: storeClocks(st), ClearOffers: len(o.offers) > 0 || s.shared}
 	var version int64
 	for try := 0; ; try++ {
 		if outcome != mill.NoOutcome {

@@ -352,7 +352,7 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 		}
 		status, result, method = Finished, a.End.Result, a.End.Method
 	}
-	if s.batch == nil && a.End == nil && !a.ClearOffers {
+	if s.batch == nil && a.End == nil {
 		return s.appendMovePostgres(ctx, game, a)
 	}
 	var version int64
@@ -392,12 +392,13 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 	return version, err
 }
 
-// appendMovePostgres is AppendMove's common case on PostgreSQL (no offers
-// to clear, no end): one statement, so one round trip and one implicit
-// transaction instead of five (BEGIN, UPDATE, INSERT, COMMIT). The UPDATE
-// in the WITH clause and the INSERT commit together or not at all, as in
-// the general path; SQLite has no data-modifying WITH, which is why this
-// path is PostgreSQL's alone.
+// appendMovePostgres is AppendMove's common case on PostgreSQL (a move
+// that does not end the game): one statement, so one round trip and one
+// implicit transaction instead of five or six (BEGIN, UPDATE, INSERT,
+// DELETE, COMMIT). The statements in the WITH clause
+// and the INSERT commit together or not at all, as in the general path;
+// SQLite has no data-modifying WITH, which is why this path is
+// PostgreSQL's alone.
 func (s *Store) appendMovePostgres(ctx context.Context, game int64, a Append) (int64, error) {
 	at := millis(a.At)
 	var version int64
@@ -405,11 +406,12 @@ func (s *Store) appendMovePostgres(ctx context.Context, game int64, a Append) (i
 			UPDATE games SET ply = ply + 1, version = version + 1,
 				white_left_ms = $3, black_left_ms = $4, clock_running = $5, clock_since = $6,
 				last_move_at = $7, updated_at = $8
-			WHERE id = $1 AND ply = $2 AND status = 'active' RETURNING version)
+			WHERE id = $1 AND ply = $2 AND status = 'active' RETURNING version),
+		o AS (DELETE FROM offers WHERE game_id = $1 AND $10 AND EXISTS (SELECT 1 FROM g))
 		INSERT INTO moves (game_id, ply, move, played_at, white_left_ms, black_left_ms, version)
 		SELECT $1, $2, $9, $7, $3, $4, version FROM g RETURNING version`,
 		game, a.Ply, durMillis(a.Clocks.Left[0]), durMillis(a.Clocks.Left[1]), a.Clocks.Running, millis(a.Clocks.Since),
-		at, millis(s.now()), a.Move).Scan(&version)
+		at, millis(s.now()), a.Move, a.ClearOffers).Scan(&version)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = s.read(ctx, func(tx *sql.Tx) error { return whyNot(ctx, tx, game, a.Ply) })
 	}
