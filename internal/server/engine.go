@@ -16,15 +16,15 @@ import (
 // turn is the engine's. However many games are waiting, at most that many
 // searches run, so games between people keep their processors.
 type enginePool struct {
-	s       *Service
+	s *Service
 	// busy counts the searches running; peak is the most seen at once
 	// (a test checks that it never passes the workers).
 	busy, peak atomic.Int64
-	mu      sync.Mutex
-	queued  map[int64]bool // games waiting or being searched
-	jobs    chan int64
-	wg      sync.WaitGroup
-	closing chan struct{}
+	mu         sync.Mutex
+	queued     map[int64]bool // games waiting or being searched
+	jobs       chan int64
+	wg         sync.WaitGroup
+	closing    chan struct{}
 }
 
 func newEnginePool(s *Service, workers, hashMB int) *enginePool {
