@@ -91,13 +91,17 @@ export function mount(main, params, app) {
 
   function onEvent(ev) {
     switch (ev.type) {
-      case 'gameFull':
+      case 'gameFull': {
         st.full = ev;
         st.chat = ev.chat || [];
+        // Who this page plays, before the state draws the controls.
+        const s = session();
+        st.mySide = s && ev.white.name === s.name ? 'white' : s && ev.black.name === s.name ? 'black' : null;
         applyState(ev.state, true);
         setup();
         renderChat();
         break;
+      }
       case 'gameState':
         if (!st.full) return;
         applyState(ev, true);
