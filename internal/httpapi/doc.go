@@ -1,0 +1,22 @@
+// Package httpapi is the HTTP face of the game service: JSON endpoints
+// under /api/ in the style of lichess's Board API, NDJSON streams, a
+// WebSocket per game for browsers, and the operating endpoints. It holds
+// no state: each handler authenticates, reads and checks its input
+// strictly (unknown fields and trailing data refused, 16 KiB at most), and
+// calls internal/server. docs/api.md documents every endpoint with curl
+// examples.
+//
+// # Where things are
+//
+//	api.go       New (the routes), errors as {"error": ...} with their status, JSON bodies, tokens, rate limits
+//	handlers.go  accounts and tokens, challenges and seeks, the engine, moves and offers, lists and ratings
+//	streams.go   the game stream and the account stream (NDJSON), the game's WebSocket
+//	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
+//
+// # Tests
+//
+// api_test.go plays a whole game of every preset over real sockets, with
+// HTTP and WebSocket moves mixed while spectators and a reconnecting
+// stream watch, on SQLite and PostgreSQL; fuzz_test.go sends arbitrary
+// bodies to every endpoint that reads one (go test -fuzz FuzzBodies).
+package httpapi

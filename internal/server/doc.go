@@ -1,0 +1,44 @@
+// Package server is the game service: it owns games, players and their
+// rules, and every gateway (the pbmserv text commands of internal/pbmserv,
+// the HTTP API, NDJSON streams and WebSocket of internal/httpapi, the web
+// client) is a thin layer over it.
+//
+// # A change to a game
+//
+// Each game has one owner in a process (owner.go): a mutex and a copy of
+// the stored game replayed by the rules core. A change is checked by the
+// rules core, written to the store with the ply the owner saw (so it is
+// durable before it is acknowledged, and a retried or concurrent request
+// cannot store a move twice), then announced to the game's listeners. The
+// owner is only a cache: on SQLite the process is the only writer; on
+// PostgreSQL, shared by several processes, a call that fails is run once
+// more on a copy read afresh (Service.stale), and streams read what they
+// missed from the store.
+//
+// # Where things are
+//
+//	service.go     Config, New, Start (resumes the stored games), Close; accounts, tokens, guests, vacations
+//	owner.go       the owner of a game: load, replay, the shared-store check
+//	play.go        moves (Move, with the expected ply), resign, claim victory, offers and their answers,
+//	               take-backs, chat, queued moves; the end of a game and its Glicko-2 ratings
+//	challenges.go  challenges, seeks and their pairing, games against the engine, pbmserv challenges
+//	               with limit/accept/reject
+//	follow.go      following a game (pbmserv subscribe/notify)
+//	timers.go      real-time flags (a timer per game) and the correspondence sweeper (reminders, forfeits, vacations)
+//	engine.go      the engine's moves off the request path: a bounded pool of workers
+//	analysis.go    the analysis board's engine, one search at a time
+//	events.go      the JSON of changes (internal/wire) and who is told
+//	hub.go         the in-process fan-out of events to listeners (news only: the store has the truth)
+//	streams.go     WatchGame (full game, then every change, resumable from a version) and WatchAccount
+//	queries.go     reads: a game in full, lists, standings, ratings, records
+//	limits.go      rate limits, the cache of checked passwords and of tokens
+//	metrics.go     Prometheus metrics
+//	errors.go      Error and its Kind (an HTTP status, a pbmserv error line)
+//
+// # Tests
+//
+// service_test.go, timers_test.go and engine_test.go run on SQLite and, with
+// MORRIS_TEST_POSTGRES set, on PostgreSQL (internal/store/storetest); the
+// gateways' suites and cmd/morris's end-to-end, crash and two-process tests
+// drive the service over real sockets.
+package server
