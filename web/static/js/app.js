@@ -177,6 +177,10 @@ async function start() {
   onSession(() => {
     renderAccount();
     accountStream.sync();
+    // A game page opened its socket with the old session (or none): open
+    // it again, so that signing in (in another tab, say) makes this page
+    // the player's and signing out a spectator's.
+    if (currentPage === 'game') render();
   });
   accountStream.sync();
   window.addEventListener('hashchange', render);
