@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,4 +48,49 @@ func TestBrowserSignInElsewhere(t *testing.T) {
 	if g := s.game(t, c.Game); len(g.State.Moves) != 1 {
 		b.fatalf("the server has %v, want one move", g.State.Moves)
 	}
+}
+
+// TestBrowserCorrespondence: a player sets a vacation on her own page, and
+// a reminder of a correspondence game that waited for her move shows as a
+// notice that opens the game.
+func TestBrowserCorrespondence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are long: not under -short")
+	}
+	s := startSite(t)
+	ann := s.account(t, "ann", "annpass1")
+	bob := s.account(t, "bob", "bobpass1")
+	var c struct{ ID, Game int }
+	s.call(t, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white", "days": 4}, &c)
+	s.call(t, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
+
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("ann")
+	p.signIn("ann", "annpass1")
+	p.open("/user/ann")
+	p.waitVisible("vacation-form")
+	p.choose("vacation-days", "3")
+	p.click("vacation-submit")
+	p.waitJS("the vacation confirmed", `(document.querySelector('[data-testid="vacation-result"]')||{}).textContent !== ''`)
+	if got := eval[string](p, `document.querySelector('[data-testid="vacation-result"]').textContent`); !strings.Contains(got, "stand still") {
+		b.fatalf("the vacation: %q", got)
+	}
+
+	// Four days per move: the reminder comes after two, and the vacation
+	// (three days, from now) pushes it to five.
+	s.skew.Store(int64(4 * 24 * time.Hour))
+	if err := s.svc.Sweep(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if eval[bool](p, `!document.querySelector('[data-testid="notice-open-game"]')`) == false {
+		b.fatalf("a reminder during the vacation")
+	}
+	s.skew.Store(int64(5*24*time.Hour + time.Hour))
+	if err := s.svc.Sweep(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	p.waitVisible("notice-open-game")
+	p.click("notice-open-game")
+	p.waitState("the game opened from the reminder", func(st debugState) bool { return gameLoaded(st) && st.ID == c.Game && st.MySide == "white" })
 }

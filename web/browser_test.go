@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,6 +66,9 @@ const (
 type site struct {
 	URL string
 	log *lockedBuffer
+	svc *server.Service
+	// skew moves the server's clock forward (correspondence timers).
+	skew atomic.Int64
 }
 
 type lockedBuffer struct {
@@ -93,8 +97,10 @@ func startSite(t *testing.T) *site {
 	}
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s := &site{log: logs}
 	svc, err := server.New(server.Config{
 		Store:         st,
+		Now:           func() time.Time { return time.Now().Add(time.Duration(s.skew.Load())) },
 		Logger:        logger,
 		Hash:          auth.Test,
 		Rates:         server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100, Command: 10000, CommandBurst: 10000},
@@ -107,7 +113,7 @@ func startSite(t *testing.T) *site {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(httpapi.New(httpapi.Config{Service: svc, Web: web.Handler(), Logger: logger}))
-	s := &site{URL: ts.URL, log: logs}
+	s.URL, s.svc = ts.URL, svc
 	t.Cleanup(func() {
 		svc.CloseStreams()
 		ts.Close()

@@ -72,7 +72,7 @@
 //
 //	page frame      topbar, nav, nav-home, nav-lobby, nav-play, nav-study, nav-rules, nav-signin, nav-signup,
 //	                nav-signout, nav-me (data-name = the user), account, sound-toggle (aria-pressed), notice,
-//	                notice-open-lobby, main, not-found, boot-error
+//	                notice-open-lobby, notice-open-game (a correspondence reminder), main, not-found, boot-error
 //	board           board (data-board = the board id), board-svg, board-holder, board-hint (the engine's
 //	                best move on the study board), announcer (screen-reader messages);
 //	                point-NAME for every point, e.g. point-d6, with data-piece = "white", "black" or "",
@@ -106,7 +106,7 @@
 //	                signup-form, signup-name, signup-password, signup-email, signup-submit, signup-error,
 //	                signup-to-signin
 //	player page     user-name, user-ratings, rating-VARIANT (data-provisional), user-games, user-game-ID,
-//	                user-games-more, user-challenge, user-error
+//	                user-games-more, user-challenge, user-error, vacation-form, vacation-days, vacation-submit, vacation-result (on one's own page)
 //	study           study-page, study-info, study-variant (data-rules), status, study-hands (with
 //	                hand-SIDE and flying-SIDE), tab-analysis, tab-import,
 //	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,

@@ -157,6 +157,12 @@ accountStream.on((ev) => {
     notify(t('lobby.incoming', { name: ev.challenge.from.name }), 'info',
       h('a', { href: '#/', class: 'btn small', testid: 'notice-open-lobby' }, t('lobby.open')));
   }
+  if (ev.type === 'reminder' && ev.game) {
+    // A correspondence game has waited for this player's move a while.
+    playSound('notify');
+    notify(t('game.reminder', { id: ev.game.id }), 'info',
+      h('a', { href: '#/game/' + ev.game.id, class: 'btn small', testid: 'notice-open-game' }, t('game.open')));
+  }
   if (ev.type === 'challengeAccepted' && ev.challenge && ev.challenge.game && ev.challenge.from.name === s.name &&
       currentPage !== 'game') {
     playSound('start');

@@ -8,6 +8,23 @@ import { variantName, controlText, resultText, methodName, errorText } from '../
 
 const PAGE = 30;
 
+// vacationForm lets players stop their correspondence timers for some
+// days (POST /api/account/vacation): no reminder and no forfeit meanwhile.
+function vacationForm() {
+  const days = h('input', { type: 'number', min: '1', max: '60', value: '7', class: 'input-small', testid: 'vacation-days', 'aria-label': t('user.vacationDays') });
+  const out = h('span', { class: 'muted small', role: 'status', testid: 'vacation-result' });
+  return h('form', {
+    class: 'vacation', testid: 'vacation-form',
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      api('POST', '/api/account/vacation', { days: Number(days.value) }).then((v) => {
+        replace(out, t('user.vacationUntil', { date: formatDate(v.toMs) }));
+      }).catch((err) => replace(out, errorText(err)));
+    },
+  }, h('label', {}, t('user.vacation'), ' ', days, ' ', t('user.vacationDaysUnit')), ' ',
+  h('button', { type: 'submit', class: 'btn small', testid: 'vacation-submit' }, t('user.vacationStart')), ' ', out);
+}
+
 export function mount(main, params, app) {
   const name = params[0];
   app.title(name);
@@ -31,7 +48,8 @@ export function mount(main, params, app) {
       me ? h('span', { class: 'badge you' }, t('game.you')) : null,
       !me && !u.bot && !u.name.startsWith('guest-')
         ? h('a', { class: 'btn small primary', href: '#/?challenge=' + encodeURIComponent(u.name), testid: 'user-challenge' }, t('user.challenge'))
-        : null);
+        : null,
+      me && !s.guest ? vacationForm() : null);
     if (!u.ratings || !u.ratings.length) {
       replace(ratings, h('p', { class: 'muted empty' }, t('user.noRatings')));
       return;
