@@ -178,6 +178,40 @@ func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error 
 	defer stop()
 	s.metrics.streamOpened()
 	defer s.metrics.streamClosed()
+	if err := s.accountState(ctx, user, send); err != nil {
+		return err
+	}
+	keep := time.NewTicker(s.cfg.KeepAlive)
+	defer keep.Stop()
+	for {
+		var err error
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.streams.Done():
+			return nil
+		case ev := <-sub.c:
+			err = send(ev.Data)
+		case <-sub.kick:
+			// The listener fell behind and lost events: it is sent the
+			// account's state again (its games going on and its open
+			// challenges), from which it can tell what it missed.
+			err = s.accountState(ctx, user, send)
+		case <-keep.C:
+			err = send(nil)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// accountState sends a gameStart for each game user plays that is going
+// on and a challenge for each open challenge to or from them.
+func (s *Service) accountState(ctx context.Context, user User, send Send) error {
 	games, err := s.st.Games(ctx, store.GameQuery{User: user.ID, Status: store.Active})
 	if err != nil {
 		return err
@@ -200,28 +234,5 @@ func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error 
 			return err
 		}
 	}
-	keep := time.NewTicker(s.cfg.KeepAlive)
-	defer keep.Stop()
-	for {
-		var err error
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-s.streams.Done():
-			return nil
-		case ev := <-sub.c:
-			err = send(ev.Data)
-		case <-sub.kick:
-			// Account events are news, not state: what was lost is in
-			// the games and challenges lists.
-		case <-keep.C:
-			err = send(nil)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
-		}
-	}
+	return nil
 }

@@ -179,3 +179,39 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestAccountStreamCatchesUp: a listener that falls behind and loses
+// events is sent the account's state again (its games going on).
+func TestAccountStreamCatchesUp(t *testing.T) {
+	s := newService(t, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ann := signUp(t, s, "ann")
+	signUp(t, s, "bob")
+	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	var mu sync.Mutex
+	starts := 0
+	go s.WatchAccount(ctx, ann, func(line []byte) error {
+		var e wire.Event
+		if line != nil && json.Unmarshal(line, &e) == nil && e.Type == "gameStart" && e.Game.ID == g.ID {
+			mu.Lock()
+			starts++
+			n := starts
+			mu.Unlock()
+			if n == 1 {
+				<-release // the listener stalls after the first line
+			}
+		}
+		return nil
+	})
+	waitFor(t, "the first gameStart", func() bool { mu.Lock(); defer mu.Unlock(); return starts == 1 })
+	for range subBuffer + 10 { // more news than the buffer holds
+		s.hub.publishUser(ann.ID, Event{Data: []byte(`{"type":"gameMove"}`)})
+	}
+	close(release)
+	waitFor(t, "the state sent again", func() bool { mu.Lock(); defer mu.Unlock(); return starts == 2 })
+}
