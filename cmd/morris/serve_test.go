@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -340,5 +339,3 @@ func TestCrashKill9(t *testing.T) {
 		}
 	}
 }
-
-var _ = bufio.NewScanner

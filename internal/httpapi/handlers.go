@@ -465,22 +465,15 @@ func gamesQuery(r *http.Request) (server.GamesQuery, error) {
 	return gq, nil
 }
 
-func (a *api) games(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
-		return err
-	}
-	q, err := gamesQuery(r)
-	if err != nil {
-		return err
-	}
-	gs, err := a.svc.Games(r.Context(), q)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, gs)
+// games: GET /api/games, everyone's games.
+func (a *api) games(w http.ResponseWriter, r *http.Request) error { return a.listGames(w, r, "") }
+
+// userGames: GET /api/user/{name}/games, a player's games.
+func (a *api) userGames(w http.ResponseWriter, r *http.Request) error {
+	return a.listGames(w, r, r.PathValue("name"))
 }
 
-func (a *api) userGames(w http.ResponseWriter, r *http.Request) error {
+func (a *api) listGames(w http.ResponseWriter, r *http.Request, user string) error {
 	if err := a.anonymous(r); err != nil {
 		return err
 	}
@@ -488,7 +481,7 @@ func (a *api) userGames(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q.User = r.PathValue("name")
+	q.User = user
 	gs, err := a.svc.Games(r.Context(), q)
 	if err != nil {
 		return err

@@ -12,7 +12,6 @@ import (
 	"github.com/coder/websocket"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/wire"
 )
 
 // ndjson prepares a streamed answer: NDJSON, flushed line by line, without
@@ -255,5 +254,3 @@ func (a *api) socketCommand(ctx context.Context, user *server.User, id int64, da
 	}
 	return socketAnswer{Type: "ack", ID: m.ID}
 }
-
-var _ = wire.Error{}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )
@@ -323,5 +322,3 @@ func (a *api) readRecords(w http.ResponseWriter, r *http.Request) error {
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
-
-var _ = server.AnyPly

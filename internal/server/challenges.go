@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"errors"
 	"slices"
 	"time"
 
@@ -394,5 +393,3 @@ func (s *Service) Seek(ctx context.Context, user User, variant string, n int) ([
 	}
 	return games, nil
 }
-
-var _ = errors.New

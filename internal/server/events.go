@@ -88,6 +88,10 @@ func mustJSON(v any) []byte {
 }
 
 func (s *Service) publishMove(o *owner) {
+	s.publishFollowers(o)
+	if !s.hub.watched(o.id) {
+		return
+	}
 	m := o.moves[len(o.moves)-1]
 	p := o.game.Position()
 	ev := wire.Move{
@@ -96,6 +100,11 @@ func (s *Service) publishMove(o *owner) {
 		Result: o.g.Result, Method: o.g.Method,
 	}
 	s.hub.publishGame(o.id, Event{Version: o.g.Version, Data: mustJSON(ev)})
+}
+
+// publishFollowers tells the account streams of a game's followers that
+// it moved.
+func (s *Service) publishFollowers(o *owner) {
 	for _, f := range o.followers {
 		if f.Kind == store.FollowMoves && f.User != o.g.White && f.User != o.g.Black {
 			s.hub.publishUser(f.User, Event{Data: mustJSON(wire.Event{Type: "gameMove", Game: o.summary()})})
@@ -104,6 +113,9 @@ func (s *Service) publishMove(o *owner) {
 }
 
 func (s *Service) publishState(o *owner) {
+	if !s.hub.watched(o.id) {
+		return
+	}
 	s.hub.publishGame(o.id, Event{Version: o.g.Version, Data: mustJSON(o.state())})
 }
 

@@ -76,6 +76,14 @@ func (h *hub) watchUser(id int64) (*sub, func()) {
 	return s, func() { h.mu.Lock(); remove(h.users, id, s); h.mu.Unlock() }
 }
 
+// watched reports whether anyone in this process listens to a game, so
+// that a change nobody listens to costs no JSON.
+func (h *hub) watched(id int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.games[id]) > 0
+}
+
 func (h *hub) publishGame(id int64, e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -183,5 +182,3 @@ func testFlagFalls(t *testing.T, dsn string) {
 	}
 	t.Fatal("white's flag did not fall with nobody connected")
 }
-
-var _ = errors.New

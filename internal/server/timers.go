@@ -130,5 +130,3 @@ func (s *Service) Sweep(ctx context.Context) error {
 	}
 	return nil
 }
-
-var _ = context.Background

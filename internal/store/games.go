@@ -359,7 +359,7 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		at := millis(a.At)
 		wl, bl := durMillis(a.Clocks.Left[0]), durMillis(a.Clocks.Left[1])
-		err := s.stmt(ctx, tx, appendUpdate).QueryRowContext(ctx,
+		err := s.queryRow(ctx, tx, appendUpdate,
 			game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now()),
 			string(status), result, method).Scan(&version)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -368,7 +368,7 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 		if err != nil {
 			return err
 		}
-		_, err = s.stmt(ctx, tx, appendInsert).ExecContext(ctx, game, a.Ply, a.Move, at, wl, bl, version)
+		_, err = s.exec(ctx, tx, appendInsert, game, a.Ply, a.Move, at, wl, bl, version)
 		if err = dbError(err); errors.Is(err, ErrDuplicate) {
 			// Not reachable while games.ply and the moves agree; the
 			// primary key (game_id, ply) stands guard all the same.

@@ -62,17 +62,19 @@ func (st *statements) close() {
 	}
 }
 
-// stmt returns the statement id for use in tx: the prepared one on
-// SQLite, one prepared for the transaction otherwise.
-func (s *Store) stmt(ctx context.Context, tx *sql.Tx, id statementID) *sql.Stmt {
+// queryRow runs statement id in tx: the prepared one on SQLite, the text
+// on PostgreSQL (pgx prepares and caches it per connection itself).
+func (s *Store) queryRow(ctx context.Context, tx *sql.Tx, id statementID, args ...any) *sql.Row {
 	if s.stmts != nil {
-		return tx.StmtContext(ctx, s.stmts.byID[id])
+		return tx.StmtContext(ctx, s.stmts.byID[id]).QueryRowContext(ctx, args...)
 	}
-	// PostgreSQL: pgx keeps the statement prepared per connection.
-	p, err := tx.PrepareContext(ctx, statementText[id])
-	if err != nil {
-		// The error shows again when the statement is run.
-		return tx.StmtContext(ctx, &sql.Stmt{})
+	return tx.QueryRowContext(ctx, statementText[id], args...)
+}
+
+// exec is queryRow for a statement that returns no row.
+func (s *Store) exec(ctx context.Context, tx *sql.Tx, id statementID, args ...any) (sql.Result, error) {
+	if s.stmts != nil {
+		return tx.StmtContext(ctx, s.stmts.byID[id]).ExecContext(ctx, args...)
 	}
-	return p
+	return tx.ExecContext(ctx, statementText[id], args...)
 }
