@@ -874,8 +874,10 @@ func TestBrowserEngineGame(t *testing.T) {
 	p.waitVisible("play-again")
 	t.Logf("game %d: %d plies (%d placements, %d slides and flights, %d captures by clicks), %s by %s, in %v",
 		id, len(g.State.Moves), n.placements, n.slides, n.captures, g.State.Result, g.State.Method, time.Since(start).Round(time.Millisecond))
-	if n.slides == 0 || n.captures == 0 {
-		t.Errorf("the game had %d slides and %d captures by clicks: want some of each", n.slides, n.captures)
+	// The engine's play is random at level 1: a game may give the clicks
+	// no capture. A win by material (white is the clicks' side) needs some.
+	if n.slides == 0 || n.captures == 0 && g.State.Result == "1-0" && g.State.Method == "material" {
+		t.Errorf("the game had %d slides and %d captures by clicks: want slides, and captures in a win by material", n.slides, n.captures)
 	}
 }
 
