@@ -130,6 +130,13 @@ func Open(dir string, r *mill.Rules) (*DB, error) {
 // Rules returns the rules the DB was opened with.
 func (db *DB) Rules() *mill.Rules { return db.rules }
 
+// Covers reports whether the DB's values hold for positions under r: r
+// plays the moving phase as the DB's rules do (the draw rules, the first
+// player, the pieces per side and the placing rules may differ). Probe
+// answers nothing for positions of other rules; a caller that serves games
+// of many rules asks Covers once a game instead.
+func (db *DB) Covers(r *mill.Rules) bool { return compatible(r, db.rules) }
+
 // Keys returns the sectors of the DB, fewest pieces first.
 func (db *DB) Keys() []Key {
 	var keys []Key

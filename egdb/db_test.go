@@ -158,6 +158,9 @@ func TestOpenRules(t *testing.T) {
 		if _, err := Open(dir, r); err != nil {
 			t.Errorf("%s: %v", text, err)
 		}
+		if !db.Covers(r) {
+			t.Errorf("Covers(%s): got false, want true", text)
+		}
 	}
 	for _, text := range []string{"twelve-mens-morris-small", "nine-mens-morris,flying=never", "nine-mens-morris,protection=always"} {
 		r, err := mill.ParseRules(text)
@@ -166,6 +169,9 @@ func TestOpenRules(t *testing.T) {
 		}
 		if _, err := Open(dir, r); err == nil {
 			t.Errorf("%s: opened a database of %s", text, db.Rules())
+		}
+		if db.Covers(r) {
+			t.Errorf("Covers(%s): got true, want false", text)
 		}
 	}
 	if _, err := Open(filepath.Join(dir, "missing"), db.Rules()); err == nil {

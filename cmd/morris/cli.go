@@ -45,6 +45,7 @@ Usage:
                                         build endgame databases (resumable); counts to DIR/summary.txt
 
   morris serve   [-addr HOST:PORT] [-pbm-addr HOST:PORT] [-data DIR] [-db postgres://...]
+                 [-tablebases DIR] [-engine-hash MB]
                                         run the game server (README: The server; docs/api.md)
   morris bench-server [-addr URL] [-games N] [-moves N] [-duration D]
                                         drive N concurrent games over the API and print moves/s and latency

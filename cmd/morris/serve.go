@@ -16,10 +16,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/httpapi"
 	"github.com/morrisgame/morris/internal/pbmserv"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/uci"
 	"github.com/morrisgame/morris/web"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -67,6 +69,8 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	data := fs.String("data", env("MORRIS_DATA", "morris-data"), "data folder: the SQLite database (MORRIS_DATA)")
 	db := fs.String("db", env("MORRIS_DB", ""), "a postgres:// URL to use PostgreSQL instead of SQLite in the data folder (MORRIS_DB)")
 	workers := fs.Int("engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
+	hash := fs.Int("engine-hash", envInt("MORRIS_ENGINE_HASH", 64), "transposition table of each engine search, in MiB: morris engine's -hash; the engine takes (engine workers + 1) of them (MORRIS_ENGINE_HASH)")
+	tbDir := fs.String("tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
 	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
 	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
@@ -90,12 +94,17 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *rate <= 0 {
 		return badInput("-rate must be positive")
 	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, rate: *rate}, log, stdout)
+	if *hash < 1 || *hash > uci.MaxHash {
+		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
+	}
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate}, log, stdout)
 }
 
 type serveConfig struct {
 	addr, pbmAddr, data, db string
 	workers                 int
+	hashMB                  int     // the table of each engine search (0: the service's default)
+	tablebases              string  // the endgame databases' directory, or ""
 	rate                    float64 // commands a second per user or address
 	// bench lifts the rate limits, for bench-server's own server: its
 	// users come from one address and play many games each.
@@ -103,6 +112,16 @@ type serveConfig struct {
 }
 
 func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Writer) error {
+	// The databases first: a bad directory stops the start before anything
+	// is opened or listened on.
+	var tb *egdb.DB
+	if c.tablebases != "" {
+		var err error
+		if tb, err = egdb.OpenDir(c.tablebases); err != nil {
+			return badInput("-tablebases %s: %v", c.tablebases, err)
+		}
+		log.Info("endgame databases open", "dir", c.tablebases, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
+	}
 	dsn, where := c.db, c.db
 	if dsn == "" {
 		dsn = filepath.Join(c.data, "morris.db")
@@ -119,7 +138,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers}
+	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb}
 	if c.rate > 0 {
 		cfg.Rates = server.DefaultRates
 		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate

@@ -18,8 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/search"
 )
 
 // TestMain lets the tests run this very binary as the morris program (a
@@ -337,5 +339,70 @@ func TestCrashKill9(t *testing.T) {
 			map[string]any{"move": pos.MoveText(m), "ply": full.State.Ply}, nil); err != nil {
 			t.Errorf("a move after the restart: %v", err)
 		}
+	}
+}
+
+// TestServeTablebases: serve -tablebases opens the databases of morris solve
+// once, and the analysis answers with their result; /metrics counts their
+// hits. A directory that holds none stops the start with a clear error.
+func TestServeTablebases(t *testing.T) {
+	dir := t.TempDir()
+	tb := filepath.Join(dir, "egdb")
+	if _, errOut, err := solve("-variant", "nine-mens-morris", "-sectors", "3v3", "-dir", tb); err != nil {
+		t.Fatalf("solve: %v\n%s", err, errOut)
+	}
+	db, err := egdb.OpenDir(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A position the databases call won in 11 plies or more.
+	r := db.Rules()
+	rng := rand.New(rand.NewPCG(9, 9))
+	var won mill.Position
+	var v egdb.Value
+	for tries := 0; tries < 100000 && v.Plies == 0; tries++ {
+		perm := rng.Perm(r.Board().Len())
+		p, _ := r.SetUp(1<<perm[0]|1<<perm[1]|1<<perm[2], 1<<perm[3]|1<<perm[4]|1<<perm[5], mill.White, 0, 0)
+		if pv, ok := db.Probe(p); ok && pv.Result == egdb.Win && pv.Plies >= 11 {
+			won, v = p, pv
+		}
+	}
+	if v.Plies == 0 {
+		t.Fatal("no won 3v3 position found")
+	}
+
+	p := startServer(t, "-data", filepath.Join(dir, "data"), "-tablebases", tb)
+	var an struct {
+		ScoreText, Tablebase string
+		TBHits               uint64
+	}
+	if _, err := p.call(context.Background(), "POST", "/api/analysis", "", map[string]any{"position": won.String(), "depth": 3}, &an); err != nil {
+		t.Fatal(err)
+	}
+	if want := search.ScoreText(search.Mate - v.Plies); an.ScoreText != want || an.Tablebase != v.String() || an.TBHits == 0 {
+		t.Errorf("analysis of %s (%s): got %+v, want %s", won, v, an, want)
+	}
+	_, metrics, err := p.get(context.Background(), "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(metrics, "morris_tablebase_hits_total ") || strings.Contains(metrics, "morris_tablebase_hits_total 0\n") {
+		t.Errorf("/metrics: no tablebase hits counted")
+	}
+
+	empty := t.TempDir()
+	t.Setenv("MORRIS_TABLEBASES", empty)
+	for _, args := range [][]string{{"-tablebases", filepath.Join(dir, "missing")}, {}} {
+		var errb bytes.Buffer
+		code := run(append([]string{"serve", "-addr", freeAddr(t), "-pbm-addr", "", "-data", filepath.Join(dir, "bad")}, args...), strings.NewReader(""), io.Discard, &errb)
+		if code != exitUsage || !strings.Contains(errb.String(), "-tablebases") {
+			t.Errorf("serve %v (MORRIS_TABLEBASES=%s): exit %d, %q; want %d and a message about -tablebases", args, empty, code, errb.String(), exitUsage)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad")); err == nil {
+		t.Errorf("a failed start made the data folder")
+	}
+	if code := run([]string{"serve", "-tablebases", "", "-engine-hash", "0"}, strings.NewReader(""), io.Discard, io.Discard); code != exitUsage {
+		t.Errorf("serve -engine-hash 0: exit %d, want %d", code, exitUsage)
 	}
 }

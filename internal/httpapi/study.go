@@ -233,9 +233,12 @@ type analysisAnswer struct {
 	Depth     int      `json:"depth"`
 	Nodes     uint64   `json:"nodes"`
 	PV        []string `json:"pv"`
+	TBHits    uint64   `json:"tbhits,omitempty"`    // positions found in the endgame databases
+	Tablebase string   `json:"tablebase,omitempty"` // their value of the position: "win in 13", "draw", "loss in 8"
 }
 
-// analysis: POST /api/analysis, the engine's best move, score and line.
+// analysis: POST /api/analysis, the engine's best move, score and line;
+// with endgame databases (serve -tablebases), what they say.
 func (a *api) analysis(w http.ResponseWriter, r *http.Request) error {
 	if err := a.anonymous(r); err != nil {
 		return err
@@ -262,7 +265,8 @@ func (a *api) analysis(w http.ResponseWriter, r *http.Request) error {
 	if res.PV == nil {
 		res.PV = []string{}
 	}
-	return writeJSON(w, http.StatusOK, analysisAnswer{Best: res.Best, Score: res.Score, ScoreText: res.ScoreText, Depth: res.Depth, Nodes: res.Nodes, PV: res.PV})
+	return writeJSON(w, http.StatusOK, analysisAnswer{Best: res.Best, Score: res.Score, ScoreText: res.ScoreText, Depth: res.Depth, Nodes: res.Nodes, PV: res.PV,
+		TBHits: res.TBHits, Tablebase: res.Tablebase})
 }
 
 // guest: POST /api/guest, a guest account and its token.

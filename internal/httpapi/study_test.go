@@ -1,11 +1,15 @@
 package httpapi
 
 import (
+	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/search"
 )
 
 func TestStudyEndpoints(t *testing.T) {
@@ -75,5 +79,68 @@ func TestStudyEndpoints(t *testing.T) {
 	}
 	if code, body := ts.do(t, "POST", "/api/records", "", map[string]string{"text": "1. a1 a1 *\n"}); code != 400 || !strings.Contains(string(body), "a1") {
 		t.Errorf("a record with an illegal move: %d %s", code, body)
+	}
+}
+
+// TestAnalysisTablebase: with endgame databases (serve -tablebases), the
+// analysis of a 3v3 position gives their result: the win at its exact
+// distance (mate N), the databases' value and their hits; under rules they
+// do not cover, none of it, and without databases none either.
+func TestAnalysisTablebase(t *testing.T) {
+	dir := t.TempDir()
+	r := mill.MustRules("nine-mens-morris")
+	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := egdb.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Won for white, who has no mill to close at once: the search alone
+	// would need the whole distance.
+	var won mill.Position
+	var v egdb.Value
+	rng := rand.New(rand.NewPCG(7, 7))
+	for tries := 0; tries < 100000 && v.Plies < 11; tries++ {
+		perm := rng.Perm(24)
+		var w, b uint32
+		for _, p := range perm[:3] {
+			w |= 1 << p
+		}
+		for _, p := range perm[3:6] {
+			b |= 1 << p
+		}
+		p, _ := r.SetUp(w, b, mill.White, 0, 0)
+		if pv, ok := db.Probe(p); ok && pv.Result == egdb.Win && pv.Plies >= 11 {
+			won, v = p, pv
+		}
+	}
+	if v.Plies == 0 {
+		t.Fatal("no won 3v3 position found")
+	}
+	mate := search.ScoreText(search.Mate - v.Plies)
+	body := map[string]any{"position": won.String(), "depth": 4}
+	other := strings.Replace(won.String(), "nine-mens-morris", "nine-mens-morris,flying=never", 1)
+
+	ts := newTestServer(t, server.Config{Tablebase: db})
+	var an analysisAnswer
+	ts.must(t, 200, "POST", "/api/analysis", "", body, &an)
+	if an.ScoreText != mate || an.Tablebase != v.String() || an.TBHits == 0 || an.Best == "" {
+		t.Errorf("%s, the databases say %s: got %+v, want %s and their value and hits", won, v, an, mate)
+	}
+	if _, data := ts.do(t, "POST", "/api/analysis", "", body); !strings.Contains(string(data), `"tablebase":"win in `) {
+		t.Errorf("the answer's JSON: %s", data)
+	}
+	an = analysisAnswer{}
+	ts.must(t, 200, "POST", "/api/analysis", "", map[string]any{"position": other, "depth": 4}, &an)
+	if an.Tablebase != "" || an.TBHits != 0 || an.Best == "" {
+		t.Errorf("%s (rules the databases do not cover): got %+v, want no probes", other, an)
+	}
+
+	plain := newTestServer(t, server.Config{})
+	an = analysisAnswer{}
+	plain.must(t, 200, "POST", "/api/analysis", "", body, &an)
+	if an.Tablebase != "" || an.TBHits != 0 {
+		t.Errorf("%s without databases: got %+v", won, an)
 	}
 }

@@ -25,7 +25,8 @@
 //	               with limit/accept/reject
 //	follow.go      following a game (pbmserv subscribe/notify)
 //	timers.go      real-time flags (a timer per game) and the correspondence sweeper (reminders, forfeits, vacations)
-//	engine.go      the engine's moves off the request path: a bounded pool of workers
+//	engine.go      the engine's moves off the request path: a bounded pool of workers; the engine
+//	               as morris engine builds it, and the gate of the endgame databases per game's rules
 //	analysis.go    the analysis board's engine, one search at a time
 //	events.go      the JSON of changes (internal/wire) and who is told
 //	hub.go         the in-process fan-out of events to listeners (news only: the store has the truth)
@@ -40,5 +41,7 @@
 // service_test.go, timers_test.go and engine_test.go run on SQLite and, with
 // MORRIS_TEST_POSTGRES set, on PostgreSQL (internal/store/storetest); the
 // gateways' suites and cmd/morris's end-to-end, crash and two-process tests
-// drive the service over real sockets.
+// drive the service over real sockets. tablebase_test.go builds a small
+// endgame database and checks the server's engine against morris engine's
+// (internal/uci), with it and without.
 package server

@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -27,15 +29,70 @@ type enginePool struct {
 	closing    chan struct{}
 }
 
-func newEnginePool(s *Service, workers, hashMB int) *enginePool {
+func newEnginePool(s *Service, workers int) *enginePool {
 	p := &enginePool{s: s, queued: map[int64]bool{}, jobs: make(chan int64, 1<<16), closing: make(chan struct{})}
 	for i := range workers {
-		e := search.New(search.Options{HashMB: hashMB})
+		e := s.newEngine()
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))
 		p.wg.Add(1)
 		go p.work(e, rng)
 	}
 	return p
+}
+
+// engine is a search engine of the server, built as `morris engine` builds
+// its own (internal/uci): one thread, a table of Config.EngineHashMB (64
+// MiB, the engine's default Hash), and the endgame databases. It keeps
+// what it learns as the engine protocol does: the table lives through the
+// moves of a game and is cleared when the engine turns to another game
+// (ucinewgame). An engine runs one search at a time.
+type engine struct {
+	*search.Engine
+	tb    *tbGate // nil without databases
+	table string  // what the table was filled for: "game 101", "analysis RULES"; "" for nothing
+}
+
+// tbGate passes the search's probes to the databases while it is open. It
+// is opened for a search under rules the databases were built for and shut
+// otherwise: one engine serves games of every variant, and a game of other
+// rules must not probe them.
+type tbGate struct {
+	probe func(mill.Position) (result, plies int, ok bool)
+	open  bool
+}
+
+func (g *tbGate) Probe(p mill.Position) (result, plies int, ok bool) {
+	if !g.open {
+		return 0, 0, false
+	}
+	return g.probe(p)
+}
+
+func (s *Service) newEngine() *engine {
+	en := &engine{}
+	o := search.Options{HashMB: s.cfg.EngineHashMB, Threads: 1}
+	if db := s.cfg.Tablebase; db != nil {
+		en.tb = &tbGate{probe: db.Tablebase()}
+		o.Tablebase = en.tb
+	}
+	en.Engine = search.New(o)
+	return en
+}
+
+// prepare readies en for a search for table (a game, or the analysis of a
+// rule set) under rules r: the table is cleared if it was filled for
+// something else, and the databases are probed only if they cover r. It
+// reports whether they are.
+func (en *engine) prepare(table string, r *mill.Rules, db *egdb.DB) bool {
+	if en.table != table {
+		en.Clear()
+		en.table = table
+	}
+	if en.tb == nil {
+		return false
+	}
+	en.tb.open = db.Covers(r)
+	return en.tb.open
 }
 
 // enqueue asks for the engine's move in a game; a game already waiting is
@@ -60,7 +117,7 @@ func (p *enginePool) close() {
 	p.wg.Wait()
 }
 
-func (p *enginePool) work(e *search.Engine, rng *rand.Rand) {
+func (p *enginePool) work(e *engine, rng *rand.Rand) {
 	defer p.wg.Done()
 	for {
 		select {
@@ -85,7 +142,7 @@ func (p *enginePool) work(e *search.Engine, rng *rand.Rand) {
 // engineMove searches and plays the engine's move in a game, if it is its
 // turn. The owner is not held during the search: the move is played with
 // the ply it was searched at, and refused if the game moved on meanwhile.
-func (s *Service) engineMove(e *search.Engine, rng *rand.Rand, id int64) {
+func (s *Service) engineMove(e *engine, rng *rand.Rand, id int64) {
 	ctx := s.ctx
 	var history []mill.Position
 	var ply, level int
@@ -107,13 +164,14 @@ func (s *Service) engineMove(e *search.Engine, rng *rand.Rand, id int64) {
 	if err != nil || history == nil {
 		return
 	}
-	lv := search.LevelFor(level)
-	if lim.Time == [2]time.Duration{} && lv.MoveTime == 0 {
-		lim.MoveTime = 5 * time.Second // a bound for the depth-limited levels
+	// Without a clock the level's own time decides, as for a go without
+	// limits in the engine protocol; the levels that have none (they stop at
+	// a depth) get a bound that they do not reach on a healthy server.
+	if lim.Time == [2]time.Duration{} && search.LevelFor(level).MoveTime == 0 {
+		lim.MoveTime = 5 * time.Second
 	}
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	e.Clear()
-	res := e.Choose(sctx, history, lv, lim, rng, nil)
+	res, _ := s.think(sctx, e, id, history, level, lim, rng)
 	cancel()
 	if res.Move.IsZero() || ctx.Err() != nil {
 		return
@@ -128,4 +186,18 @@ func (s *Service) engineMove(e *search.Engine, rng *rand.Rand, id int64) {
 		return
 	}
 	s.playQueued(ctx, id)
+}
+
+// think chooses the engine's move in the last position of history (game
+// id's positions, start first, so that the search sees repetitions) at a
+// level, as `morris engine` answers go with the same limits: the level's
+// choice (search.Engine.Choose) by an engine prepared for the game. It
+// returns the search's result and the probes of the databases that hit.
+func (s *Service) think(ctx context.Context, e *engine, id int64, history []mill.Position, level int, lim search.Limits, rng *rand.Rand) (search.Result, uint64) {
+	root := history[len(history)-1]
+	e.prepare("game "+strconv.FormatInt(id, 10), root.Rules(), s.cfg.Tablebase)
+	var hits uint64
+	res := e.Choose(ctx, history, search.LevelFor(level), lim, rng, func(in search.Info) { hits = in.TBHits })
+	s.metrics.tablebaseHits(hits)
+	return res, hits
 }

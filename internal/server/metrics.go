@@ -17,6 +17,7 @@ type Metrics struct {
 	gamesActive  prometheus.Gauge
 	streams      prometheus.Gauge
 	engineQueue  prometheus.Gauge
+	tbHits       prometheus.Counter
 	reminders    prometheus.Counter
 }
 
@@ -32,9 +33,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		gamesActive:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_games_active", Help: "Games going on (as this process last counted them: at start and at each start and end it sees)."}),
 		streams:      prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_streams", Help: "Open game and account streams (NDJSON and WebSocket)."}),
 		engineQueue:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_engine_queue", Help: "Games waiting for the engine's move."}),
+		tbHits:       prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_tablebase_hits_total", Help: "Positions the engine's searches (moves and analyses) found in the endgame databases."}),
 		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
 	}
-	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.reminders)
+	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.tbHits, m.reminders)
 	return m
 }
 
@@ -50,6 +52,13 @@ func (m *Metrics) moved() {
 func (m *Metrics) moveLatency(d time.Duration) {
 	if m != nil {
 		m.moveSeconds.Observe(d.Seconds())
+	}
+}
+
+// tablebaseHits counts the probes of a search that hit the databases.
+func (m *Metrics) tablebaseHits(n uint64) {
+	if m != nil && n > 0 {
+		m.tbHits.Add(float64(n))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/store"
 )
@@ -30,8 +31,15 @@ type Config struct {
 	// than the processors, at least one, so that games between people
 	// always have a processor.
 	EngineWorkers int
-	// EngineHashMB is the transposition table of each engine worker (16).
+	// EngineHashMB is the transposition table of each engine worker and
+	// of the analysis board's engine, in MiB: 64, the Hash of `morris
+	// engine`, so that the site's engine is as strong. The engine's
+	// memory is EngineWorkers+1 tables.
 	EngineHashMB int
+	// Tablebase is the endgame databases (built by morris solve) that
+	// every search probes, the engine's moves and the analyses alike, in
+	// the games of rules they cover (egdb.DB.Covers); nil for none.
+	Tablebase *egdb.DB
 	// SweepEvery is how often the correspondence timers are checked (1 minute).
 	SweepEvery time.Duration
 	// PollEvery is how often a stream looks in the store for changes made
@@ -108,7 +116,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.EngineWorkers = max(1, runtime.GOMAXPROCS(0)-1)
 	}
 	if cfg.EngineHashMB <= 0 {
-		cfg.EngineHashMB = 16
+		cfg.EngineHashMB = 64
 	}
 	if cfg.SweepEvery == 0 {
 		cfg.SweepEvery = time.Minute
@@ -163,7 +171,7 @@ func (s *Service) Start(ctx context.Context) error {
 		return fmt.Errorf("server: the engine's account: %w", err)
 	}
 	s.engineID = u.ID
-	s.engine = newEnginePool(s, s.cfg.EngineWorkers, s.cfg.EngineHashMB)
+	s.engine = newEnginePool(s, s.cfg.EngineWorkers)
 
 	games, err := s.st.Games(ctx, store.GameQuery{Status: store.Active})
 	if err != nil {
