@@ -80,6 +80,16 @@ func (p Position) NumMoves() int {
 	return g.n
 }
 
+// Captures appends to dst the legal moves that take at least one piece
+// and returns it: the moves of Moves with NumCaptures() > 0. When a removal is pending it appends every legal move (the
+// removals, or the pass that loses it). It is the generator of a
+// quiescence search: it looks only at the points where a mill can close.
+func (p Position) Captures(dst []Move) []Move {
+	g := generator{p: p, r: p.rules, dst: dst, capturesOnly: true}
+	g.run()
+	return g.dst
+}
+
 // HasMoves reports whether the side to move has a legal move (a pass counts).
 func (p Position) HasMoves() bool {
 	return !p.ended() && (p.canMove(p.side) || p.passes())
@@ -96,6 +106,11 @@ type generator struct {
 	dst   []Move
 	count bool
 	n     int
+
+	// capturesOnly emits only the moves that take pieces; closers is then
+	// the superset of the destinations that can close a mill.
+	capturesOnly bool
+	closers      uint32
 
 	own, opp   uint32 // the pieces before the move
 	used       uint32 // one-time mills already used by the mover
@@ -142,9 +157,31 @@ func (g *generator) run() {
 	}
 	captures := !(r.opts.TrapRule && p.passed)
 	start := g.n + len(g.dst)
+	if g.capturesOnly {
+		if !captures {
+			return
+		}
+		// A move can close a mill only on an empty point whose line holds
+		// two own pieces already (a slide's own piece leaving can only
+		// spoil that), or anywhere when flying or placing with moves.
+		for i, l := range r.lines {
+			if g.used&(1<<i) != 0 {
+				continue
+			}
+			if m := l &^ g.own; m&empty == m && m&(m-1) == 0 && m != 0 {
+				g.closers |= m
+			}
+		}
+		if g.closers == 0 {
+			return
+		}
+		empty = g.closers
+	}
 	if p.hand[us] > 0 {
 		placeCaptures := captures && r.opts.PlacingCaptures == CaptureImmediate
-		if g.count && placeCaptures && !r.opts.CapturePerMill {
+		if g.capturesOnly && !placeCaptures {
+			// nothing is taken while placing
+		} else if g.count && placeCaptures && !r.opts.CapturePerMill {
 			g.countPlacements(empty)
 		} else {
 			for e := empty; e != 0; e &= e - 1 {
@@ -180,7 +217,7 @@ func (g *generator) run() {
 		}
 	}
 done:
-	if g.n+len(g.dst) == start && p.passes() {
+	if g.n+len(g.dst) == start && !g.capturesOnly && p.passes() {
 		g.emit(Pass)
 	}
 }
@@ -209,17 +246,23 @@ func (g *generator) countPlacements(empty uint32) {
 // add emits m, once per way of taking pieces if it closes a mill that captures.
 func (g *generator) add(m Move, ownAfter uint32, captures bool) {
 	if !captures {
-		g.emit(m)
+		if !g.capturesOnly {
+			g.emit(m)
+		}
 		return
 	}
 	lines := g.r.millsAt(ownAfter, m.to) &^ g.used
 	if lines == 0 {
-		g.emit(m)
+		if !g.capturesOnly {
+			g.emit(m)
+		}
 		return
 	}
 	t := g.capturable()
 	if t == 0 {
-		g.emit(m) // every target is protected: the capture is lost
+		if !g.capturesOnly {
+			g.emit(m) // every target is protected: the capture is lost
+		}
 		return
 	}
 	k := 1

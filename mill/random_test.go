@@ -198,6 +198,18 @@ func (d *differ) check(p Position) (moves []Move, ok bool) {
 		d.fail("%s: HasMoves: got %v, want %v (%d moves)", text, h, len(got) > 0, len(got))
 		return nil, false
 	}
+	var takes []Move
+	for _, m := range got {
+		if _, pending := p.Pending(); pending || m.NumCaptures() > 0 {
+			takes = append(takes, m)
+		}
+	}
+	caps := p.Captures(nil)
+	sortMoves(caps)
+	if !slices.Equal(caps, takes) {
+		d.fail("%s: Captures: got %s, want %s", text, d.moveList(caps), d.moveList(takes))
+		return nil, false
+	}
 	o, how := p.Status()
 	wo, whow := sr.status(&s)
 	if o != wo || how != whow {
