@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/morrisgame/morris/internal/match"
@@ -16,11 +19,17 @@ import (
 
 const matchSynopsis = `-a SPEC -b SPEC [-variant V] [-rules LIST] [-games N] [-openings N | -openings-file F]
        [-opening-plies K] [-movetime MS | -depth D] [-concurrency N] [-max-plies N] [-records FILE] [-seed N]
+       [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
 
 Plays N pairs of games between A and B, each opening once with A as white and
 once as black, and prints A's result: wins, draws, losses, score, and the Elo
 difference with its 95% margin. A player that plays an illegal move, crashes or
 times out loses that game; a game longer than -max-plies is drawn.
+
+With -sprt the match is a sequential test of H0 (A is ELO0 better than B)
+against H1 (A is ELO1 better), on the pairs' scores: it stops as soon as one is
+accepted, with error rates -alpha (H1 accepted when H0 holds) and -beta, and
+-games is the most pairs it plays. See docs/strength.md, "Tuning with SPRT".
 
 Player specs:
   ` + match.SpecSyntax + `
@@ -33,7 +42,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	b := fs.String("b", "", "player B (required)")
 	variant := fs.String("variant", "", "preset, optionally with overrides (default nine-mens-morris)")
 	rules := fs.String("rules", "", "rule overrides, comma-separated name=value")
-	pairs := fs.Int("games", 10, "pairs of games (each opening with the colours swapped)")
+	pairs := fs.Int("games", 10, "pairs of games (each opening with the colours swapped); with -sprt, the most to play")
 	nOpenings := fs.Int("openings", 0, "random openings to play (default: one per pair); pairs cycle through them")
 	openingsFile := fs.String("openings-file", "", "read the openings from a file, one a line: moves, or a position text then moves")
 	openingPlies := fs.Int("opening-plies", 4, "random moves in each random opening")
@@ -44,7 +53,14 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	records := fs.String("records", "", "write the game records to this file")
 	seed := fs.Uint64("seed", 1, "seed of the openings and the players' random choices")
 	quiet := fs.Bool("q", false, "print no progress")
+	sprtBounds := fs.String("sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
+	alpha := fs.Float64("alpha", 0.05, "with -sprt, the chance of accepting ELO1 when ELO0 holds")
+	beta := fs.Float64("beta", 0.05, "with -sprt, the chance of accepting ELO0 when ELO1 holds")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	sprt, err := sprtFlags(fs, *sprtBounds, *alpha, *beta)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -124,15 +140,20 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		case gm.Fault != "":
 			how = gm.Fault
 		}
-		fmt.Fprintf(stderr, "game %d/%d: %s - %s %s by %s, %d plies; A %+d =%d -%d (%.1f%%)\n",
+		test := ""
+		if sprt != nil {
+			lower, upper := sprt.Bounds()
+			test = fmt.Sprintf("; LLR %.2f [%.2f, %.2f]", sprt.LLR(), lower, upper)
+		}
+		fmt.Fprintf(stderr, "game %d/%d: %s - %s %s by %s, %d plies; A %+d =%d -%d (%.1f%%)%s\n",
 			gm.Index+1, 2**pairs, gm.Names[0], gm.Names[1], mg.Outcome(), how, mg.Position().Ply(),
-			t.Wins, t.Draws, t.Losses, 100*t.Score())
+			t.Wins, t.Draws, t.Losses, 100*t.Score(), test)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, runErr := match.Run(ctx, match.Config{Rules: r, A: specA, B: specB, Openings: openings, Pairs: *pairs,
-		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, Progress: progress})
+		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, Progress: progress, SPRT: sprt})
 	if runErr != nil && res.Tally.Games() == 0 {
 		return runErr
 	}
@@ -144,6 +165,11 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "interrupted after %d of %d games\n", t.Games(), 2**pairs)
 	}
 	fmt.Fprintf(stdout, "%s vs %s: %v\n", specA.Name, specB.Name, t)
+	if sprt != nil {
+		p := sprt.Pairs()
+		fmt.Fprintf(stdout, "%v after %d games\npairs scoring 0, 0.5, 1, 1.5, 2: %d %d %d %d %d\n",
+			sprt, sprt.Games(), p[0], p[1], p[2], p[3], p[4])
+	}
 	if t.Faults[0]+t.Faults[1] > 0 {
 		fmt.Fprintf(stdout, "games lost by an illegal move, a crash or a time-out: %d by %s, %d by %s\n",
 			t.Faults[0], specA.Name, t.Faults[1], specB.Name)
@@ -168,4 +194,27 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return errors.New("interrupted")
 	}
 	return runErr
+}
+
+// sprtFlags reads -sprt ELO0,ELO1 with -alpha and -beta: nil without -sprt.
+func sprtFlags(fs *flag.FlagSet, bounds string, alpha, beta float64) (*match.SPRT, error) {
+	if bounds == "" {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "alpha" || f.Name == "beta" })
+		if set {
+			return nil, badInput("-alpha and -beta are for -sprt")
+		}
+		return nil, nil
+	}
+	text0, text1, ok := strings.Cut(bounds, ",")
+	elo0, err0 := strconv.ParseFloat(strings.TrimSpace(text0), 64)
+	elo1, err1 := strconv.ParseFloat(strings.TrimSpace(text1), 64)
+	if !ok || err0 != nil || err1 != nil {
+		return nil, badInput("-sprt %s: want two Elo differences, ELO0,ELO1 (e.g. 0,10)", bounds)
+	}
+	sprt, err := match.NewSPRT(elo0, elo1, alpha, beta)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return sprt, nil
 }

@@ -6,7 +6,9 @@
 // greedy player, or an external program that speaks the engine protocol of
 // docs/protocol.md. A match plays a set of openings (start positions after a
 // few random or listed moves), each twice with the colours swapped, games in
-// parallel; every game is kept for the records.
+// parallel; every game is kept for the records. A match may run as a
+// sequential probability ratio test (Config.SPRT) that ends it as soon as
+// the pairs' results accept one of two Elo differences.
 //
 // How a game ends besides the board's own ends:
 //
@@ -23,4 +25,5 @@
 //	spec.go      players from text specs: level:N, random, greedy, cmd:PATH ARGS
 //	match.go     openings, Run, results
 //	elo.go       the Elo difference and its margin
+//	sprt.go      the sequential test (GSPRT) on pairs of games that stops a match
 package match

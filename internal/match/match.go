@@ -159,6 +159,12 @@ type Config struct {
 	// Progress, if not nil, is called after each game, in the order of the
 	// games, with the game and the tally so far.
 	Progress func(g *Game, t Tally)
+	// SPRT, if not nil, is given each pair of games as the pair's second
+	// game is counted (before Progress sees it), and a lone game when the
+	// match is cut between the two of a pair. When it reaches a verdict the
+	// match ends: no more games start, those being played are abandoned
+	// and not counted, and Run returns the games so far without an error.
+	SPRT *SPRT
 }
 
 // Game is one game of a match.
@@ -218,10 +224,13 @@ func (g *Game) Record(event string) *record.Record {
 type Result struct {
 	Games []*Game
 	Tally Tally
+	// Stopped is set when Config.SPRT ended the match before its last game.
+	Stopped bool
 }
 
 // Run plays the match. It stops early when ctx is cancelled, with the games
-// finished so far and ctx's error. A player that cannot be made is an error;
+// finished so far and ctx's error, and when cfg.SPRT reaches a verdict, with
+// the games so far and no error. A player that cannot be made is an error;
 // a player that fails in a game loses that game.
 func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Concurrency <= 0 {
@@ -297,18 +306,40 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	finished := make([]*Game, games)
 	next := 0
 	for g := range done {
+		// After a verdict the loop only drains the games being abandoned,
+		// so that every worker can finish.
+		if res.Stopped {
+			continue
+		}
 		finished[g.Index] = g
-		for next < games && finished[next] != nil {
+		for next < games && finished[next] != nil && !res.Stopped {
 			g := finished[next]
 			next++
 			res.Games = append(res.Games, g)
 			res.Tally.add(g)
+			if cfg.SPRT != nil && g.Index%2 == 1 {
+				if err := cfg.SPRT.AddPair(finished[g.Index-1].ScoreA() + g.ScoreA()); err != nil {
+					panic(err) // ScoreA gives only 0, ½ and 1
+				}
+			}
 			if cfg.Progress != nil {
 				cfg.Progress(g, res.Tally)
 			}
+			if cfg.SPRT != nil && cfg.SPRT.Verdict() != Continue && next < games {
+				res.Stopped = true
+				cancel()
+			}
 		}
 	}
+	if res.Stopped {
+		return res, nil
+	}
 	if err := ctx.Err(); err != nil && next < games {
+		if cfg.SPRT != nil && next%2 == 1 {
+			if err := cfg.SPRT.AddGame(finished[next-1].ScoreA()); err != nil {
+				panic(err)
+			}
+		}
 		return res, err
 	}
 	return res, nil

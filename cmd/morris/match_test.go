@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/morrisgame/morris/record"
+)
+
+// TestMatchCommand checks morris match.
+// has no test file of its own yet).
+func TestMatchCommand(t *testing.T) {
+	dir := t.TempDir()
+	records := filepath.Join(dir, "games.pgn")
+	openings := filepath.Join(dir, "openings.txt")
+	if err := os.WriteFile(openings, []byte("# two openings\nd6 d5\nnine-mens-morris W2B4/8/8 b 8,8 - 0 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	err := cmdMatch([]string{"-a", "greedy", "-b", "random", "-games", "3", "-openings-file", openings,
+		"-records", records, "-concurrency", "2"}, strings.NewReader(""), &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.HasPrefix(out.String(), "greedy vs random: +") || !strings.Contains(out.String(), "score ") {
+		t.Errorf("got %q, want the result line", out.String())
+	}
+	if !strings.Contains(errb.String(), "game 6/6: random - greedy") {
+		t.Errorf("got progress\n%s\nwant a line per game", errb.String())
+	}
+	f, err := os.Open(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := record.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		rec := sc.Record()
+		if _, err := rec.Game(); err != nil {
+			t.Errorf("record %d: %v", n+1, err)
+		}
+		// Pairs cycle through the openings: 1, 2, 1.
+		if n/2 == 1 && rec.Tag("Position") == "" || n/2 != 1 && (len(rec.Moves) < 2 || rec.Moves[0].Text != "d6") {
+			t.Errorf("record %d: Position %q, moves %v: the wrong opening", n+1, rec.Tag("Position"), rec.Moves)
+		}
+		n++
+	}
+	if n != 6 || sc.Err() != nil {
+		t.Errorf("read %d records (%v), want 6", n, sc.Err())
+	}
+
+	for _, args := range [][]string{
+		{"-a", "greedy"},
+		{"-a", "greedy", "-b", "level:12"},
+		{"-a", "greedy", "-b", "random", "-games", "0"},
+		{"-a", "greedy", "-b", "random", "-openings", "3", "-openings-file", openings},
+		{"-a", "greedy", "-b", "random", "-openings-file", filepath.Join(dir, "none.txt")},
+		{"-a", "greedy", "-b", "random", "-variant", "lasker", "-openings-file", openings},
+	} {
+		err := cmdMatch(args, strings.NewReader(""), &out, &errb)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestMatchSPRT plays real matches under -sprt with a high -games: a strong
+// player against a weak one must stop at H1 long before the maximum (and the
+// weak one against the strong, at H0).
+func TestMatchSPRT(t *testing.T) {
+	verdict := regexp.MustCompile(`(?m)^SPRT \[(-?\d+), (-?\d+)\]: (H[01]) accepted \(LLR (-?[\d.]+) [≥≤] (-?[\d.]+)\) after (\d+) games$`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the hypothesis accepted
+	}{
+		{"greedy vs random", []string{"-a", "greedy", "-b", "random", "-sprt", "0,50"}, "H1"},
+		{"level 3 vs random", []string{"-a", "level:3,depth=2", "-b", "random", "-sprt", "0,50", "-alpha", "0.01", "-beta", "0.1"}, "H1"},
+		{"random vs level 3", []string{"-a", "random", "-b", "level:3,depth=2", "-sprt", "-50,0"}, "H0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const most = 1000 // pairs
+			var out, errb bytes.Buffer
+			args := append(tc.args, "-games", strconv.Itoa(most), "-concurrency", "2")
+			if err := cmdMatch(args, strings.NewReader(""), &out, &errb); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, errb.String())
+			}
+			m := verdict.FindStringSubmatch(out.String())
+			if m == nil {
+				t.Fatalf("%v: got\n%s\nwant a verdict line", args, out.String())
+			}
+			games, _ := strconv.Atoi(m[6])
+			if m[3] != tc.want || games >= 2*most || games%2 != 0 {
+				t.Errorf("%v: got %s after %d games, want %s accepted long before %d", args, m[0], games, tc.want, 2*most)
+			}
+			// The progress lines stop where the test did and show the LLR.
+			lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+			last := "game " + m[6] + "/" + strconv.Itoa(2*most) + ": "
+			if len(lines) != games+1 || !strings.HasPrefix(lines[games-1], last) || !strings.Contains(lines[games-1], "; LLR "+m[4]+" [") {
+				t.Errorf("got %d progress lines ending\n%s\nwant %d, the last game's starting %q with LLR %s",
+					len(lines), strings.Join(lines[max(0, len(lines)-3):], "\n"), games+1, last, m[4])
+			}
+			if !strings.Contains(out.String(), "pairs scoring 0, 0.5, 1, 1.5, 2: ") {
+				t.Errorf("got\n%s\nwant the pentanomial counts", out.String())
+			}
+			t.Logf("%s", m[0])
+		})
+	}
+
+	// Without a verdict the match plays all its games and says so.
+	var out, errb bytes.Buffer
+	if err := cmdMatch([]string{"-a", "greedy", "-b", "random", "-games", "3", "-sprt", "0,10", "-q"}, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if want := "SPRT [0, 10]: no verdict (LLR 0.09 in [-2.94, 2.94]) after 6 games\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("got\n%s\nwant %q", out.String(), want)
+	}
+}
+
+func TestMatchSPRTFlags(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		err   string
+	}{
+		{[]string{"-sprt", "5"}, "-sprt 5: want two Elo differences"},
+		{[]string{"-sprt", "a,b"}, "-sprt a,b: want two Elo differences"},
+		{[]string{"-sprt", "0,10,20"}, "want two Elo differences"},
+		{[]string{"-sprt", "0,"}, "want two Elo differences"},
+		{[]string{"-sprt", "10,0"}, "want elo0 below elo1"},
+		{[]string{"-sprt", "5,5"}, "want elo0 below elo1"},
+		{[]string{"-sprt", "0,10", "-alpha", "0"}, "alpha 0, beta 0.05: want each above 0 and below 1"},
+		{[]string{"-sprt", "0,10", "-alpha", "1.5"}, "alpha 1.5, beta 0.05: want each above 0 and below 1"},
+		{[]string{"-sprt", "0,10", "-beta", "-0.1"}, "want each above 0 and below 1"},
+		{[]string{"-sprt", "0,10", "-alpha", "0.5", "-beta", "0.5"}, "alpha+beta below 1"},
+		{[]string{"-sprt", "0,10", "-beta", "x"}, "invalid value"},
+		{[]string{"-alpha", "0.1"}, "-alpha and -beta are for -sprt"},
+	} {
+		records := filepath.Join(t.TempDir(), "games.pgn")
+		args := append([]string{"-a", "greedy", "-b", "random", "-records", records}, tc.flags...)
+		out, errs, code := runCLI(append([]string{"match"}, args...)...)
+		if code != exitUsage || !strings.Contains(errs, tc.err) {
+			t.Errorf("%v: got exit %d, stderr %q, want exit %d and %q", tc.flags, code, errs, exitUsage, tc.err)
+		}
+		// Nothing was played: no result, no progress, no records file.
+		if _, err := os.Stat(records); out != "" || strings.Contains(errs, "game 1/") || !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: got stdout %q, a records file (%v), progress in %q: want nothing played", tc.flags, out, err, errs)
+		}
+	}
+}
