@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,6 +133,7 @@ type worker struct {
 	weights  *eval.Weights
 	tb       Tablebase
 	noise    func(int) int
+	rootMove mill.Move // the last root move of this iteration that raised alpha
 }
 
 func newWorker(e *Engine, id int) *worker {
@@ -225,6 +227,7 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 	prev := 0
 	for depth := 1; depth <= maxDepth; depth++ {
 		main.selDepth = 0
+		main.rootMove = mill.Move{}
 		var score int
 		if e.opts.driver == driverMTDF {
 			score = main.mtdf(depth, prev)
@@ -232,7 +235,15 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 			score = main.aspiration(depth, prev)
 		}
 		if e.stop.Load() && depth > 1 {
-			break // an unfinished iteration: keep the last whole one
+			// An unfinished iteration: keep the last whole one, but for
+			// a root move that this one proved better than the last
+			// best (searched first, it is the one to beat). Not for
+			// MTD(f), whose null windows prove bounds, not a best move.
+			if m := main.rootMove; e.opts.driver != driverMTDF && !m.IsZero() && m != res.Move && main.pvLen[0] > 0 && main.pv[0][0] == m {
+				res.Move = m
+				res.PV = append(res.PV[:0], main.pv[0][:main.pvLen[0]]...)
+			}
+			break
 		}
 		prev = score
 		res.Depth = depth
@@ -284,13 +295,15 @@ func (e *Engine) tbHits() uint64 {
 	return n
 }
 
+const aspirationDelta = 30
+
 // aspiration searches the root with a window around the previous score,
 // widening it when the score falls outside.
 func (w *worker) aspiration(depth, prev int) int {
 	if depth < 4 || IsMate(prev) {
 		return w.search(0, depth, -Infinity, Infinity)
 	}
-	delta := 30
+	delta := aspirationDelta
 	alpha, beta := prev-delta, prev+delta
 	for {
 		score := w.search(0, depth, alpha, beta)
@@ -407,6 +420,24 @@ func fromTT(score, ply int) int {
 	return score
 }
 
+// Late move reductions: a quiet move searched after the first lmrFrom moves
+// of a node (its hash move, captures and killers first) is searched
+// lmr[depth][i] plies shallower, one less at a principal-variation node,
+// and again at full depth when it beats alpha. The reduction grows with the
+// logarithms of the depth and of the move's index (ln d · ln i / 2),
+// measured against the earlier fixed 1-or-2 ply reduction in
+// docs/search.md.
+const lmrFrom = 3
+
+var lmr = func() (t [64][64]int8) {
+	for d := 1; d < 64; d++ {
+		for i := 1; i < 64; i++ {
+			t[d][i] = int8(0.5 + math.Log(float64(d))*math.Log(float64(i))/2)
+		}
+	}
+	return t
+}()
+
 // search is a principal variation search of the position at ply.
 func (w *worker) search(ply, depth, alpha, beta int) int {
 	f := &w.stack[ply]
@@ -479,19 +510,25 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 			score = -w.search(ply+1, depth-1, -beta, -alpha)
 		} else {
 			r := 0
-			if depth >= 3 && i >= 4 && m.NumCaptures() == 0 && f.scores[i] < orderKiller {
-				r = 1
-				if i >= 12 && depth >= 5 {
-					r = 2
+			if depth >= 3 && i >= lmrFrom && m.NumCaptures() == 0 && f.scores[i] < orderKiller {
+				r = int(lmr[min(depth, len(lmr)-1)][min(i, len(lmr[0])-1)])
+				if pvNode {
+					r--
 				}
+				r = max(0, min(r, depth-2))
 			}
 			score = -w.search(ply+1, depth-1-r, -alpha-1, -alpha)
 			if score > alpha && (r > 0 || score < beta) {
 				score = -w.search(ply+1, depth-1, -beta, -alpha)
 			}
 		}
-		if w.e.stop.Load() && ply > 0 {
-			return 0
+		if w.e.stop.Load() {
+			if ply > 0 {
+				return 0
+			}
+			// At the root: keep what is searched, but not this move,
+			// whose search was cut off and whose score means nothing.
+			break
 		}
 		if score > best {
 			best, bestMove = score, m
@@ -500,14 +537,14 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 				w.pv[ply][0] = m
 				copy(w.pv[ply][1:], w.pv[ply+1][:w.pvLen[ply+1]])
 				w.pvLen[ply] = w.pvLen[ply+1] + 1
+				if ply == 0 {
+					w.rootMove = m
+				}
 				if score >= beta {
 					w.rememberCut(ply, p.SideToMove(), m, depth)
 					break
 				}
 			}
-		}
-		if w.e.stop.Load() {
-			break // at the root: keep what is searched
 		}
 	}
 	bound := boundExact
@@ -535,29 +572,32 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	if ply > w.selDepth {
 		w.selDepth = ply
 	}
-	moves := p.Moves(f.moves[:0])
-	f.moves = moves[:0]
-	if len(moves) == 0 {
-		return terminal(p, ply)
-	}
 	_, pending := p.Pending()
-	stand := w.evaluate(p)
-	if !pending {
+	var moves []mill.Move
+	stand := 0
+	if pending {
+		moves = p.Moves(f.moves[:0])
+		if len(moves) == 0 {
+			return terminal(p, ply)
+		}
+	} else {
+		if !p.HasMoves() {
+			return terminal(p, ply)
+		}
+		stand = w.evaluate(p)
 		if stand >= beta || qply >= maxQPly {
 			return stand
 		}
 		alpha = max(alpha, stand)
+		moves = p.Captures(f.moves[:0])
 	}
+	f.moves = moves[:0]
 	best := stand
 	if pending {
 		best = -Infinity
 	}
 	for _, m := range moves {
-		if m.NumCaptures() == 0 && !pending {
-			continue
-		}
 		w.stack[ply+1].pos = p.Play(m)
-		w.stack[ply+1].key = w.stack[ply+1].pos.Key()
 		score := -w.quiesce(ply+1, -beta, -alpha, qply+1)
 		if w.e.stop.Load() {
 			return 0

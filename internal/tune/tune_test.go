@@ -2,9 +2,11 @@ package tune
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,5 +126,29 @@ func TestAblate(t *testing.T) {
 		res := Match(context.Background(), r, &def, &cand, *pairs, 8, *depth, uint64(1000+i), 2)
 		elo, margin := res.Elo()
 		fmt.Printf("| %s | %d | +%d =%d -%d | %.1f%% | %+.0f ± %.0f |\n", v.name, res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin)
+	}
+}
+
+var compareFlag = flag.String("compare", "", `JSON edits of eval.Default to match against it, e.g. {"Taper":true}; several separated by ";"`)
+
+// TestCompare plays candidate weights, given as JSON edits of eval.Default,
+// against the defaults: the quick filter before a timed match.
+// Run: go test ./internal/tune -run TestCompare -compare '{"Taper":true}' -pairs 400 -depth 6 -v -timeout 0
+func TestCompare(t *testing.T) {
+	if *compareFlag == "" {
+		t.Skip("comparison runs only with -compare")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	def := eval.Default
+	fmt.Printf("| candidate | depth | games | +win =draw -loss | score | Elo ± 95%% | time |\n|---|---|---|---|---|---|---|\n")
+	for i, edit := range strings.Split(*compareFlag, ";") {
+		cand := def
+		if err := json.Unmarshal([]byte(edit), &cand); err != nil {
+			t.Fatalf("%s: %v", edit, err)
+		}
+		start := time.Now()
+		res := Match(context.Background(), r, &cand, &def, *pairs, 8, *depth, uint64(2000+i), 2)
+		elo, margin := res.Elo()
+		fmt.Printf("| `%s` | %d | %d | +%d =%d -%d | %.1f%% | %+.0f ± %.0f | %s |\n", edit, *depth, res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin, time.Since(start).Round(time.Second))
 	}
 }
