@@ -39,8 +39,19 @@ type Weights struct {
 	Double   [NumPhases]int // per piece that stands in a mill and can step out into a closing point of another two (a running mill)
 	Mobility [NumPhases]int // per legal step (moving phase)
 	Blocked  [NumPhases]int // per piece with no empty neighbour
+	Cramp    [NumPhases]int // per square of the steps missing below CrampBelow (a side about to be blocked): negative to penalise
 	Tempo    int            // for the side to move
+
+	// Taper mixes, for a side still placing, the placing weights of
+	// Mobility, Blocked and Cramp with the moving ones in the proportion
+	// of its pieces already placed: the mobility that matters is the one
+	// the side will have when placing ends.
+	Taper bool
 }
+
+// CrampBelow is the mobility under which Cramp counts: (CrampBelow-m)² for a
+// side with m steps.
+const CrampBelow = 4
 
 // Default are the weights tuned by self-play (see docs/eval.md).
 var Default = Weights{
@@ -118,6 +129,16 @@ func (w *Weights) side(p *mill.Position, c mill.Color) int {
 		}
 	}
 	score += w.Mill[ph]*mills + w.Two[ph]*twos + w.Closable[ph]*closable + w.Double[ph]*double
-	score += w.Mobility[ph]*mobility + w.Blocked[ph]*blocked
+	cramp := 0
+	if mobility < CrampBelow {
+		cramp = (CrampBelow - mobility) * (CrampBelow - mobility)
+	}
+	if ph == Placing && w.Taper {
+		h, n := p.InHand(c), r.Options().Pieces
+		mix := func(wt *[NumPhases]int) int { return (wt[Placing]*h + wt[Moving]*(n-h)) / n }
+		score += mix(&w.Mobility)*mobility + mix(&w.Blocked)*blocked + mix(&w.Cramp)*cramp
+		return score
+	}
+	score += w.Mobility[ph]*mobility + w.Blocked[ph]*blocked + w.Cramp[ph]*cramp
 	return score
 }

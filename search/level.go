@@ -10,8 +10,10 @@ import (
 
 // Level is a playing strength. Low levels look only a ply or two ahead and
 // judge with a wide random error, so they miss mills and walk into them the
-// way beginners do; high levels search deep and judge exactly. Every level
-// varies its choice among moves that it finds about equal, so games differ.
+// way beginners do; high levels search deep and judge exactly. Levels 1 to 9
+// vary their choice among moves that they find about equal, so games differ;
+// level 10 plays the move of its full search, since a choice made by a
+// shallower look at the alternatives gives away what the deep search found.
 type Level struct {
 	N        int
 	Depth    int           // the deepest iteration; 0 for no limit
@@ -32,7 +34,7 @@ var Levels = [...]Level{
 	{N: 7, Depth: 5, Noise: 12, Margin: 5},
 	{N: 8, Depth: 7, Noise: 6, Margin: 5},
 	{N: 9, Depth: 9, MoveTime: 500 * time.Millisecond, Margin: 5, Opening: 10},
-	{N: 10, MoveTime: 2 * time.Second, Margin: 3, Opening: 8},
+	{N: 10, MoveTime: 2 * time.Second},
 }
 
 // LevelFor returns level n, clamped to 1..10.

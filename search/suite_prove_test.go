@@ -1,0 +1,161 @@
+package search
+
+import (
+	"slices"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// prover is the referee of the regression suite (suite_gen_test.go): an
+// exact minimax to a fixed depth that shares nothing with the engine but the
+// rules (mill's Moves, Play and Status). Full width, alpha-beta and nothing
+// else: no table, no reductions, no quiescence, no evaluation but the count
+// of pieces (board and hand) at the horizon. The game ends as the rules say,
+// and threefold repetition along the line (the root counted) is a draw. Its
+// value of a position at depth d is therefore a fact about the game tree d
+// plies deep, not an opinion: "white forces the end of the game within 7
+// plies", "black cannot keep its material for 6 plies".
+type prover struct {
+	bufs  [][]mill.Move
+	path  []uint64 // keys of the positions from the root to the parent of the node
+	nodes uint64
+	limit uint64 // give up after this many nodes (0: never)
+	out   bool   // the limit was reached: the last answer means nothing
+}
+
+const (
+	proofWin   = 1 << 20         // a game won at once, for the side to move
+	proofBound = proofWin - 1000 // beyond it, a forced end of the game
+	proofInf   = proofWin + 1
+)
+
+func newProver(limit uint64) *prover {
+	pr := &prover{limit: limit}
+	for range 64 {
+		pr.bufs = append(pr.bufs, make([]mill.Move, 0, 256))
+	}
+	return pr
+}
+
+// reset starts a new budget of nodes.
+func (pr *prover) reset() { pr.nodes, pr.out = 0, false }
+
+// proofIsWin and proofIsLoss tell forced ends of the game from material.
+func proofIsWin(v int) bool  { return v > proofBound }
+func proofIsLoss(v int) bool { return v < -proofBound }
+
+// material is the count of pieces, board and hand, of the side to move
+// less the opponent's.
+func material(p *mill.Position) int {
+	us, them := p.SideToMove(), p.SideToMove().Other()
+	return p.OnBoard(us) + p.InHand(us) - p.OnBoard(them) - p.InHand(them)
+}
+
+// value is the minimax value of p searched depth plies deep, ply plies from
+// the root, for its side to move, inside the window (alpha, beta); fail-soft.
+func (pr *prover) value(p mill.Position, ply, depth, alpha, beta int) int {
+	pr.nodes++
+	if pr.limit > 0 && pr.nodes > pr.limit {
+		pr.out = true
+	}
+	if pr.out {
+		return 0
+	}
+	switch o, _ := p.Status(); o {
+	case mill.NoOutcome:
+	case mill.Draw:
+		return 0
+	case mill.Won(p.SideToMove()):
+		return proofWin - ply
+	default:
+		return -(proofWin - ply)
+	}
+	key := p.Key()
+	if p.Rules().Options().Repetition > 0 {
+		seen := 1
+		for i := len(pr.path) - 1; i >= 0 && len(pr.path)-i <= p.Quiet(); i-- {
+			if pr.path[i] == key {
+				seen++
+			}
+		}
+		if seen >= p.Rules().Options().Repetition {
+			return 0
+		}
+	}
+	if depth == 0 {
+		return material(&p)
+	}
+	if ply >= len(pr.bufs) {
+		pr.bufs = append(pr.bufs, make([]mill.Move, 0, 256))
+	}
+	moves := p.Moves(pr.bufs[ply][:0])
+	pr.bufs[ply] = moves
+	// Captures first: alpha-beta is exact in any order, this is for speed.
+	n := 0
+	for i, m := range moves {
+		if m.NumCaptures() > 0 {
+			moves[i], moves[n] = moves[n], moves[i]
+			n++
+		}
+	}
+	pr.path = append(pr.path, key)
+	best := -proofInf
+	for _, m := range moves {
+		v := -pr.value(p.Play(m), ply+1, depth-1, -beta, -max(alpha, best))
+		if v > best {
+			best = v
+			if best >= beta {
+				break
+			}
+		}
+	}
+	pr.path = pr.path[:len(pr.path)-1]
+	return best
+}
+
+// moveValue is the value of a root move: the value for the side to move
+// at the root of playing m and then searching depth-1 plies.
+func (pr *prover) moveValue(p mill.Position, m mill.Move, depth, alpha, beta int) int {
+	pr.path = append(pr.path[:0], p.Key())
+	v := -pr.value(p.Play(m), 1, depth-1, -beta, -alpha)
+	pr.path = pr.path[:0]
+	return v
+}
+
+// best returns the value of p at depth, and the moves that reach it (every
+// other move is proved worse), or ok false if the node limit was reached.
+// The moves of first are searched first: if they are the best (the best of
+// the last depth, say), every other move is only proved worse, which is
+// cheaper than finding its value.
+func (pr *prover) best(p mill.Position, depth int, first []mill.Move) (v int, best []mill.Move, ok bool) {
+	moves := p.Moves(nil)
+	n := 0
+	for i, m := range moves {
+		if slices.Contains(first, m) {
+			moves[i], moves[n] = moves[n], moves[i]
+			n++
+		}
+	}
+	v = -proofInf
+	for _, m := range moves {
+		// With the window (v-1, ∞) a value of v or more is exact, and a
+		// smaller one (fail-soft) is below v.
+		switch s := pr.moveValue(p, m, depth, v-1, proofInf); {
+		case s > v:
+			v, best = s, append(best[:0], m)
+		case s == v:
+			best = append(best, m)
+		}
+	}
+	return v, best, !pr.out
+}
+
+// reach returns the moves whose value at depth is at least bound.
+func (pr *prover) reach(p mill.Position, depth, bound int) (moves []mill.Move, ok bool) {
+	for _, m := range p.Moves(nil) {
+		if pr.moveValue(p, m, depth, bound-1, bound) >= bound {
+			moves = append(moves, m)
+		}
+	}
+	return moves, !pr.out
+}
