@@ -62,6 +62,8 @@ var Default = Weights{
 	Double:   [NumPhases]int{0, 40, 0},
 	Mobility: [NumPhases]int{2, 6, 0},
 	Blocked:  [NumPhases]int{-3, -4, 0},
+	Cramp:    [NumPhases]int{0, -20, 0},
+	Taper:    true,
 	Tempo:    5,
 }
 

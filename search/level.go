@@ -37,6 +37,10 @@ var Levels = [...]Level{
 	{N: 10, MoveTime: 2 * time.Second},
 }
 
+// BookLevel is the lowest level that plays from the opening book: the
+// levels below it are beginners, who know no openings.
+const BookLevel = 5
+
 // LevelFor returns level n, clamped to 1..10.
 func LevelFor(n int) Level {
 	n = max(1, min(n, len(Levels)))
@@ -48,6 +52,18 @@ func LevelFor(n int) Level {
 // and blurred by the level's noise. rng drives every random choice.
 func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, lim Limits, rng *rand.Rand, report func(Info)) Result {
 	root := history[len(history)-1]
+	// The book answers at once: level 10 with a best move (one of several
+	// when symmetric moves score the same), the levels below with one of
+	// the moves within their margin. Not when a depth or a number of nodes
+	// is asked for: that is a request for a search.
+	if e.opts.Book != nil && lv.N >= BookLevel && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 {
+		if be, ok := e.opts.Book.Choose(root, lv.Margin, rng); ok {
+			if report != nil {
+				report(Info{Depth: be.Depth, Score: be.Score, PV: []mill.Move{be.Move}})
+			}
+			return Result{Move: be.Move, Score: be.Score, Depth: be.Depth, PV: []mill.Move{be.Move}}
+		}
+	}
 	if lim == (Limits{}) {
 		lim.MoveTime = lv.MoveTime
 	}

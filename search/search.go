@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/morrisgame/morris/book"
 	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 )
@@ -37,6 +38,7 @@ type Options struct {
 	Weights   *eval.Weights // evaluation (default eval.Default)
 	Tablebase Tablebase     // endgame databases, or nil
 	Noise     func(int) int // added to the evaluation (weak levels), or nil
+	Book      *book.Book    // the opening book Choose plays from (levels BookLevel and up), or nil
 
 	// driver chooses how each iteration searches the root: PVS with
 	// aspiration windows (the default), or MTD(f) (kept for the measurement
@@ -117,23 +119,24 @@ type frame struct {
 }
 
 type worker struct {
-	e        *Engine
-	id       int
-	nodes    atomic.Uint64
-	tbHits   atomic.Uint64
-	stack    [MaxPly + maxQPly + 2]frame
-	killers  [MaxPly + 1][2]mill.Move
-	history  [2][33][33]int32
-	pv       [MaxPly + 1][MaxPly + 1]mill.Move
-	pvLen    [MaxPly + 1]int
-	game     []uint64 // keys of the game's reversible positions before the root
-	rootPly  int
-	selDepth int
-	maxNodes uint64
-	weights  *eval.Weights
-	tb       Tablebase
-	noise    func(int) int
-	rootMove mill.Move // the last root move of this iteration that raised alpha
+	e         *Engine
+	id        int
+	nodes     atomic.Uint64
+	tbHits    atomic.Uint64
+	stack     [MaxPly + maxQPly + 2]frame
+	killers   [MaxPly + 1][2]mill.Move
+	history   [2][33][33]int32
+	pv        [MaxPly + 1][MaxPly + 1]mill.Move
+	pvLen     [MaxPly + 1]int
+	game      []uint64 // keys of the game's reversible positions before the root
+	rootPly   int
+	selDepth  int
+	maxNodes  uint64
+	weights   *eval.Weights
+	tb        Tablebase
+	noise     func(int) int
+	rootMove  mill.Move // the last root move of this iteration that raised alpha
+	rootDepth int       // the depth of the iteration: extensions stop at twice it
 }
 
 func newWorker(e *Engine, id int) *worker {
@@ -429,6 +432,10 @@ func fromTT(score, ply int) int {
 // docs/search.md.
 const lmrFrom = 3
 
+// lowMobility is the most moves a node may have for its replies to be
+// searched a ply deeper.
+const lowMobility = 2
+
 var lmr = func() (t [64][64]int8) {
 	for d := 1; d < 64; d++ {
 		for i := 1; i < 64; i++ {
@@ -440,6 +447,9 @@ var lmr = func() (t [64][64]int8) {
 
 // search is a principal variation search of the position at ply.
 func (w *worker) search(ply, depth, alpha, beta int) int {
+	if ply == 0 {
+		w.rootDepth = depth
+	}
 	f := &w.stack[ply]
 	p := &f.pos
 	f.key = p.Key()
@@ -500,6 +510,13 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	}
 	w.order(ply, p, moves, ttMove, f.scores)
 
+	// A side with one or two moves is near a blockade: its replies are
+	// searched a ply deeper (the few moves cost little), so that a
+	// blockade closing in is seen before the horizon hides it.
+	ext := 0
+	if len(moves) <= lowMobility && ply < 2*w.rootDepth {
+		ext = 1
+	}
 	origAlpha := alpha
 	best := -Infinity
 	var bestMove mill.Move
@@ -507,7 +524,7 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 		w.stack[ply+1].pos = p.Play(m)
 		var score int
 		if i == 0 {
-			score = -w.search(ply+1, depth-1, -beta, -alpha)
+			score = -w.search(ply+1, depth-1+ext, -beta, -alpha)
 		} else {
 			r := 0
 			if depth >= 3 && i >= lmrFrom && m.NumCaptures() == 0 && f.scores[i] < orderKiller {
@@ -517,9 +534,9 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 				}
 				r = max(0, min(r, depth-2))
 			}
-			score = -w.search(ply+1, depth-1-r, -alpha-1, -alpha)
+			score = -w.search(ply+1, depth-1+ext-r, -alpha-1, -alpha)
 			if score > alpha && (r > 0 || score < beta) {
-				score = -w.search(ply+1, depth-1, -beta, -alpha)
+				score = -w.search(ply+1, depth-1+ext, -beta, -alpha)
 			}
 		}
 		if w.e.stop.Load() {

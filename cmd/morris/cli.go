@@ -43,6 +43,10 @@ Usage:
                                         play against the engine in the terminal
   morris solve   -variant V -dir DIR [-max N | -sectors 3v3,4v3] [-threads N] [-verify]
                                         build endgame databases (resumable); counts to DIR/summary.txt
+  morris book    -plies N [-deeper K -margin CP] [-movetime MS | -depth D] -out FILE [-variant V] [-count]
+                                        build an opening book by the engine's analysis (resumable)
+  morris book    -show [position flags] [-book FILE]
+                                        the book's moves for a position, with their scores
 
   morris serve   [-addr HOST:PORT] [-pbm-addr HOST:PORT] [-data DIR] [-db postgres://...]
                  [-tablebases DIR] [-engine-hash MB]
@@ -74,6 +78,7 @@ var commands = []command{
 	{"match", cmdMatch},
 	{"play", cmdPlay},
 	{"solve", cmdSolve},
+	{"book", cmdBook},
 	{"serve", cmdServe},
 	{"bench-server", cmdBenchServer},
 }

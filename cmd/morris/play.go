@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/morrisgame/morris/book"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -80,7 +81,7 @@ func cmdPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usageError{err}
 		}
-		s.eng = search.New(search.Options{HashMB: 32, Tablebase: tb})
+		s.eng = search.New(search.Options{HashMB: 32, Tablebase: tb, Book: book.Default()})
 	}
 	if *pbm {
 		s.orientation = mill.RankOneTop
@@ -144,7 +145,7 @@ func newPlaySession(g *mill.Game, human mill.Color, level int, movetime time.Dur
 		g:        g,
 		human:    human,
 		fixed:    len(g.Moves()),
-		eng:      search.New(search.Options{HashMB: 32}),
+		eng:      search.New(search.Options{HashMB: 32, Book: book.Default()}),
 		level:    search.LevelFor(level),
 		lim:      search.Limits{MoveTime: movetime},
 		hintTime: time.Second,

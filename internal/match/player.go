@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"github.com/morrisgame/morris/book"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -62,7 +63,7 @@ type Engine struct {
 func NewEngine(name string, n int, lim Limits) *Engine {
 	return &Engine{
 		name:  name,
-		e:     search.New(search.Options{HashMB: 16}),
+		e:     search.New(search.Options{HashMB: 16, Book: book.Default()}),
 		level: search.LevelFor(n),
 		lim:   search.Limits{Depth: lim.Depth, MoveTime: lim.MoveTime},
 		rng:   rand.New(rand.NewPCG(1, 2)),

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/morrisgame/morris/book"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -70,7 +71,7 @@ func (g *tbGate) Probe(p mill.Position) (result, plies int, ok bool) {
 
 func (s *Service) newEngine() *engine {
 	en := &engine{}
-	o := search.Options{HashMB: s.cfg.EngineHashMB, Threads: 1}
+	o := search.Options{HashMB: s.cfg.EngineHashMB, Threads: 1, Book: book.Default()}
 	if db := s.cfg.Tablebase; db != nil {
 		en.tb = &tbGate{probe: db.Tablebase()}
 		o.Tablebase = en.tb

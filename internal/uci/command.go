@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/morrisgame/morris/book"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -75,6 +76,7 @@ func (s *session) uci() {
 	s.out.printf("option name Threads type spin default %d min 1 max %d", s.cfg.threads, MaxThreads)
 	s.out.printf("option name Hash type spin default %d min 1 max %d", s.cfg.hashMB, MaxHash)
 	s.out.line("option name Tablebases type string default <empty>")
+	s.out.line("option name OwnBook type check default true")
 	s.out.line("uciok")
 }
 
@@ -160,8 +162,20 @@ func (s *session) setoption(args []string) error {
 		}
 		s.closeTablebase()
 		s.tbDir, s.tb, s.engine = value, tb, nil
+	case "ownbook":
+		var on bool
+		switch strings.ToLower(value) {
+		case "true":
+			on = true
+		case "false":
+		default:
+			return fmt.Errorf("setoption OwnBook: value %q: want true or false", clip(value))
+		}
+		if on == s.noBook {
+			s.noBook, s.engine = !on, nil
+		}
 	default:
-		return fmt.Errorf("setoption: unknown option %q (Variant, Rules, Level, Threads, Hash, Tablebases)", clip(name))
+		return fmt.Errorf("setoption: unknown option %q (Variant, Rules, Level, Threads, Hash, Tablebases, OwnBook)", clip(name))
 	}
 	return nil
 }
@@ -328,7 +342,11 @@ func colorOf(param string) mill.Color {
 
 func (s *session) searchEngine() *search.Engine {
 	if s.engine == nil {
-		s.engine = search.New(search.Options{HashMB: s.hashMB, Threads: s.threads, Tablebase: s.tb})
+		o := search.Options{HashMB: s.hashMB, Threads: s.threads, Tablebase: s.tb}
+		if !s.noBook {
+			o.Book = book.Default()
+		}
+		s.engine = search.New(o)
 	}
 	return s.engine
 }

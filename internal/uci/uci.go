@@ -244,6 +244,7 @@ type session struct {
 	threads  int
 	tbDir    string
 	tb       search.Tablebase
+	noBook   bool // the OwnBook option, off: the levels search from the first move
 
 	engine *search.Engine // built at the first search after a change of Hash, Threads or Tablebases
 
