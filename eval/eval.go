@@ -53,7 +53,8 @@ type Weights struct {
 // side with m steps.
 const CrampBelow = 4
 
-// Default are the weights tuned by self-play (see docs/eval.md).
+// Default are the weights tuned by self-play, with Cramp and Taper kept by
+// matches against Sanmill (see docs/eval.md).
 var Default = Weights{
 	Piece:    [NumPhases]int{100, 100, 100},
 	Mill:     [NumPhases]int{12, 14, 10},
@@ -62,7 +63,7 @@ var Default = Weights{
 	Double:   [NumPhases]int{0, 40, 0},
 	Mobility: [NumPhases]int{2, 6, 0},
 	Blocked:  [NumPhases]int{-3, -4, 0},
-	Cramp:    [NumPhases]int{0, -20, 0},
+	Cramp:    [NumPhases]int{0, -40, 0},
 	Taper:    true,
 	Tempo:    5,
 }

@@ -39,8 +39,11 @@ func histIndex(m mill.Move) (int, int) {
 	return from, to
 }
 
-// order sorts moves best first, using scores as scratch space.
-func (w *worker) order(ply int, p *mill.Position, moves []mill.Move, ttMove mill.Move, scores []int32) {
+// score gives each move its ordering score in scores (the table's move,
+// captures, blocks, killers, history). The moves are not sorted: pickBest
+// takes them best first as the search needs them, so that a node cut off by
+// its first move pays for no sort.
+func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill.Move, scores []int32) {
 	side := p.SideToMove()
 	blocks, threatening := twos(p, side.Other())
 	k := &w.killers[ply]
@@ -67,16 +70,25 @@ func (w *worker) order(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 		}
 		scores[i] = s
 	}
-	// Insertion sort: the lists are short.
-	for i := 1; i < len(moves); i++ {
-		m, s := moves[i], scores[i]
-		j := i
-		for j > 0 && scores[j-1] < s {
-			moves[j], scores[j] = moves[j-1], scores[j-1]
-			j--
+}
+
+// pickBest moves the best of moves[i:] to i, the first of the best on a tie,
+// shifting the moves between up by one: taken from 0 to the end, the moves
+// come in the order of a stable sort by score.
+func pickBest(moves []mill.Move, scores []int32, i int) {
+	b := i
+	for j := i + 1; j < len(moves); j++ {
+		if scores[j] > scores[b] {
+			b = j
 		}
-		moves[j], scores[j] = m, s
 	}
+	if b == i {
+		return
+	}
+	m, s := moves[b], scores[b]
+	copy(moves[i+1:b+1], moves[i:b])
+	copy(scores[i+1:b+1], scores[i:b])
+	moves[i], scores[i] = m, s
 }
 
 func (w *worker) rememberCut(ply int, side mill.Color, m mill.Move, depth int) {

@@ -269,7 +269,7 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		if soft > 0 && time.Since(start) > soft {
 			break
 		}
-		if IsMate(score) && MatePlies(score) <= depth {
+		if IsMate(score) && MatePlies(score)+mateMargin <= depth {
 			break // the end is in sight: deeper search changes nothing
 		}
 	}
@@ -299,6 +299,11 @@ func (e *Engine) tbHits() uint64 {
 }
 
 const aspirationDelta = 30
+
+// mateMargin is how many plies deeper than a forced end the iterations go
+// before they stop: reductions can hide a faster end from the iteration
+// whose depth equals its length.
+const mateMargin = 4
 
 // aspiration searches the root with a window around the previous score,
 // widening it when the score falls outside.
@@ -508,7 +513,7 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	if cap(f.scores) < len(moves) {
 		f.scores = make([]int32, len(moves)*2)
 	}
-	w.order(ply, p, moves, ttMove, f.scores)
+	w.score(ply, p, moves, ttMove, f.scores)
 
 	// A side with one or two moves is near a blockade: its replies are
 	// searched a ply deeper (the few moves cost little), so that a
@@ -520,7 +525,9 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	origAlpha := alpha
 	best := -Infinity
 	var bestMove mill.Move
-	for i, m := range moves {
+	for i := range moves {
+		pickBest(moves, f.scores, i)
+		m := moves[i]
 		w.stack[ply+1].pos = p.Play(m)
 		var score int
 		if i == 0 {

@@ -59,11 +59,13 @@ type Engine struct {
 
 // NewEngine returns the built-in engine playing at level n (1..10) within
 // lim (the zero Limits: the level's own depth and time). The level's depth
-// caps a deeper lim.Depth.
+// caps a deeper lim.Depth. Its table is 64 MiB and it plays from the
+// built-in opening book, as morris engine and the server's engine do, so a
+// match measures the engine that players meet.
 func NewEngine(name string, n int, lim Limits) *Engine {
 	return &Engine{
 		name:  name,
-		e:     search.New(search.Options{HashMB: 16, Book: book.Default()}),
+		e:     search.New(search.Options{HashMB: 64, Book: book.Default()}),
 		level: search.LevelFor(n),
 		lim:   search.Limits{Depth: lim.Depth, MoveTime: lim.MoveTime},
 		rng:   rand.New(rand.NewPCG(1, 2)),
