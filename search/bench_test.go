@@ -23,7 +23,7 @@ var benchPositions = []string{
 // the search's shape (ordering, pruning, the table). A change that alters
 // them must say why, with its effect on strength. Last changed by the
 // extension of nodes with one or two moves and the evaluation's Cramp (−40)
-// and Taper (docs/search.md: from 46.9% to 62.5% against Sanmill at 1 s a
+// and Taper (docs/search.md: from 46.9% to 58.8% against Sanmill at 1 s a
 // move); the Lasker count by the iterations that go on past a forced win
 // (mateMargin).
 var nodeCounts = []uint64{253480, 56601, 16983, 39547, 42767, 10051}

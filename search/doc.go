@@ -1,16 +1,17 @@
 // Package search is the engine's search: iterative deepening principal
 // variation search (PVS) with a transposition table shared by several
 // threads (lazy SMP), move ordering (the table's move, captures, blocks of
-// the opponent's mills, killers, history), late move reductions, a
-// quiescence search over captures, draws by repetition and no progress
-// inside the tree, endgame database probes, and time control through
-// context deadlines. testdata/suite.txt is its regression suite of proved
-// positions (TestSuite; docs/search.md).
+// the opponent's mills, killers, history), late move reductions, a ply more
+// for a side with one or two moves (a blockade closing in), a quiescence
+// search over captures, draws by repetition and no progress inside the
+// tree, endgame database probes, the opening book, and time control
+// through context deadlines. testdata/suite.txt is its regression suite of
+// proved positions (TestSuite; docs/search.md).
 //
-//	search.go  the engine, iterative deepening, PVS, quiescence
+//	search.go  the engine, iterative deepening, PVS, extensions, quiescence
 //	tt.go      the transposition table (two atomic words an entry: no locks, no races)
-//	order.go   move ordering
+//	order.go   move ordering: scores, and the moves taken best first
 //	time.go    limits and time management
-//	level.go   playing levels 1 to 10
+//	level.go   playing levels 1 to 10, and the book's moves (Choose)
 //	score.go   scores, mate distances and their text
 package search
