@@ -44,15 +44,10 @@ func cmdAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := checkSearchFlags(*depth, *movetime, *hash); err != nil {
+		return err
+	}
 	switch {
-	case *depth < 0 || *depth > search.MaxPly:
-		return badInput("-depth %d: want 1..%d", *depth, search.MaxPly)
-	case *movetime < 0:
-		return badInput("-movetime %d: want a number of milliseconds", *movetime)
-	case *depth > 0 && *movetime > 0:
-		return badInput("-depth and -movetime: give one")
-	case *hash < 1 || *hash > 1<<14:
-		return badInput("-hash %d: want 1..16384 MiB", *hash)
 	case *threads < 1 || *threads > 128:
 		return badInput("-threads %d: want 1..128", *threads)
 	case set["game"] && *file == "":
@@ -295,4 +290,20 @@ func tagOr(rec *record.Record, name string) string {
 		return v
 	}
 	return "?"
+}
+
+// checkSearchFlags checks the flags that limit a search, shared by the
+// commands that run one: -depth, -movetime (one of them) and -hash.
+func checkSearchFlags(depth, movetime, hash int) error {
+	switch {
+	case depth < 0 || depth > search.MaxPly:
+		return badInput("-depth %d: want 1..%d", depth, search.MaxPly)
+	case movetime < 0:
+		return badInput("-movetime %d: want a number of milliseconds", movetime)
+	case depth > 0 && movetime > 0:
+		return badInput("-depth and -movetime: give one")
+	case hash < 1 || hash > 1<<14:
+		return badInput("-hash %d: want 1..16384 MiB", hash)
+	}
+	return nil
 }

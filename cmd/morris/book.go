@@ -61,15 +61,11 @@ func cmdBook(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return badInput("-deeper %d: want 0..%d", *deeper, search.MaxPly-*plies)
 	case *margin < 0:
 		return badInput("-margin %d: want 0 or more", *margin)
-	case *depth < 0 || *depth > search.MaxPly:
-		return badInput("-depth %d: want 1..%d", *depth, search.MaxPly)
-	case *movetime < 0:
-		return badInput("-movetime %d: want a number of milliseconds", *movetime)
-	case *depth > 0 && *movetime > 0:
-		return badInput("-depth and -movetime: give one")
-	case *hash < 1 || *hash > 1<<14:
-		return badInput("-hash %d: want 1..16384 MiB", *hash)
-	case *out == "" && !*count:
+	}
+	if err := checkSearchFlags(*depth, *movetime, *hash); err != nil {
+		return err
+	}
+	if *out == "" && !*count {
 		return badInput("-out is required: the book file to build")
 	}
 	g, err := pf.game()
