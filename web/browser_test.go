@@ -46,6 +46,7 @@ import (
 	"github.com/morrisgame/morris/internal/httpapi"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/web"
 )
 
@@ -306,6 +307,42 @@ func chooseMove(legal []string) string {
 		}
 	}
 	return legal[0]
+}
+
+// chooseMobile picks a move for a game against the engine, which must
+// reach the moving phase to show slides by clicks: the first capture, else
+// the move that leaves this side the most moves after the opponent's best
+// reply (so the clicks do not walk into a blockade at the end of placing,
+// which the engine, even at level 1, may play for).
+func chooseMobile(t testing.TB, st debugState) string {
+	t.Helper()
+	pos, err := mill.ParsePosition(st.Position)
+	if err != nil {
+		t.Fatalf("the page's position %q: %v", st.Position, err)
+	}
+	best, bestScore := "", -1
+	var replies []mill.Move
+	for _, text := range st.Legal {
+		if strings.Contains(text, "x") {
+			return text
+		}
+		m, err := pos.ParseMove(text)
+		if err != nil {
+			t.Fatalf("the page's legal move %q in %s: %v", text, st.Position, err)
+		}
+		after := pos.Play(m)
+		score := 1 << 30 // no reply: the game is over
+		if o, _ := after.Status(); o == mill.NoOutcome {
+			replies = after.Moves(replies[:0])
+			for _, r := range replies {
+				score = min(score, after.Play(r).NumMoves())
+			}
+		}
+		if score > bestScore {
+			best, bestScore = text, score
+		}
+	}
+	return best
 }
 
 // ---- the browser ----
@@ -755,7 +792,7 @@ func (p *page) playEngine(maxPly int) clickCounts {
 		if st.Status != "active" || st.Ply >= maxPly {
 			return n
 		}
-		m := chooseMove(st.Legal)
+		m := chooseMobile(p.b.t, st)
 		if from, _, _, _ := clicksOf(m); from != "" {
 			n.slides++
 		} else {
