@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/morrisgame/morris/internal/retro"
@@ -36,8 +39,40 @@ type SectorResult struct {
 	Counts   Counts
 	Resumed  bool          // its file was already there and checked out: not solved again
 	Verified bool          // the verify pass found every value right
+	Indices  int64         // values in its file (positions up to symmetry, and unused indices)
 	Solve    time.Duration // time to solve its component (shared with its colour-swapped twin)
 	Verify   time.Duration
+}
+
+// Planned is a sector a build will hold, in solving order.
+type Planned struct {
+	Key     Key
+	Indices int64 // values in its file (2 bytes each)
+}
+
+// Plan returns the sectors that building keys under r takes: keys and
+// every sector they depend on, in the order Build solves them.
+func Plan(r *mill.Rules, keys []Key) ([]Planned, error) {
+	g, err := newGame(r, newIndexer(r.Board()), keys)
+	if err != nil {
+		return nil, err
+	}
+	var out []Planned
+	for _, comp := range retro.Components(g, g.roots(keys)) {
+		for _, s := range comp {
+			out = append(out, Planned{g.keys[s], g.Size(s)})
+		}
+	}
+	return out, nil
+}
+
+func (g *game) roots(keys []Key) []int {
+	var roots []int
+	for _, k := range keys {
+		s, _ := g.sector(k)
+		roots = append(roots, s)
+	}
+	return roots
 }
 
 // Build solves the sectors keys, and every sector they depend on, under
@@ -48,6 +83,13 @@ type SectorResult struct {
 // not at all (temporary files of a killed build are removed at the start;
 // run one build at a time per directory). It returns one result per
 // sector, in solving order.
+//
+// Memory: only the component being solved is in the heap (6 bytes an
+// index while solving). The sectors it depends on are read from their
+// files through memory maps, and a sector is unmapped once no later
+// component needs it, so the whole moving phase of nine men's morris (9.2
+// billion indices, 18 GB of files) builds in the memory of its largest
+// component and that component's dependencies.
 func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt BuildOptions) ([]SectorResult, error) {
 	x := newIndexer(r.Board())
 	g, err := newGame(r, x, keys)
@@ -64,49 +106,114 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			os.Remove(f)
 		}
 	}
-	var roots []int
-	for _, k := range keys {
-		s, _ := g.sector(k)
-		roots = append(roots, s)
+	comps := retro.Components(g, g.roots(keys))
+	// lastUse[s]: the last component that reads sector s (its own, or one
+	// that depends on it).
+	lastUse := make([]int, g.NumSectors())
+	for ci, comp := range comps {
+		for _, s := range comp {
+			lastUse[s] = max(lastUse[s], ci)
+			for _, d := range g.Deps(s) {
+				lastUse[d] = max(lastUse[d], ci)
+			}
+		}
 	}
-	vals := make([][]retro.Value, g.NumSectors())
+	files := make([]*sectorFile, g.NumSectors())
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.close()
+			}
+		}
+	}()
+	vals := func(s int) []retro.Value {
+		if files[s] == nil {
+			return nil
+		}
+		return files[s].vals
+	}
 	ropt := retro.Options{Threads: opt.Threads, Progress: opt.Progress}
 	var out []SectorResult
-	for _, comp := range retro.Components(g, roots) {
+	for ci, comp := range comps {
 		res := make([]SectorResult, len(comp))
 		resumed := true
 		for l, s := range comp {
 			res[l].Key = g.keys[s]
-			h, v, err := loadSector(dir, r, g.keys[s], g.Size(s))
+			f, err := loadSector(dir, r, g.keys[s], g.Size(s))
 			if err != nil {
 				return out, err
 			}
-			if v == nil {
+			if f == nil {
 				resumed = false
 				break
 			}
-			vals[s], res[l].Counts, res[l].Resumed = v, h.counts, true
+			files[s], res[l].Counts, res[l].Resumed = f, f.h.counts, true
 		}
 		if !resumed {
+			for _, s := range comp {
+				if files[s] != nil {
+					files[s].close()
+					files[s] = nil
+				}
+			}
+			// The sectors this component depends on, from their files.
+			for _, s := range comp {
+				for _, d := range g.Deps(s) {
+					if files[d] != nil || slices.Contains(comp, d) {
+						continue
+					}
+					f, err := loadSector(dir, r, g.keys[d], g.Size(d))
+					if err != nil {
+						return out, err
+					}
+					if f == nil {
+						return out, fmt.Errorf("egdb: %s is needed and its file is missing or damaged", g.keys[d])
+					}
+					files[d] = f
+				}
+			}
 			start := time.Now()
-			v, counts, err := retro.SolveComponent(ctx, g, comp, func(s int) []retro.Value { return vals[s] }, ropt)
+			v, counts, err := retro.SolveComponent(ctx, g, comp, vals, ropt)
 			if err != nil {
 				return out, err
 			}
 			took := time.Since(start)
 			for l, s := range comp {
-				vals[s] = v[l]
 				res[l] = SectorResult{Key: g.keys[s], Counts: counts[l], Solve: took}
 				h := fileHeader{key: g.keys[s], n: g.Size(s), counts: counts[l], rules: r.String()}
 				if err := writeSector(dir, h, v[l]); err != nil {
 					return out, err
 				}
+				v[l] = nil
+				// From now on the sector is read from its file, like
+				// one found on disk.
+				f, err := openSector(filepath.Join(dir, g.keys[s].fileName()), false)
+				if err != nil {
+					return out, err
+				}
+				files[s] = f
 			}
+			v = nil
+			runtime.GC()
+			debug.FreeOSMemory()
 		}
 		for l, s := range comp {
+			res[l].Indices = g.Size(s)
 			if opt.Verify {
+				for _, d := range g.Deps(s) {
+					if files[d] == nil {
+						f, err := loadSector(dir, r, g.keys[d], g.Size(d))
+						if err != nil {
+							return out, err
+						}
+						if f == nil {
+							return out, fmt.Errorf("egdb: %s is needed and its file is missing or damaged", g.keys[d])
+						}
+						files[d] = f
+					}
+				}
 				start := time.Now()
-				c, err := retro.Verify(ctx, g, s, func(s int) []retro.Value { return vals[s] }, ropt)
+				c, err := retro.Verify(ctx, g, s, vals, ropt)
 				if err != nil {
 					return out, fmt.Errorf("egdb: verify %s: %w", g.keys[s], err)
 				}
@@ -120,27 +227,37 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			}
 		}
 		out = append(out, res...)
+		// Unmap what no later component reads.
+		for s, f := range files {
+			if f != nil && lastUse[s] <= ci {
+				f.close()
+				files[s] = nil
+			}
+		}
 	}
 	return out, nil
 }
 
-// loadSector returns the values of sector k from dir if its file is there
-// and checks out, nil values if it is missing or damaged (it will be built
-// again), and an error if it belongs to other rules or cannot be read.
-func loadSector(dir string, r *mill.Rules, k Key, size int64) (fileHeader, []retro.Value, error) {
-	h, v, err := readSector(filepath.Join(dir, k.fileName()), true)
+// loadSector opens the file of sector k in dir if it is there and checks
+// out (checksum included), nil if it is missing or damaged (it will be
+// built again), and an error if it belongs to other rules or cannot be read.
+func loadSector(dir string, r *mill.Rules, k Key, size int64) (*sectorFile, error) {
+	path := filepath.Join(dir, k.fileName())
+	f, err := openSector(path, true)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrCorrupt):
-		return h, nil, nil
+		return nil, nil
 	case err != nil:
-		return h, nil, err
+		return nil, err
 	}
-	fr, err := mill.ParseRules(h.rules)
+	fr, err := mill.ParseRules(f.h.rules)
 	if err != nil || !compatible(fr, r) {
-		return h, nil, fmt.Errorf("egdb: %s holds a database of %s, not %s", filepath.Join(dir, k.fileName()), h.rules, r)
+		f.close()
+		return nil, fmt.Errorf("egdb: %s holds a database of %s, not %s", path, f.h.rules, r)
 	}
-	if h.key != k || h.n != size {
-		return h, nil, nil
+	if f.h.key != k || f.h.n != size {
+		f.close()
+		return nil, nil
 	}
-	return h, v, nil
+	return f, nil
 }

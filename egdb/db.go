@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/morrisgame/morris/internal/retro"
 	"github.com/morrisgame/morris/mill"
@@ -75,24 +77,56 @@ func fromRetro(v retro.Value) Value {
 // DB is a set of sector databases opened for probing. It is safe for
 // concurrent use.
 type DB struct {
-	rules   *mill.Rules
-	x       *indexer
-	moving  [mill.MaxPoints + 1][mill.MaxPoints + 1]*dbSector
+	rules *mill.Rules
+	x     *indexer
+	// moving[w][b] is the sector of w against b pieces once it may be
+	// probed: at once, or when its checksum has checked out in the
+	// background (OpenOptions.BackgroundAbove).
+	moving  [mill.MaxPoints + 1][mill.MaxPoints + 1]atomic.Pointer[dbSector]
 	sectors map[Key]*dbSector
 	min     int
+
+	mu      sync.Mutex // guards closed against the background check
+	closed  bool
+	checked chan struct{} // closed when every checksum is checked
+	failed  error         // the first failed check, once checked is closed
 }
+
+// OpenOptions tune Open.
+type OpenOptions struct {
+	// BackgroundAbove, if positive, checks the files' checksums in a
+	// goroutine after Open returns when the sector files of the directory
+	// total more than this many bytes, so that opening the 18 GB of a large
+	// build takes no time: a sector answers probes only once its file has
+	// checked out, and a damaged one never does (Wait says which). Smaller
+	// sets, and every set when it is 0, are checked before Open returns.
+	BackgroundAbove int64
+}
+
+// EngineOpen are the options of the programs that play (the engine
+// protocol, the server, morris play): sets above 1 GB are checked in the
+// background (about a second a GB).
+var EngineOpen = OpenOptions{BackgroundAbove: 1 << 30}
 
 type dbSector struct {
 	key    Key
 	lay    layout
 	vals   []retro.Value
 	counts Counts
+	file   *sectorFile
 }
 
-// Open reads every sector file (*.egdb) in dir into memory, checking each
-// (magic, version, checksum, and that it was built for rules that play the
-// moving phase like r). A directory without sector files gives an empty DB.
-func Open(dir string, r *mill.Rules) (*DB, error) {
+// Open opens every sector file (*.egdb) in dir, checking each (magic,
+// version, checksum, and that it was built for rules that play the moving
+// phase like r). The values are not read into memory but mapped: a probe
+// reads the page of the file it needs (through the page cache), so the
+// whole moving phase of nine men's morris (18 GB) can be probed in little
+// memory. A directory without sector files gives an empty DB. Close
+// releases the mappings.
+func Open(dir string, r *mill.Rules) (*DB, error) { return OpenWith(dir, r, OpenOptions{}) }
+
+// OpenWith is Open with options.
+func OpenWith(dir string, r *mill.Rules, o OpenOptions) (_ *DB, err error) {
 	if err := Supported(r); err != nil {
 		return nil, err
 	}
@@ -103,12 +137,29 @@ func Open(dir string, r *mill.Rules) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{rules: r, x: newIndexer(r.Board()), sectors: map[Key]*dbSector{}, min: r.Options().MinPieces}
+	db := &DB{rules: r, x: newIndexer(r.Board()), sectors: map[Key]*dbSector{}, min: r.Options().MinPieces, checked: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
+	var total int64
 	for _, name := range names {
-		h, vals, err := readSector(name, true)
+		if fi, err := os.Stat(name); err == nil {
+			total += fi.Size()
+		}
+	}
+	background := o.BackgroundAbove > 0 && total > o.BackgroundAbove
+	for _, name := range names {
+		f, err := openSector(name, !background)
 		if err != nil {
 			return nil, err
 		}
+		h, vals := f.h, f.vals
+		if old, dup := db.sectors[h.key]; dup {
+			old.file.close()
+		}
+		db.sectors[h.key] = &dbSector{key: h.key, file: f} // closed by Close, whatever follows
 		fr, err := mill.ParseRules(h.rules)
 		if err != nil || !compatible(fr, r) {
 			return nil, fmt.Errorf("egdb: %s holds a database of %s, not %s", name, h.rules, r)
@@ -117,14 +168,71 @@ func Open(dir string, r *mill.Rules) (*DB, error) {
 		if !k.Moving() || k.White > mill.MaxPoints || k.Black > mill.MaxPoints || k.White+k.Black > db.x.n {
 			return nil, fmt.Errorf("%w: %s: sector %s", ErrCorrupt, name, k)
 		}
-		sec := &dbSector{key: k, lay: db.x.layout(k.White, k.Black), vals: vals, counts: h.counts}
+		sec := db.sectors[k]
+		sec.lay, sec.vals, sec.counts = db.x.layout(k.White, k.Black), vals, h.counts
 		if sec.lay.size != h.n {
 			return nil, fmt.Errorf("%w: %s: %d values, the sector has %d indices", ErrCorrupt, name, h.n, sec.lay.size)
 		}
-		db.sectors[k] = sec
-		db.moving[k.White][k.Black] = sec
 	}
+	if !background {
+		for k, sec := range db.sectors {
+			db.moving[k.White][k.Black].Store(sec)
+		}
+		close(db.checked)
+		return db, nil
+	}
+	go db.check(dir)
 	return db, nil
+}
+
+// check checks the checksum of every sector, smallest first, and lets each
+// that checks out answer probes.
+func (db *DB) check(dir string) {
+	defer close(db.checked)
+	for _, k := range db.Keys() {
+		err := checkFile(filepath.Join(dir, k.fileName()))
+		db.mu.Lock()
+		if db.closed {
+			db.mu.Unlock()
+			return
+		}
+		if err != nil {
+			if db.failed == nil {
+				db.failed = err
+			}
+		} else {
+			db.moving[k.White][k.Black].Store(db.sectors[k])
+		}
+		db.mu.Unlock()
+	}
+}
+
+// Wait waits until the checksums of a DB opened with
+// OpenOptions.BackgroundAbove are checked, and returns the first that failed
+// (its sector answers no probe).
+func (db *DB) Wait() error {
+	<-db.checked
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.failed
+}
+
+// Close releases the files of the DB. It must not be probed after.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	db.closed = true
+	var first error
+	for k, s := range db.sectors {
+		if k.White <= mill.MaxPoints && k.Black <= mill.MaxPoints {
+			db.moving[k.White][k.Black].Store(nil)
+		}
+		if err := s.file.close(); err != nil && first == nil {
+			first = err
+		}
+		s.vals = nil
+	}
+	return first
 }
 
 // Rules returns the rules the DB was opened with.
@@ -183,7 +291,7 @@ func (db *DB) probe(p mill.Position) (retro.Value, bool) {
 		return 0, false
 	}
 	W, B := p.Pieces(us), p.Pieces(us.Other())
-	sec := db.moving[bits.OnesCount32(W)][bits.OnesCount32(B)]
+	sec := db.moving[bits.OnesCount32(W)][bits.OnesCount32(B)].Load()
 	if sec == nil {
 		return 0, false
 	}
@@ -234,7 +342,10 @@ func (db *DB) String() string {
 // OpenDir opens the databases in dir under the rules they were built for,
 // read from the smallest sector file. It is Open for tools that know a
 // directory but not its rules (the engine protocol's Tablebases option).
-func OpenDir(dir string) (*DB, error) {
+func OpenDir(dir string) (*DB, error) { return OpenDirWith(dir, OpenOptions{}) }
+
+// OpenDirWith is OpenDir with options.
+func OpenDirWith(dir string, o OpenOptions) (*DB, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.egdb"))
 	if err != nil {
 		return nil, err
@@ -256,7 +367,7 @@ func OpenDir(dir string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("egdb: %s: %w", smallest, err)
 	}
-	return Open(dir, r)
+	return OpenWith(dir, r, o)
 }
 
 // Tablebase returns the DB as the search wants it: result +1, 0 or -1 for

@@ -72,7 +72,32 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 		t.Fatalf("second build: got %+v, want 3v3 found on disk with counts %+v", again[0], first[0].Counts)
 	}
 
-	// A damaged file is refused by Open, and built again by Build.
+	// Opened with its checksum checked in the background, the sector
+	// answers once the check is done.
+	good, err := Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer good.Close()
+	ps := randomPositions(good, Key{White: 3, Black: 3}, 50, rand.New(rand.NewPCG(1, 2)))
+	bg, err := OpenWith(dir, r, OpenOptions{BackgroundAbove: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bg.Wait(); err != nil {
+		t.Fatalf("background check of a good file: %v", err)
+	}
+	for _, p := range ps {
+		want, _ := good.Probe(p)
+		if got, ok := bg.Probe(p); !ok || got != want {
+			t.Fatalf("%s: opened in the background: got %v %v, want %v", p, got, ok, want)
+		}
+	}
+	bg.Close()
+
+	// A damaged file is refused by Open, and built again by Build; opened
+	// in the background, it is refused at once (a bad header) or never
+	// answers (a bad checksum).
 	path := filepath.Join(dir, "3v3.egdb")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -87,6 +112,20 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 		if _, err := Open(dir, r); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d flipped: Open: got %v, want ErrCorrupt", at, err)
 		}
+		bg, err := OpenWith(dir, r, OpenOptions{BackgroundAbove: 1})
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("byte %d flipped: OpenWith in the background: got %v, want ErrCorrupt", at, err)
+			}
+			continue
+		}
+		if err := bg.Wait(); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d flipped: the background check: got %v, want ErrCorrupt", at, err)
+		}
+		if v, ok := bg.Probe(ps[0]); ok {
+			t.Fatalf("byte %d flipped: a damaged sector answered %v", at, v)
+		}
+		bg.Close()
 	}
 	if err := os.WriteFile(path, data[:len(data)-100], 0o644); err != nil {
 		t.Fatal(err)

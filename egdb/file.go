@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"unsafe"
 
 	"github.com/morrisgame/morris/internal/retro"
 )
@@ -118,47 +120,130 @@ func writeSector(dir string, h fileHeader, vals []retro.Value) error {
 	return os.Rename(tmp, final)
 }
 
-// readSector reads and checks the file of a sector: its checksum first,
-// then its header. With values false it reads the whole file to check it but
-// returns no values.
+// sectorFile is the file of a sector opened for reading: its header, and
+// its values mapped into memory (see mapFile), or decoded into the heap on
+// hosts whose byte order or alignment does not allow reading them in place.
+type sectorFile struct {
+	h     fileHeader
+	vals  []retro.Value
+	unmap func() error
+}
+
+// close releases the mapping; the values must not be used after it.
+func (s *sectorFile) close() error {
+	s.vals = nil
+	if s.unmap == nil {
+		return nil
+	}
+	err := s.unmap()
+	s.unmap = nil
+	return err
+}
+
+// littleEndian reports whether this host stores a uint16 as the files do.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// openSector opens the file of a sector and checks its header and its size;
+// with sum it checks the checksum too, reading the file through the page
+// cache (not the mapping, so that the check leaves nothing resident in the
+// process). The values are mapped, not read: opening costs no memory.
+func openSector(path string, sum bool) (*sectorFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close() // the mapping outlives the descriptor
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	hdr := make([]byte, fixedHeader+1<<16)
+	n, err := f.ReadAt(hdr, 0)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	h, hl, err := parseHeader(hdr[:n], size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if sum {
+		if err := checkSum(f, size); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	data, unmap, err := mapFile(f, size)
+	if err != nil {
+		return nil, err
+	}
+	sf := &sectorFile{h: h, unmap: unmap}
+	body := data[hl : int64(hl)+2*h.n]
+	if littleEndian && hl%2 == 0 {
+		if h.n > 0 {
+			sf.vals = unsafe.Slice((*retro.Value)(unsafe.Pointer(unsafe.SliceData(body))), h.n)
+		}
+		return sf, nil
+	}
+	sf.vals = make([]retro.Value, h.n)
+	for i := range sf.vals {
+		sf.vals[i] = retro.Value(binary.LittleEndian.Uint16(body[2*i:]))
+	}
+	unmap()
+	sf.unmap = nil
+	return sf, nil
+}
+
+// readSector reads and checks the whole file of a sector (checksum first,
+// then the header) and returns its values in the heap, or none if values
+// is false.
 func readSector(path string, values bool) (fileHeader, []retro.Value, error) {
-	data, err := os.ReadFile(path)
+	sf, err := openSector(path, true)
 	if err != nil {
 		return fileHeader{}, nil, err
 	}
-	h, body, err := parseSector(data)
-	if err != nil {
-		return h, nil, fmt.Errorf("%s: %w", path, err)
-	}
+	defer sf.close()
 	if !values {
-		return h, nil, nil
+		return sf.h, nil, nil
 	}
-	vals := make([]retro.Value, h.n)
-	for i := range vals {
-		vals[i] = retro.Value(binary.LittleEndian.Uint16(body[2*i:]))
-	}
-	return h, vals, nil
+	return sf.h, slices.Clone(sf.vals), nil
 }
 
-func parseSector(data []byte) (fileHeader, []byte, error) {
+// checkSum compares the CRC of a file of size bytes with its trailer.
+func checkSum(f *os.File, size int64) error {
+	end := size - trailerBytes
+	crc := crc64.New(crcTable)
+	if _, err := io.Copy(crc, io.NewSectionReader(f, 0, end)); err != nil {
+		return err
+	}
+	var sum [trailerBytes]byte
+	if _, err := f.ReadAt(sum[:], end); err != nil {
+		return err
+	}
+	if crc.Sum64() != binary.LittleEndian.Uint64(sum[:]) {
+		return fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
+	}
+	return nil
+}
+
+// parseHeader reads the header at the start of a file of size bytes and
+// checks it against the size. It returns the header and its length (where
+// the values start).
+func parseHeader(data []byte, size int64) (fileHeader, int, error) {
 	var h fileHeader
 	le := binary.LittleEndian
-	bad := func(why string) (fileHeader, []byte, error) {
-		return h, nil, fmt.Errorf("%w: %s", ErrCorrupt, why)
+	bad := func(why string) (fileHeader, int, error) {
+		return h, 0, fmt.Errorf("%w: %s", ErrCorrupt, why)
 	}
-	if len(data) < fixedHeader+trailerBytes || string(data[:8]) != magic {
+	if len(data) < fixedHeader || size < fixedHeader+trailerBytes || string(data[:8]) != magic {
 		return bad("not a Morris endgame database (no magic)")
 	}
 	if v := le.Uint32(data[8:]); v != version {
 		return bad(fmt.Sprintf("format version %d, this program reads %d", v, version))
 	}
-	end := len(data) - trailerBytes
-	if crc64.Checksum(data[:end], crcTable) != le.Uint64(data[end:]) {
-		return bad("checksum mismatch")
-	}
+	end := size - trailerBytes
 	hl := int(le.Uint32(data[12:]))
 	rl := int(le.Uint16(data[72:]))
-	if hl != fixedHeader+rl || hl > end {
+	if hl != fixedHeader+rl || int64(hl) > end || hl > len(data) {
 		return bad("bad header length")
 	}
 	if le.Uint32(data[20:]) != valueBytes {
@@ -171,8 +256,25 @@ func parseSector(data []byte) (fileHeader, []byte, error) {
 		Unused: int64(le.Uint64(data[56:])), LongestWin: int(le.Uint32(data[64:])), LongestLoss: int(le.Uint32(data[68:])),
 	}
 	h.rules = string(data[fixedHeader:hl])
-	if int64(end-hl) != h.n*valueBytes {
+	if h.n < 0 || end-int64(hl) != h.n*valueBytes {
 		return bad("length does not match the number of values")
 	}
-	return h, data[hl:end], nil
+	return h, hl, nil
+}
+
+// checkFile checks the checksum of a sector's file.
+func checkFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if err := checkSum(f, fi.Size()); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

@@ -117,10 +117,21 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	var tb *egdb.DB
 	if c.tablebases != "" {
 		var err error
-		if tb, err = egdb.OpenDir(c.tablebases); err != nil {
+		// Checksums are checked in the background: a large build (18 GB)
+		// would hold the start for a minute; each sector serves once its
+		// file has checked out.
+		if tb, err = egdb.OpenDirWith(c.tablebases, egdb.EngineOpen); err != nil {
 			return badInput("-tablebases %s: %v", c.tablebases, err)
 		}
-		log.Info("endgame databases open", "dir", c.tablebases, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
+		defer tb.Close()
+		log.Info("endgame databases open, checking their files", "dir", c.tablebases, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
+		go func() {
+			if err := tb.Wait(); err != nil {
+				log.Error("endgame databases: a damaged file is not used", "err", err)
+				return
+			}
+			log.Info("endgame databases checked", "dir", c.tablebases)
+		}()
 	}
 	dsn, where := c.db, c.db
 	if dsn == "" {

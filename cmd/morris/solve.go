@@ -68,7 +68,21 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 
-	bar := &progressBar{w: stderr, quiet: *quiet}
+	plan, err := egdb.Plan(r, keys)
+	if err != nil {
+		if errors.Is(err, egdb.ErrSector) {
+			return usageError{err}
+		}
+		return err
+	}
+	bar := &progressBar{w: stderr, quiet: *quiet, start: time.Now()}
+	for _, p := range plan {
+		bar.left += p.Indices
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "%d sectors, %d indices, %.1f GB of files (sectors already built are checked and kept)\n",
+			len(plan), bar.left, float64(2*bar.left)/1e9)
+	}
 	start := time.Now()
 	opt := egdb.BuildOptions{
 		Threads:  *threads,
@@ -134,8 +148,16 @@ func percent(n, of int64) string {
 
 // progressBar draws the progress of a build on one line of stderr.
 type progressBar struct {
-	w        io.Writer
-	quiet    bool
+	w     io.Writer
+	quiet bool
+	// For the estimate of the time left: when the build started, the
+	// indices of the sectors not yet finished, and those solved (not
+	// found on disk) and the time they took.
+	start  time.Time
+	left   int64
+	solved int64
+	took   time.Duration
+
 	last     egdb.Progress
 	lastTime time.Time
 	rate     float64
@@ -196,5 +218,19 @@ func (b *progressBar) done(res egdb.SectorResult) {
 		how += ", verified in " + res.Verify.Round(100*time.Millisecond).String()
 	}
 	c := res.Counts
-	fmt.Fprintf(b.w, "%s: %s: %d positions, %d wins, %d draws, %d losses\n", res.Key, how, c.Positions(), c.Wins, c.Draws, c.Losses)
+	b.left -= res.Indices
+	eta := ""
+	if res.Resumed && b.solved == 0 {
+		b.start = time.Now() // the rate counts the sectors solved here
+	}
+	if !res.Resumed {
+		b.solved += res.Indices
+		b.took = time.Since(b.start)
+	}
+	if b.solved > 0 && b.left > 0 {
+		rate := float64(b.solved) / b.took.Seconds()
+		eta = fmt.Sprintf("; %.0f%% of the indices left, about %v at %.2fM indices/s", 100*float64(b.left)/float64(b.left+b.solved),
+			time.Duration(float64(b.left)/rate*float64(time.Second)).Round(time.Minute), rate/1e6)
+	}
+	fmt.Fprintf(b.w, "%s: %s: %d positions, %d wins, %d draws, %d losses%s\n", res.Key, how, c.Positions(), c.Wins, c.Draws, c.Losses, eta)
 }

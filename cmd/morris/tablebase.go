@@ -6,9 +6,11 @@ import (
 )
 
 // openTablebase opens the endgame databases in dir (built by morris solve)
-// for the search.
+// for the search. Their checksums are checked in the background (each
+// sector is probed once its file has checked out), so that a large build
+// does not hold up the engine's start.
 func openTablebase(dir string) (search.Tablebase, error) {
-	db, err := egdb.OpenDir(dir)
+	db, err := egdb.OpenDirWith(dir, egdb.EngineOpen)
 	if err != nil {
 		return nil, err
 	}
