@@ -160,6 +160,9 @@ func TestParseSpec(t *testing.T) {
 		{"cmd", "", "cmd:PATH"},
 		{"cmd:  ", "", "cmd:PATH"},
 		{"human", "", "want level:N"},
+		{"level:10,tablebases=/some/dir", "level:10,tablebases=/some/dir", ""},
+		{"level:10,tablebases=", "", "want a directory"},
+		{"greedy,tablebases=/some/dir", "", "no tablebases"},
 	} {
 		s, err := ParseSpec(tc.text, Limits{})
 		switch {
@@ -176,6 +179,17 @@ func TestParseSpec(t *testing.T) {
 	p, _ := s.New()
 	if e := p.(*Engine); e.lim.MoveTime != 100*time.Millisecond {
 		t.Errorf("got %+v, want movetime 100ms", e.lim)
+	}
+	// Databases are opened by the first game: a directory without any
+	// fails it with a clear error.
+	s, _ = ParseSpec("level:10,tablebases="+t.TempDir(), Limits{})
+	if _, err := s.New(); err == nil || !strings.Contains(err.Error(), "no databases") {
+		t.Errorf("level:10 with an empty tablebases directory: got %v, want an error about no databases", err)
+	}
+	s, _ = ParseSpec("cmd,tablebases=/db:eng", Limits{})
+	p, _ = s.New()
+	if x := p.(*External); len(x.options) != 1 || x.options[0] != [2]string{"Tablebases", "/db"} {
+		t.Errorf("cmd,tablebases=/db: got options %v, want Tablebases=/db", x.options)
 	}
 	s, _ = ParseSpec("cmd,Level=3,movetime=50:eng -x", Limits{Depth: 4})
 	p, _ = s.New()

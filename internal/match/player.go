@@ -62,10 +62,13 @@ type Engine struct {
 // caps a deeper lim.Depth. Its table is 64 MiB and it plays from the
 // built-in opening book, as morris engine and the server's engine do, so a
 // match measures the engine that players meet.
-func NewEngine(name string, n int, lim Limits) *Engine {
+func NewEngine(name string, n int, lim Limits) *Engine { return NewEngineWith(name, n, lim, nil) }
+
+// NewEngineWith is NewEngine with endgame databases (nil for none).
+func NewEngineWith(name string, n int, lim Limits, tb search.Tablebase) *Engine {
 	return &Engine{
 		name:  name,
-		e:     search.New(search.Options{HashMB: 64, Book: book.Default()}),
+		e:     search.New(search.Options{HashMB: 64, Book: book.Default(), Tablebase: tb}),
 		level: search.LevelFor(n),
 		lim:   search.Limits{Depth: lim.Depth, MoveTime: lim.MoveTime},
 		rng:   rand.New(rand.NewPCG(1, 2)),

@@ -4,11 +4,17 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/search"
 )
 
 // SpecSyntax describes the player specs that ParseSpec reads.
-const SpecSyntax = `level:N[,depth=D][,movetime=MS]   the built-in engine at level 1..10
+const SpecSyntax = `level:N[,depth=D][,movetime=MS][,tablebases=DIR]
+                                    the built-in engine at level 1..10, with the
+                                    endgame databases of morris solve in DIR
   random                            a random mover
   greedy                            one ply ahead: takes, closes, blocks, else random
   cmd[,depth=D][,movetime=MS][,timeout=MS][,OPTION=VALUE...]:PATH ARGS...
@@ -37,6 +43,7 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 	var lim Limits
 	var timeout time.Duration
 	var options [][2]string
+	tbDir := ""
 	for _, kv := range parts[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
@@ -45,6 +52,15 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		switch k {
 		case "name":
 			name = v
+		case "tablebases":
+			if kind == "cmd" {
+				options = append(options, [2]string{"Tablebases", v})
+				continue
+			}
+			if v == "" {
+				return bad("tablebases=: want a directory")
+			}
+			tbDir = v
 		case "depth", "movetime", "timeout":
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {
@@ -60,7 +76,7 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 			}
 		default:
 			if kind != "cmd" {
-				return bad("unknown setting %q (want depth, movetime or name)", k)
+				return bad("unknown setting %q (want depth, movetime, tablebases or name)", k)
 			}
 			options = append(options, [2]string{k, v})
 		}
@@ -70,6 +86,9 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 	}
 	switch {
 	case kind == "random" || kind == "greedy":
+		if tbDir != "" {
+			return bad("%s takes no tablebases", kind)
+		}
 		if lim != (Limits{}) && lim != def {
 			return bad("%s takes no depth or movetime", kind)
 		}
@@ -85,7 +104,27 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		if timeout > 0 {
 			return bad("timeout is for external engines")
 		}
-		return Spec{Name: name, New: func() (Player, error) { return NewEngine(name, n, lim), nil }}, nil
+		if tbDir == "" {
+			return Spec{Name: name, New: func() (Player, error) { return NewEngine(name, n, lim), nil }}, nil
+		}
+		// The databases are opened once, by the first game, and shared.
+		var once sync.Once
+		var tb search.Tablebase
+		var tbErr error
+		return Spec{Name: name, New: func() (Player, error) {
+			once.Do(func() {
+				db, err := egdb.OpenDirWith(tbDir, egdb.EngineOpen)
+				if err != nil {
+					tbErr = fmt.Errorf("player %q: %w", text, err)
+					return
+				}
+				tb = search.TablebaseFunc(db.Tablebase())
+			})
+			if tbErr != nil {
+				return nil, tbErr
+			}
+			return NewEngineWith(name, n, lim, tb), nil
+		}}, nil
 	case kind == "cmd":
 		f := strings.Fields(command)
 		if name == text {
