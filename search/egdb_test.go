@@ -154,3 +154,47 @@ func TestNeverLoseAWonPosition(t *testing.T) {
 	}
 	t.Logf("%d games from won positions, the longest a win in %d plies", games, longest)
 }
+
+// TestPressInDrawnPositions: in a position the databases call drawn, the
+// analysis (Search) says 0, while the engine at play (Choose) scores the
+// drawn children by the evaluation within ±drawPress, so that it picks the
+// draw that is hardest to hold; either way it never plays into a loss.
+func TestPressInDrawnPositions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	d := testDB(t)
+	r := mill.MustRules("nine-mens-morris")
+	rng := rand.New(rand.NewPCG(7, 8))
+	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	positions, pressed := 0, 0
+	for tries := 0; tries < 100000 && positions < 30; tries++ {
+		p := randomPosition(rng, r, 4, 3)
+		if o, _ := p.Status(); o != mill.NoOutcome {
+			continue
+		}
+		if v, ok := d.Probe(p); !ok || v.Result != egdb.Draw {
+			continue
+		}
+		positions++
+		e.Clear()
+		if res := e.Search(context.Background(), []mill.Position{p}, Limits{Depth: 3}, nil); res.Score != 0 {
+			t.Errorf("%s: a drawn position: Search scores %d, want 0", p, res.Score)
+		}
+		e.Clear()
+		res := e.Choose(context.Background(), []mill.Position{p}, LevelFor(10), Limits{Depth: 3}, rng, nil)
+		if res.Score < -drawPress || res.Score > drawPress {
+			t.Errorf("%s: a drawn position: Choose scores %d, want within ±%d", p, res.Score, drawPress)
+		}
+		if res.Score != 0 {
+			pressed++
+		}
+		after := p.Play(res.Move)
+		if v, ok := d.Probe(after); !ok || v.Result == egdb.Win {
+			t.Errorf("%s: Choose played %s into %v (in the databases: %v)", p, p.MoveText(res.Move), v, ok)
+		}
+	}
+	if positions < 30 || pressed == 0 {
+		t.Errorf("%d drawn positions, %d scored other than 0 at play: want 30, and some", positions, pressed)
+	}
+}

@@ -70,6 +70,8 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 	if lv.Depth > 0 && (lim.Depth == 0 || lim.Depth > lv.Depth) {
 		lim.Depth = lv.Depth
 	}
+	e.press = true
+	defer func() { e.press = false }()
 	res := e.Search(ctx, history, lim, report)
 	margin := lv.Margin
 	if lv.Opening > 0 && root.Ply() >= lv.Opening {

@@ -78,6 +78,9 @@ type Engine struct {
 	tt      *table
 	workers []*worker
 	stop    atomic.Bool
+	// press is set while Choose plays a move: positions the databases
+	// call drawn score by the evaluation (see drawScore) instead of 0.
+	press bool
 }
 
 // New returns an engine.
@@ -134,6 +137,7 @@ type worker struct {
 	maxNodes  uint64
 	weights   *eval.Weights
 	tb        Tablebase
+	press     bool
 	noise     func(int) int
 	rootMove  mill.Move // the last root move of this iteration that raised alpha
 	rootDepth int       // the depth of the iteration: extensions stop at twice it
@@ -198,6 +202,7 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		w.maxNodes = 0
 		w.weights = e.opts.Weights
 		w.tb = e.opts.Tablebase
+		w.press = e.press
 		w.noise = e.opts.Noise
 		w.stack[0].pos = root
 	}
@@ -400,6 +405,21 @@ func terminal(p *mill.Position, ply int) int {
 	return -(Mate - ply)
 }
 
+// drawPress bounds the score of a position the databases call drawn when
+// the engine plays (Engine.Choose): half the evaluation, within ±drawPress.
+// Every such position is a draw with best play, but not every one is as
+// easy to hold: among the moves that keep the draw, the engine picks the
+// one that leaves the opponent the most to get wrong, and a proved win or
+// loss still outweighs any of them. Analysis (Search) scores them 0.
+const drawPress = 100
+
+func (w *worker) drawScore(p *mill.Position) int {
+	if !w.press {
+		return 0
+	}
+	return max(-drawPress, min(drawPress, w.evaluate(p)/2))
+}
+
 func (w *worker) evaluate(p *mill.Position) int {
 	s := w.weights.Evaluate(p)
 	if w.noise != nil {
@@ -484,7 +504,7 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 				case res < 0:
 					return -(Mate - ply - plies)
 				}
-				return 0
+				return w.drawScore(p)
 			}
 		}
 	}
