@@ -198,3 +198,51 @@ func TestPressInDrawnPositions(t *testing.T) {
 		t.Errorf("%d drawn positions, %d scored other than 0 at play: want 30, and some", positions, pressed)
 	}
 }
+
+// TestLevelsPlayDatabasesPerfectly: levels 8 to 10 play every position
+// inside the databases perfectly, whatever their variety: the fastest win,
+// a move that keeps the draw, the slowest loss.
+func TestLevelsPlayDatabasesPerfectly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	d := testDB(t)
+	r := mill.MustRules("nine-mens-morris")
+	rng := rand.New(rand.NewPCG(9, 10))
+	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	kinds := map[egdb.Result]int{}
+	for tries := 0; tries < 100000 && (kinds[egdb.Win] < 15 || kinds[egdb.Draw] < 15 || kinds[egdb.Loss] < 15); tries++ {
+		nw, nb := 3+rng.IntN(2), 3+rng.IntN(2)
+		if nw == 4 && nb == 4 {
+			continue // not in the test's databases
+		}
+		p := randomPosition(rng, r, nw, nb)
+		if o, _ := p.Status(); o != mill.NoOutcome {
+			continue
+		}
+		v, ok := d.Probe(p)
+		if !ok || kinds[v.Result] >= 15 {
+			continue
+		}
+		kinds[v.Result]++
+		for _, n := range []int{8, 9, 10} {
+			e.Clear()
+			res := e.Choose(context.Background(), []mill.Position{p}, LevelFor(n), Limits{Depth: 3}, rng, nil)
+			after := p.Play(res.Move)
+			got := egdb.Value{Result: egdb.Win} // a capture that ends the game
+			if o, _ := after.Status(); o == mill.NoOutcome {
+				cv, ok := d.Probe(after)
+				if !ok {
+					t.Fatalf("%s: %s leads out of the databases", p, p.MoveText(res.Move))
+				}
+				got = cv.Parent()
+			} else {
+				got.Plies = 1
+			}
+			if got != v {
+				t.Errorf("level %d in %s (%s): played %s, worth %s", n, p, v, p.MoveText(res.Move), got)
+			}
+		}
+	}
+	t.Logf("positions by value: %v", kinds)
+}
