@@ -298,26 +298,51 @@ func (db *DB) probe(p mill.Position) (retro.Value, bool) {
 	return sec.vals[sec.lay.index(W, B)], true
 }
 
+// MoveValue is a move and what it is worth to the side that makes it.
+type MoveValue struct {
+	Move  mill.Move
+	Value Value
+}
+
+// MoveValues returns every legal move of p with its value for the side to
+// move, best first (the fastest wins, then the draws, then the slowest
+// losses; moves of equal value in the order of p.Moves), if p and every
+// position after a move of p is in the DB or ends the game by material.
+// The moves whose value equals the first's keep the value of p.
+func (db *DB) MoveValues(p mill.Position) ([]MoveValue, bool) {
+	moves := p.Moves(nil)
+	if len(moves) == 0 {
+		return nil, false
+	}
+	out := make([]MoveValue, 0, len(moves))
+	for _, m := range moves {
+		v, ok := db.childValue(p.Play(m))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, MoveValue{m, fromRetro(v.Parent())})
+	}
+	slices.SortStableFunc(out, func(a, b MoveValue) int {
+		switch {
+		case a.Value.Better(b.Value):
+			return -1
+		case b.Value.Better(a.Value):
+			return 1
+		}
+		return 0
+	})
+	return out, true
+}
+
 // BestMove returns the best move of p by the databases (the fastest win,
 // else a draw, else the slowest loss) and the value of p, if p and every
 // position after a move of p is in the DB or ends the game by material.
 func (db *DB) BestMove(p mill.Position) (mill.Move, Value, bool) {
-	moves := p.Moves(nil)
-	if len(moves) == 0 {
+	mv, ok := db.MoveValues(p)
+	if !ok {
 		return mill.Move{}, Value{}, false
 	}
-	var best mill.Move
-	var bestV retro.Value
-	for i, m := range moves {
-		v, ok := db.childValue(p.Play(m))
-		if !ok {
-			return mill.Move{}, Value{}, false
-		}
-		if pv := v.Parent(); i == 0 || pv.Better(bestV) {
-			best, bestV = m, pv
-		}
-	}
-	return best, fromRetro(bestV), true
+	return mv[0].Move, mv[0].Value, true
 }
 
 // childValue is the value of q for its side to move: lost at once if it

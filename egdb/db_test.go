@@ -445,3 +445,38 @@ func TestPlayFromBuiltDB(t *testing.T) {
 		t.Logf("%v: %d won or lost positions (up to %d plies) and %d draws played out", k, won, longest, drawn)
 	}
 }
+
+// TestMoveValues: every move of a position with its value, best first; the
+// first is worth what the position is, and each is its child's value seen
+// from the mover.
+func TestMoveValues(t *testing.T) {
+	db := open3v3(t)
+	defer db.Close()
+	for _, p := range randomPositions(db, Key{White: 3, Black: 3}, 200, rand.New(rand.NewPCG(11, 12))) {
+		if o, _ := p.Status(); o != mill.NoOutcome {
+			continue
+		}
+		mv, ok := db.MoveValues(p)
+		if !ok {
+			t.Fatalf("%s: no move values", p)
+		}
+		v, _ := db.Probe(p)
+		if mv[0].Value != v || len(mv) != len(p.Moves(nil)) {
+			t.Fatalf("%s (%s): first move %s worth %s, %d moves", p, v, p.MoveText(mv[0].Move), mv[0].Value, len(mv))
+		}
+		for i, m := range mv {
+			if i > 0 && m.Value.Better(mv[i-1].Value) {
+				t.Fatalf("%s: %s (%s) after %s (%s): not best first", p, p.MoveText(m.Move), m.Value, p.MoveText(mv[i-1].Move), mv[i-1].Value)
+			}
+			q := p.Play(m.Move)
+			want := Value{Result: Win, Plies: 1}
+			if o, _ := q.Status(); o == mill.NoOutcome {
+				cv, _ := db.Probe(q)
+				want = cv.Parent()
+			}
+			if m.Value != want {
+				t.Fatalf("%s: %s worth %s, its child says %s", p, p.MoveText(m.Move), m.Value, want)
+			}
+		}
+	}
+}

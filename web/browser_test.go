@@ -89,7 +89,10 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-func startSite(t *testing.T) *site {
+func startSite(t *testing.T) *site { t.Helper(); return startSiteWith(t, nil) }
+
+// startSiteWith is startSite with changes to the server's configuration.
+func startSiteWith(t *testing.T, change func(*server.Config)) *site {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
@@ -99,14 +102,18 @@ func startSite(t *testing.T) *site {
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &site{log: logs}
-	svc, err := server.New(server.Config{
+	cfg := server.Config{
 		Store:         st,
 		Now:           func() time.Time { return time.Now().Add(time.Duration(s.skew.Load())) },
 		Logger:        logger,
 		Hash:          auth.Test,
 		Rates:         server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100, Command: 10000, CommandBurst: 10000},
 		EngineWorkers: 1,
-	})
+	}
+	if change != nil {
+		change(&cfg)
+	}
+	svc, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 			return badInput("-tablebases %s: %v", c.tablebases, err)
 		}
 		defer tb.Close()
-		log.Info("endgame databases open, checking their files", "dir", c.tablebases, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
+		log.Info("endgame databases open", "dir", c.tablebases, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
 		go func() {
 			if err := tb.Wait(); err != nil {
 				log.Error("endgame databases: a damaged file is not used", "err", err)

@@ -235,6 +235,15 @@ type analysisAnswer struct {
 	PV        []string `json:"pv"`
 	TBHits    uint64   `json:"tbhits,omitempty"`    // positions found in the endgame databases
 	Tablebase string   `json:"tablebase,omitempty"` // their value of the position: "win in 13", "draw", "loss in 8"
+	// Every legal move with its value for the mover, best first, and
+	// whether it keeps the position's value; with tablebase only.
+	TablebaseMoves []tablebaseMove `json:"tablebaseMoves,omitempty"`
+}
+
+type tablebaseMove struct {
+	Move  string `json:"move"`
+	Value string `json:"value"`
+	Keeps bool   `json:"keeps"`
 }
 
 // analysis: POST /api/analysis, the engine's best move, score and line;
@@ -265,8 +274,12 @@ func (a *api) analysis(w http.ResponseWriter, r *http.Request) error {
 	if res.PV == nil {
 		res.PV = []string{}
 	}
-	return writeJSON(w, http.StatusOK, analysisAnswer{Best: res.Best, Score: res.Score, ScoreText: res.ScoreText, Depth: res.Depth, Nodes: res.Nodes, PV: res.PV,
-		TBHits: res.TBHits, Tablebase: res.Tablebase})
+	ans := analysisAnswer{Best: res.Best, Score: res.Score, ScoreText: res.ScoreText, Depth: res.Depth, Nodes: res.Nodes, PV: res.PV,
+		TBHits: res.TBHits, Tablebase: res.Tablebase}
+	for _, m := range res.TablebaseMoves {
+		ans.TablebaseMoves = append(ans.TablebaseMoves, tablebaseMove{Move: m.Move, Value: m.Value, Keeps: m.Keeps})
+	}
+	return writeJSON(w, http.StatusOK, ans)
 }
 
 // guest: POST /api/guest, a guest account and its token.

@@ -128,8 +128,28 @@ func TestAnalysisTablebase(t *testing.T) {
 	if an.ScoreText != mate || an.Tablebase != v.String() || an.TBHits == 0 || an.Best == "" {
 		t.Errorf("%s, the databases say %s: got %+v, want %s and their value and hits", won, v, an, mate)
 	}
-	if _, data := ts.do(t, "POST", "/api/analysis", "", body); !strings.Contains(string(data), `"tablebase":"win in `) {
+	if _, data := ts.do(t, "POST", "/api/analysis", "", body); !strings.Contains(string(data), `"tablebase":"win in `) ||
+		!strings.Contains(string(data), `"tablebaseMoves":[{"move":`) {
 		t.Errorf("the answer's JSON: %s", data)
+	}
+	// Every move with its value, best first; the moves that keep the win
+	// are the fastest, and the engine's best is one of them.
+	mv, _ := db.MoveValues(won)
+	if len(an.TablebaseMoves) != len(mv) || len(mv) == 0 {
+		t.Fatalf("tablebaseMoves: got %d, want %d", len(an.TablebaseMoves), len(mv))
+	}
+	bestKept := false
+	for i, m := range an.TablebaseMoves {
+		want := tablebaseMove{Move: won.MoveText(mv[i].Move), Value: mv[i].Value.String(), Keeps: mv[i].Value == v}
+		if m != want {
+			t.Errorf("tablebaseMoves[%d]: got %+v, want %+v", i, m, want)
+		}
+		if m.Keeps && m.Move == an.Best {
+			bestKept = true
+		}
+	}
+	if !an.TablebaseMoves[0].Keeps || !bestKept {
+		t.Errorf("tablebaseMoves %+v: want the first to keep %s, and the engine's best (%s) among those that do", an.TablebaseMoves, v, an.Best)
 	}
 	an = analysisAnswer{}
 	ts.must(t, 200, "POST", "/api/analysis", "", map[string]any{"position": other, "depth": 4}, &an)

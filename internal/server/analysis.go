@@ -24,6 +24,18 @@ type Analysis struct {
 	// "draw", "loss in 8": plies to the end with perfect play), when they
 	// hold it; "" otherwise.
 	Tablebase string
+	// TablebaseMoves are, with Tablebase, every legal move with the value
+	// it keeps for the mover, best first; Keeps marks those that keep the
+	// position's value (the fastest wins, the draws of a drawn position,
+	// the slowest losses).
+	TablebaseMoves []TablebaseMove
+}
+
+// TablebaseMove is a move and its value by the endgame databases.
+type TablebaseMove struct {
+	Move  string // standard notation
+	Value string // for the side that makes it: "win in 12", "draw", "loss in 3"
+	Keeps bool   // the move keeps the position's value
 }
 
 // MaxAnalysis bounds the thinking time of one analysis.
@@ -76,6 +88,11 @@ func (s *Service) Analyze(ctx context.Context, history []mill.Position, depth in
 	if tb {
 		if v, ok := s.cfg.Tablebase.Probe(root); ok {
 			a.Tablebase = v.String()
+			if mv, ok := s.cfg.Tablebase.MoveValues(root); ok {
+				for _, m := range mv {
+					a.TablebaseMoves = append(a.TablebaseMoves, TablebaseMove{Move: root.MoveText(m.Move), Value: m.Value.String(), Keeps: m.Value == mv[0].Value})
+				}
+			}
 		}
 	}
 	if !res.Move.IsZero() {

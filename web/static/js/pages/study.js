@@ -32,7 +32,7 @@ export function mount(main, _params, app, query, gameId) {
     source: { kind: 'free' },
     engineOn: false,
     analysis: null,
-    analysisKey: '',
+    analysisKey: null, // key() of the position analysed, null for none ('' is the start position)
     tab: 'analysis',
   };
   const views = new Map();
@@ -95,6 +95,7 @@ export function mount(main, _params, app, query, gameId) {
     st.view = null;
     st.viewKey = '';
     st.analysis = null;
+    st.analysisKey = null;
     setupBoard(v.board);
     await show();
   }
@@ -271,7 +272,7 @@ export function mount(main, _params, app, query, gameId) {
     } catch (err) {
       if (err.name === 'AbortError' || !alive) return;
       st.analysis = { error: errorText(err) };
-      st.analysisKey = '';
+      st.analysisKey = null;
     } finally {
       if (analysisCtl === ctl) {
         analysisCtl = null;
@@ -300,7 +301,22 @@ export function mount(main, _params, app, query, gameId) {
         h('span', { class: 'score', testid: 'engine-score', 'data-score': a.score }, a.scoreText),
         h('span', { class: 'muted' }, t('study.depth', { n: a.depth })),
         h('span', {}, t('study.best'), ' ', h('strong', { testid: 'engine-best' }, a.best || '–'))),
-      h('div', { class: 'pv', testid: 'engine-pv' }, (a.pv || []).join(' ')));
+      h('div', { class: 'pv', testid: 'engine-pv' }, (a.pv || []).join(' ')),
+      // The endgame databases (serve -tablebases), when they hold the
+      // position: its exact value, and every move with what it keeps.
+      a.tablebase ? h('div', { class: 'tablebase', testid: 'engine-tablebase', 'data-value': a.tablebase },
+        h('strong', {}, t('study.tb.label')), ' ', tbText(a.tablebase)) : null,
+      a.tablebaseMoves ? h('ul', { class: 'tb-moves', testid: 'tablebase-moves' },
+        a.tablebaseMoves.map((m) => h('li', { class: m.keeps ? 'keeps' : 'muted', 'data-move': m.move, 'data-keeps': String(m.keeps) },
+          h('span', { class: 'mono' }, m.move), ' ', tbText(m.value)))) : null);
+  }
+
+  // tbText says a value of the databases ("win in 12", "draw", "loss in
+  // 3", as the server writes it) in the page's language.
+  function tbText(v) {
+    const m = /^(win|loss) in (\d+)$/.exec(v);
+    if (m) return t(`study.tb.${m[1]}`, { n: m[2] });
+    return v === 'draw' ? t('study.tb.draw') : v;
   }
 
   // Tabs: analysis (preset, engine, moves), import, export.
