@@ -251,7 +251,7 @@ func loadSector(dir string, r *mill.Rules, k Key, size int64) (*sectorFile, erro
 		return nil, err
 	}
 	fr, err := mill.ParseRules(f.h.rules)
-	if err != nil || !compatible(fr, r) {
+	if err != nil || !compatibleFor(k, fr, r) {
 		f.close()
 		return nil, fmt.Errorf("egdb: %s holds a database of %s, not %s", path, f.h.rules, r)
 	}

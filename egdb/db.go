@@ -79,11 +79,12 @@ func fromRetro(v retro.Value) Value {
 type DB struct {
 	rules *mill.Rules
 	x     *indexer
-	// moving[w][b] is the sector of w against b pieces once it may be
-	// probed: at once, or when its checksum has checked out in the
-	// background (OpenOptions.BackgroundAbove).
-	moving  [mill.MaxPoints + 1][mill.MaxPoints + 1]atomic.Pointer[dbSector]
-	sectors map[Key]*dbSector
+	// moving[w][b] is the sector of w against b pieces and none in hand;
+	// a sector answers once its file has checked out (at once, or in the
+	// background with OpenOptions.BackgroundAbove: see dbSector.ready).
+	moving  [mill.MaxPoints + 1][mill.MaxPoints + 1]*dbSector
+	sectors map[Key]*dbSector // every sector, those of the placing phase too
+	placing bool              // some sector has pieces in hand
 	min     int
 
 	mu      sync.Mutex // guards closed against the background check
@@ -114,6 +115,7 @@ type dbSector struct {
 	vals   []retro.Value
 	counts Counts
 	file   *sectorFile
+	ready  atomic.Bool // its file has checked out: it answers probes
 }
 
 // Open opens every sector file (*.egdb) in dir, checking each (magic,
@@ -160,12 +162,21 @@ func OpenWith(dir string, r *mill.Rules, o OpenOptions) (_ *DB, err error) {
 			old.file.close()
 		}
 		db.sectors[h.key] = &dbSector{key: h.key, file: f} // closed by Close, whatever follows
+		k := h.key
 		fr, err := mill.ParseRules(h.rules)
-		if err != nil || !compatible(fr, r) {
+		if err == nil && !k.Moving() && compatible(fr, r) && !placingCompatible(fr, r) {
+			// The placing phase of other rules with the same moving
+			// phase (nine men's morris's files opened for Lasker): it
+			// answers nothing here.
+			f.close()
+			delete(db.sectors, k)
+			continue
+		}
+		if err != nil || !compatibleFor(k, fr, r) {
 			return nil, fmt.Errorf("egdb: %s holds a database of %s, not %s", name, h.rules, r)
 		}
-		k := h.key
-		if !k.Moving() || k.White > mill.MaxPoints || k.Black > mill.MaxPoints || k.White+k.Black > db.x.n {
+		if k.White > mill.MaxPoints || k.Black > mill.MaxPoints || k.White+k.Black > db.x.n ||
+			k.WhiteHand > mill.MaxPoints || k.BlackHand > mill.MaxPoints {
 			return nil, fmt.Errorf("%w: %s: sector %s", ErrCorrupt, name, k)
 		}
 		sec := db.sectors[k]
@@ -173,10 +184,15 @@ func OpenWith(dir string, r *mill.Rules, o OpenOptions) (_ *DB, err error) {
 		if sec.lay.size != h.n {
 			return nil, fmt.Errorf("%w: %s: %d values, the sector has %d indices", ErrCorrupt, name, h.n, sec.lay.size)
 		}
+		if k.Moving() {
+			db.moving[k.White][k.Black] = sec
+		} else {
+			db.placing = true
+		}
 	}
 	if !background {
-		for k, sec := range db.sectors {
-			db.moving[k.White][k.Black].Store(sec)
+		for _, sec := range db.sectors {
+			sec.ready.Store(true)
 		}
 		close(db.checked)
 		return db, nil
@@ -201,7 +217,7 @@ func (db *DB) check(dir string) {
 				db.failed = err
 			}
 		} else {
-			db.moving[k.White][k.Black].Store(db.sectors[k])
+			db.sectors[k].ready.Store(true)
 		}
 		db.mu.Unlock()
 	}
@@ -223,10 +239,8 @@ func (db *DB) Close() error {
 	defer db.mu.Unlock()
 	db.closed = true
 	var first error
-	for k, s := range db.sectors {
-		if k.White <= mill.MaxPoints && k.Black <= mill.MaxPoints {
-			db.moving[k.White][k.Black].Store(nil)
-		}
+	for _, s := range db.sectors {
+		s.ready.Store(false)
 		if err := s.file.close(); err != nil && first == nil {
 			first = err
 		}
@@ -270,9 +284,10 @@ func (db *DB) Counts(k Key) (Counts, bool) {
 }
 
 // Probe returns the value of p for its side to move, and true, if p lies in
-// a sector of the DB. It returns false for positions of other sectors, with
-// pieces in hand, with a capture pending, or under rules that play
-// differently. It does not look at the game's end: ask p.Status first (a
+// a sector of the DB (of the moving phase, or of the placing phase when the
+// DB has its sectors and was built for rules that place alike). It returns
+// false for positions of other sectors, with a capture pending, or under
+// rules that play differently. It does not look at the game's end: ask p.Status first (a
 // position won by material is no position of any sector).
 func (db *DB) Probe(p mill.Position) (Value, bool) {
 	v, ok := db.probe(p)
@@ -287,12 +302,17 @@ func (db *DB) probe(p mill.Position) (retro.Value, bool) {
 		return 0, false
 	}
 	us := p.SideToMove()
-	if p.InHand(us) != 0 || p.InHand(us.Other()) != 0 {
-		return 0, false
-	}
 	W, B := p.Pieces(us), p.Pieces(us.Other())
-	sec := db.moving[bits.OnesCount32(W)][bits.OnesCount32(B)].Load()
-	if sec == nil {
+	var sec *dbSector
+	if wh, bh := p.InHand(us), p.InHand(us.Other()); wh == 0 && bh == 0 {
+		sec = db.moving[bits.OnesCount32(W)][bits.OnesCount32(B)]
+	} else {
+		if !db.placing || !placingCompatible(p.Rules(), db.rules) {
+			return 0, false
+		}
+		sec = db.sectors[Key{White: bits.OnesCount32(W), Black: bits.OnesCount32(B), WhiteHand: wh, BlackHand: bh}]
+	}
+	if sec == nil || !sec.ready.Load() {
 		return 0, false
 	}
 	return sec.vals[sec.lay.index(W, B)], true

@@ -175,13 +175,23 @@ func TestBuildCancel(t *testing.T) {
 
 func TestBuildBadSectors(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
-	for _, k := range []Key{{White: 2, Black: 3}, {White: 10, Black: 3}, {White: 3, Black: 3, WhiteHand: 1}} {
+	for _, k := range []Key{{White: 2, Black: 3}, {White: 10, Black: 3},
+		{White: 3, Black: 3, BlackHand: 1},               // the side to move has none in hand, its opponent one
+		{White: 3, Black: 3, WhiteHand: 2},               // two in hand against none
+		{White: 9, Black: 3, WhiteHand: 1},               // ten pieces
+		{White: 1, Black: 1, WhiteHand: 1, BlackHand: 1}, // two pieces: lost
+	} {
 		if _, err := Build(context.Background(), r, t.TempDir(), []Key{k}, BuildOptions{}); !errors.Is(err, ErrSector) {
 			t.Errorf("%v: got %v, want ErrSector", k, err)
 		}
 	}
 	if _, err := Build(context.Background(), mill.MustRules("shah"), t.TempDir(), []Key{{White: 3, Black: 3}}, BuildOptions{}); err == nil {
 		t.Errorf("shah: got no error, want unsupported rules")
+	}
+	// Lasker's moving phase is nine men's morris's; its placing phase,
+	// with moves while placing, is not supported.
+	if _, err := Build(context.Background(), mill.MustRules("lasker"), t.TempDir(), []Key{{White: 3, Black: 3, WhiteHand: 1, BlackHand: 1}}, BuildOptions{}); !errors.Is(err, ErrSector) {
+		t.Errorf("lasker 3v3h1-1: got %v, want ErrSector", err)
 	}
 }
 

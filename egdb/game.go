@@ -50,6 +50,32 @@ func compatible(a, b *mill.Rules) bool {
 	return movingOptions(a) == movingOptions(b)
 }
 
+// placingCompatible reports whether positions of the placing phase play the
+// same under a and b: as in the moving phase, with the same pieces per side
+// and the same placing rules (the draw rules and the first player do not
+// matter: positions are stored for the side to move).
+func placingCompatible(a, b *mill.Rules) bool {
+	if a == b {
+		return true
+	}
+	return placingOptions(a) == placingOptions(b)
+}
+
+func placingOptions(r *mill.Rules) mill.Options {
+	o := r.Options()
+	o.Repetition, o.DrawAfter, o.FirstPlayer = 0, 0, 0
+	return o
+}
+
+// compatibleFor is compatible for sectors of the moving phase and
+// placingCompatible for those of the placing phase.
+func compatibleFor(k Key, a, b *mill.Rules) bool {
+	if k.Moving() {
+		return compatible(a, b)
+	}
+	return placingCompatible(a, b)
+}
+
 func movingOptions(r *mill.Rules) mill.Options {
 	o := r.Options()
 	o.Pieces, o.Repetition, o.DrawAfter, o.FirstPlayer = 0, 0, 0, 0
@@ -73,13 +99,16 @@ type rules struct {
 	blocked   retro.Value // the value of being blocked for the side to move
 	gridlock  retro.Value // the value of both sides being blocked
 	fullDraw  bool
+	// placingTakes: a mill closed while placing takes a piece at once
+	// (else it takes nothing; the deferred capture is not supported).
+	placingTakes bool
 }
 
 func newRules(r *mill.Rules) *rules {
 	o := r.Options()
 	b := r.Board()
 	g := &rules{r: r, all: uint32(1<<uint(b.Len()) - 1), lines: r.MillLines(), flyAt: o.FlyAt, minPieces: o.MinPieces,
-		protect: o.Protection, fullDraw: o.FullBoard == mill.FullBoardDraw}
+		protect: o.Protection, fullDraw: o.FullBoard == mill.FullBoardDraw, placingTakes: o.PlacingCaptures == mill.CaptureImmediate}
 	for p := range b.Len() {
 		g.adj[p] = b.Adjacent(mill.Point(p))
 	}
@@ -135,10 +164,16 @@ func (g *rules) capturable(opp uint32) uint32 {
 
 func (g *rules) flying(pieces int) bool { return g.flyAt > 0 && pieces <= g.flyAt }
 
-// canMove reports whether the side with the pieces own (count of them n)
-// can move on a board whose empty points are empty.
-func (g *rules) canMove(own uint32, n int, empty uint32) bool {
-	if empty == 0 || own == 0 {
+// canMove reports whether the side with the pieces own (count of them n,
+// and hand in hand) can move on a board whose empty points are empty.
+func (g *rules) canMove(own uint32, n, hand int, empty uint32) bool {
+	if empty == 0 {
+		return false
+	}
+	if hand > 0 {
+		return true // it places
+	}
+	if own == 0 {
 		return false
 	}
 	if g.flying(n) {
@@ -152,23 +187,27 @@ func (g *rules) canMove(own uint32, n int, empty uint32) bool {
 	return false
 }
 
-// end returns the value of the position (W to move, B) if the game is over
-// there, before any move.
-func (g *rules) end(W, B uint32, w, b int) (retro.Value, bool) {
+// end returns the value of the position (W to move, B; wh and bh in hand)
+// if the game is over there, before any move.
+func (g *rules) end(W, B uint32, w, b, wh, bh int) (retro.Value, bool) {
 	empty := g.all &^ (W | B)
 	if g.fullDraw && empty == 0 {
 		return retro.Draw, true
 	}
-	if g.canMove(W, w, empty) {
+	if g.canMove(W, w, wh, empty) {
 		return 0, false
 	}
-	if !g.canMove(B, b, empty) {
+	if !g.canMove(B, b, bh, empty) {
 		return g.gridlock, true
 	}
 	return g.blocked, true
 }
 
-// game is a rule set's moving phase as a retro.Game: sector s is keys[s].
+// game is a rule set's sectors as a retro.Game: sector s is keys[s]. The
+// moving phase's sectors depend on each other in pairs (a sector and its
+// colour swap); a sector of the placing phase depends only on sectors with
+// one piece fewer in hand, so it is a component of its own, settled by the
+// count pass alone.
 type game struct {
 	*rules
 	x       *indexer
@@ -180,32 +219,87 @@ type game struct {
 	swap    []int // the sector a move without capture leads to
 }
 
+// PlacingSupported returns nil if the sectors of the placing phase can be
+// built and probed under r: the moving phase's conditions (Supported), and
+// no moves while placing (Lasker).
+func PlacingSupported(r *mill.Rules) error {
+	if err := Supported(r); err != nil {
+		return err
+	}
+	if r.Options().MoveWhilePlacing {
+		return fmt.Errorf("egdb: rules %s: no databases of the placing phase with moves while placing", r)
+	}
+	return nil
+}
+
+// childKeys returns the sectors of the positions after a move of a
+// position of k that captures nothing and one that captures, and whether a
+// capture leads to a sector (false: it cannot happen, or it ends the game).
+func (g *game) childKeys(k Key) (next, capture Key, captures bool) {
+	o := g.r.Options()
+	if k.Moving() {
+		return k.Swap(), Key{White: k.Black - 1, Black: k.White}, k.Black-1 >= o.MinPieces
+	}
+	next = Key{White: k.Black, Black: k.White + 1, WhiteHand: k.BlackHand, BlackHand: k.WhiteHand - 1}
+	capture = Key{White: k.Black - 1, Black: k.White + 1, WhiteHand: k.BlackHand, BlackHand: k.WhiteHand - 1}
+	captures = o.PlacingCaptures == mill.CaptureImmediate && k.White+1 >= 3 && k.Black >= 1 &&
+		k.Black-1+k.BlackHand >= o.MinPieces
+	return next, capture, captures
+}
+
+// checkKey says why k is no sector of the game's rules, or nil.
+func (g *game) checkKey(k Key) error {
+	r, o, n := g.r, g.r.Options(), g.x.n
+	if k.Moving() {
+		if k.White < o.MinPieces || k.Black < o.MinPieces || k.White > o.Pieces || k.Black > o.Pieces || k.White+k.Black > n {
+			return fmt.Errorf("%w: %s is no sector of %s (%d to %d pieces a side on %d points)", ErrSector, k, r, o.MinPieces, o.Pieces, n)
+		}
+		return nil
+	}
+	if err := PlacingSupported(r); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrSector, k, err)
+	}
+	switch {
+	case k.WhiteHand < 1 || (k.WhiteHand != k.BlackHand && k.WhiteHand != k.BlackHand+1):
+		return fmt.Errorf("%w: %s: in the placing phase the side to move has pieces in hand, as many as its opponent or one more", ErrSector, k)
+	case k.White < 0 || k.Black < 0 || k.White+k.WhiteHand > o.Pieces || k.Black+k.BlackHand > o.Pieces || k.White+k.Black > n:
+		return fmt.Errorf("%w: %s is no sector of %s (%d pieces a side on %d points)", ErrSector, k, r, o.Pieces, n)
+	case k.White+k.WhiteHand < o.MinPieces || k.Black+k.BlackHand < o.MinPieces:
+		return fmt.Errorf("%w: %s: a side with fewer than %d pieces has lost", ErrSector, k, o.MinPieces)
+	}
+	return nil
+}
+
+// StartKey returns the sector of the start position of r: nothing on the
+// board, every piece in hand.
+func StartKey(r *mill.Rules) Key {
+	n := r.Options().Pieces
+	return Key{WhiteHand: n, BlackHand: n}
+}
+
 // newGame returns the game of the sectors keys and of every sector they
-// depend on. Only sectors of the moving phase are supported.
+// depend on.
 func newGame(r *mill.Rules, x *indexer, keys []Key) (*game, error) {
 	if err := Supported(r); err != nil {
 		return nil, err
 	}
 	g := &game{rules: newRules(r), x: x, id: map[Key]int{}}
-	o := r.Options()
 	var add func(k Key) error
 	add = func(k Key) error {
 		if _, ok := g.id[k]; ok {
 			return nil
 		}
-		switch {
-		case !k.Moving():
-			return fmt.Errorf("%w: %s: only sectors of the moving phase (no pieces in hand) can be built", ErrSector, k)
-		case k.White < o.MinPieces || k.Black < o.MinPieces || k.White > o.Pieces || k.Black > o.Pieces || k.White+k.Black > x.n:
-			return fmt.Errorf("%w: %s is no sector of %s (%d to %d pieces a side on %d points)", ErrSector, k, r, o.MinPieces, o.Pieces, x.n)
+		if err := g.checkKey(k); err != nil {
+			return err
 		}
 		g.id[k] = len(g.keys)
 		g.keys = append(g.keys, k)
-		if err := add(k.Swap()); err != nil {
+		next, capture, captures := g.childKeys(k)
+		if err := add(next); err != nil {
 			return err
 		}
-		if k.Black-1 >= o.MinPieces {
-			return add(Key{White: k.Black - 1, Black: k.White})
+		if captures {
+			return add(capture)
 		}
 		return nil
 	}
@@ -216,11 +310,12 @@ func newGame(r *mill.Rules, x *indexer, keys []Key) (*game, error) {
 	}
 	for s, k := range g.keys {
 		g.lay = append(g.lay, x.layout(k.White, k.Black))
-		g.swap = append(g.swap, g.id[k.Swap()])
+		next, capture, captures := g.childKeys(k)
+		g.swap = append(g.swap, g.id[next])
 		deps := []int{g.swap[s]}
 		c := -1
-		if k.Black-1 >= o.MinPieces {
-			c = g.id[Key{White: k.Black - 1, Black: k.White}]
+		if captures {
+			c = g.id[capture]
 			deps = append(deps, c)
 		}
 		g.capture = append(g.capture, c)
@@ -251,11 +346,13 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 		return dst, retro.Draw, false
 	}
 	w, b := lay.w, lay.b
-	if v, over := g.end(W, B, w, b); over {
+	k := &g.keys[s]
+	if v, over := g.end(W, B, w, b, k.WhiteHand, k.BlackHand); over {
 		return dst, v, true
 	}
 	empty := g.all &^ (W | B)
 	fly := g.flying(w)
+	placing := k.WhiteHand > 0
 	// After a move without capture the side to move is B's: its set is
 	// the same for every move, so its canonical form is found once.
 	ns := g.swap[s]
@@ -264,6 +361,35 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 	base := int64(nlay.t.of[g.x.colex(B0)]) * nlay.stride
 	targets, haveTargets := uint32(0), false
 	cs := g.capture[s]
+	// child adds the positions after the move to t that leaves the side
+	// to move with W2: one, or one per piece it may take.
+	child := func(dst []retro.Child, t int, W2 uint32) []retro.Child {
+		if g.closes(W2, t) && (!placing || g.placingTakes) {
+			if !haveTargets {
+				targets, haveTargets = g.capturable(B), true
+			}
+			if targets != 0 {
+				for c := targets; c != 0; c &= c - 1 {
+					if cs < 0 {
+						dst = append(dst, retro.Child{End: true, Value: retro.LossIn(0)})
+						continue
+					}
+					B2 := B &^ (c & -c)
+					dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: g.lay[cs].index(B2, W2)}})
+				}
+				return dst
+			}
+		}
+		B0W := g.x.minImage(syms, W2)
+		return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: base + g.x.rankIn(B0W, B0)}})
+	}
+	if placing {
+		for to := empty; to != 0; to &= to - 1 {
+			t := bits.TrailingZeros32(to)
+			dst = child(dst, t, W|1<<t)
+		}
+		return dst, 0, true
+	}
 	for f := W; f != 0; f &= f - 1 {
 		from := bits.TrailingZeros32(f)
 		to := empty
@@ -272,25 +398,7 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 		}
 		for ; to != 0; to &= to - 1 {
 			t := bits.TrailingZeros32(to)
-			W2 := W ^ (1<<from | 1<<t)
-			if g.closes(W2, t) {
-				if !haveTargets {
-					targets, haveTargets = g.capturable(B), true
-				}
-				if targets != 0 {
-					for c := targets; c != 0; c &= c - 1 {
-						if cs < 0 {
-							dst = append(dst, retro.Child{End: true, Value: retro.LossIn(0)})
-							continue
-						}
-						B2 := B &^ (c & -c)
-						dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: g.lay[cs].index(B2, W2)}})
-					}
-					continue
-				}
-			}
-			B0W := g.x.minImage(syms, W2)
-			dst = append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: base + g.x.rankIn(B0W, B0)}})
+			dst = child(dst, t, W^(1<<from|1<<t))
 		}
 	}
 	return dst, 0, true
@@ -299,8 +407,15 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 // Parents undoes the moves without capture of the side not to move (B):
 // a piece of B on y came from an empty point x (a neighbour, or anywhere
 // if B flies), and the move did not close a mill that took a piece.
+//
+// A position's parents in the placing phase, and the last placements
+// before a position of the moving phase, lie in other components: they
+// are found from their children, and Parents does not list them.
 func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 	g := wk.g
+	if !g.keys[s].Moving() || !g.keys[g.swap[s]].Moving() {
+		return dst
+	}
 	lay := &g.lay[s]
 	W, B, _ := lay.position(i)
 	empty := g.all &^ (W | B)

@@ -15,10 +15,10 @@ import (
 func normal(t *testing.T, g *game, slow *slowIndexer, q mill.Position) retro.Child {
 	us := q.SideToMove()
 	W, B := q.Pieces(us), q.Pieces(us.Other())
-	if q.OnBoard(us) < g.minPieces {
+	if q.OnBoard(us)+q.InHand(us) < g.minPieces {
 		return retro.Child{End: true, Value: retro.LossIn(0)}
 	}
-	s, ok := g.sector(Key{White: q.OnBoard(us), Black: q.OnBoard(us.Other())})
+	s, ok := g.sector(Key{White: q.OnBoard(us), Black: q.OnBoard(us.Other()), WhiteHand: q.InHand(us), BlackHand: q.InHand(us.Other())})
 	if !ok {
 		t.Fatalf("%v: no sector", q)
 	}
@@ -69,9 +69,14 @@ func TestChildrenAgainstMill(t *testing.T) {
 		}
 		x := newIndexer(r.Board())
 		slow := newSlowIndexer(r.Board())
-		keys := []Key{{3, 3, 0, 0}, {4, 3, 0, 0}, {5, 4, 0, 0}, {4, 4, 0, 0}, {7, 6, 0, 0}, {12, 10, 0, 0}}
-		if r.Options().Pieces < 12 || testing.Short() {
-			keys = keys[:len(keys)-1] // large tables of canonical sets
+		keys := []Key{{3, 3, 0, 0}, {4, 3, 0, 0}, {5, 4, 0, 0}, {4, 4, 0, 0}, {7, 6, 0, 0}}
+		if r.Options().Pieces >= 12 && !testing.Short() {
+			keys = append(keys, Key{12, 10, 0, 0}) // large tables of canonical sets
+		}
+		// The placing phase: placements, with and without captures, the
+		// last placement into the moving phase, an empty board.
+		if PlacingSupported(r) == nil {
+			keys = append(keys, Key{0, 0, 9, 9}, Key{2, 2, 7, 6}, Key{4, 3, 4, 4}, Key{6, 5, 2, 1}, Key{7, 8, 1, 1}, Key{8, 9, 1, 0})
 		}
 		g, err := newGame(r, x, keys)
 		if err != nil {
@@ -91,7 +96,7 @@ func TestChildrenAgainstMill(t *testing.T) {
 				if !valid {
 					continue
 				}
-				p, err := r.SetUp(W, B, mill.White, 0, 0)
+				p, err := r.SetUp(W, B, mill.White, k.WhiteHand, k.BlackHand)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +118,9 @@ func TestChildrenAgainstMill(t *testing.T) {
 					}
 				}
 				for _, c := range kids {
-					if c.End || c.Sector != g.swap[s] {
+					// Parents lists parents inside a component: in the
+					// moving phase (placing sectors are components alone).
+					if c.End || c.Sector != g.swap[s] || !k.Moving() {
 						continue
 					}
 					parents := wk.Parents(c.Sector, c.Index, nil)

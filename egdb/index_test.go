@@ -185,13 +185,13 @@ func TestIndexCoversEveryPosition(t *testing.T) {
 }
 
 func TestKeys(t *testing.T) {
-	for _, s := range []string{"3v3", "5v4", "12v3", "5v3h2,1"} {
+	for _, s := range []string{"3v3", "5v4", "12v3", "5v3h2-1"} {
 		k, err := ParseKey(s)
 		if err != nil || k.String() != s {
 			t.Errorf("ParseKey(%q): got %v %v, want it back", s, k, err)
 		}
 	}
-	for _, s := range []string{"", "3", "3v", "v3", "3x3", "3v3h1", "-1v3", "3v3h1,x"} {
+	for _, s := range []string{"", "3", "3v", "v3", "3x3", "3v3h1", "-1v3", "3v3h1,x", "3v3h1-", "3v3h1,0"} {
 		if _, err := ParseKey(s); err == nil {
 			t.Errorf("ParseKey(%q): got no error", s)
 		}

@@ -18,11 +18,13 @@ type Key struct {
 	WhiteHand, BlackHand int // pieces in hand
 }
 
-// String returns "5v3", or "5v3h2,1" when pieces are in hand.
+// String returns "5v3", or "5v3h2-1" when pieces are in hand (2 for the
+// side to move, 1 for its opponent): no comma, so that lists of sectors
+// can be written with commas.
 func (k Key) String() string {
 	s := strconv.Itoa(k.White) + "v" + strconv.Itoa(k.Black)
 	if k.WhiteHand != 0 || k.BlackHand != 0 {
-		s += "h" + strconv.Itoa(k.WhiteHand) + "," + strconv.Itoa(k.BlackHand)
+		s += "h" + strconv.Itoa(k.WhiteHand) + "-" + strconv.Itoa(k.BlackHand)
 	}
 	return s
 }
@@ -33,7 +35,7 @@ func (k Key) Moving() bool { return k.WhiteHand == 0 && k.BlackHand == 0 }
 // Swap returns the sector of the positions after a move that captures nothing.
 func (k Key) Swap() Key { return Key{k.Black, k.White, k.BlackHand, k.WhiteHand} }
 
-// ParseKey parses a sector name as printed by String: "5v3", "5v3h2,1".
+// ParseKey parses a sector name as printed by String: "5v3", "5v3h2-1".
 func ParseKey(s string) (Key, error) {
 	bad := fmt.Errorf("egdb: bad sector %q: want like 5v3 (5 pieces of the side to move against 3)", s)
 	board, hands, hasHands := strings.Cut(s, "h")
@@ -52,7 +54,7 @@ func ParseKey(s string) (Key, error) {
 	}
 	k.White, k.Black = num(ws), num(bs)
 	if hasHands {
-		wh, bh, ok := strings.Cut(hands, ",")
+		wh, bh, ok := strings.Cut(hands, "-")
 		if !ok {
 			return Key{}, bad
 		}

@@ -23,12 +23,13 @@ import (
 var commandContext = context.Background
 
 func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("solve", "-variant V -dir DIR [-max N | -sectors 3v3,4v3,...] [-threads N] [-verify]", stderr)
+	fs := newFlags("solve", "-variant V -dir DIR [-max N | -sectors 3v3,4v3,... | -game] [-threads N] [-verify]", stderr)
 	variant := fs.String("variant", "nine-mens-morris", "preset, optionally with overrides: nine-mens-morris,protection=always")
 	rulesFlag := fs.String("rules", "", "rule overrides, comma-separated name=value")
 	dir := fs.String("dir", "", "directory of the database files (required); a summary goes to DIR/summary.txt")
 	maxPieces := fs.Int("max", 10, "build every sector of the moving phase with at most this many pieces on the board")
-	sectors := fs.String("sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first)")
+	sectors := fs.String("sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first), 8v8h1-1 (and pieces in hand)")
+	whole := fs.Bool("game", false, "build the whole game: every sector reachable from the start, the placing phase and the moving phase (the start's value is sector 0v0hN-N)")
 	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "goroutines")
 	verify := fs.Bool("verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	quiet := fs.Bool("q", false, "no progress bar")
@@ -53,7 +54,15 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return usageError{err}
 	}
 	var keys []egdb.Key
-	if *sectors != "" {
+	switch {
+	case *whole && *sectors != "":
+		return badInput("-game and -sectors: choose one")
+	case *whole:
+		if err := egdb.PlacingSupported(r); err != nil {
+			return usageError{err}
+		}
+		keys = []egdb.Key{egdb.StartKey(r)}
+	case *sectors != "":
 		for _, s := range strings.Split(*sectors, ",") {
 			k, err := egdb.ParseKey(strings.TrimSpace(s))
 			if err != nil {
@@ -61,7 +70,7 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			}
 			keys = append(keys, k)
 		}
-	} else {
+	default:
 		keys = egdb.MovingSectors(r, *maxPieces)
 		if len(keys) == 0 {
 			return badInput("-max %d: no sector of %s has so few pieces", *maxPieces, r)

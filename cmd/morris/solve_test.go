@@ -69,17 +69,44 @@ func TestSolve(t *testing.T) {
 	}
 }
 
+// TestSolveGame: -game builds the whole game of three men on the nine men's
+// board, from the start (sector 0v0h3-3, one position) down to the moving
+// phase (3v3); the start is a win for the first player (egdb's
+// TestPlacingAgainstBrute checks every value of it against a minimax).
+func TestSolveGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves a whole game")
+	}
+	out, errOut, err := solve("-variant", "nine-mens-morris,pieces=3", "-game", "-dir", t.TempDir(), "-threads", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	var start []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "0v0h3-3" {
+			start = f
+		}
+	}
+	if strings.Join(start[:5], " ") != "0v0h3-3 1 1 0 0" || !strings.Contains(out, "\n3v3 ") || !strings.Contains(out, "7 sectors") {
+		t.Errorf("got\n%s\nwant 7 sectors, 3v3 among them, and the start (0v0h3-3) one position, won", out)
+	}
+}
+
 func TestSolveBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"-sectors", "3v3"},                  // no -dir
-		{"-dir", dir, "-sectors", "2v3"},     // no such sector
-		{"-dir", dir, "-sectors", "3x3"},     // not a sector name
-		{"-dir", dir, "-variant", "shah"},    // rules without databases
-		{"-dir", dir, "-variant", "nope"},    // no such variant
-		{"-dir", dir, "-max", "5"},           // no sector that small
-		{"-dir", dir, "-threads", "0"},       // no threads
-		{"-dir", dir, "-sectors", "3v3h1,0"}, // pieces in hand
+		{"-sectors", "3v3"},                                        // no -dir
+		{"-dir", dir, "-sectors", "2v3"},                           // no such sector
+		{"-dir", dir, "-sectors", "3x3"},                           // not a sector name
+		{"-dir", dir, "-variant", "shah"},                          // rules without databases
+		{"-dir", dir, "-variant", "nope"},                          // no such variant
+		{"-dir", dir, "-max", "5"},                                 // no sector that small
+		{"-dir", dir, "-threads", "0"},                             // no threads
+		{"-dir", dir, "-sectors", "3v3h0-1"},                       // the side to move has none in hand, its opponent one
+		{"-dir", dir, "-sectors", "3v3h1,0"},                       // not a sector name (hands are written 1-0)
+		{"-dir", dir, "-variant", "lasker", "-sectors", "3v3h1-1"}, // placing with moves while placing
+		{"-dir", dir, "-variant", "lasker", "-game"},               // the same
+		{"-dir", dir, "-game", "-sectors", "3v3"},                  // one or the other
 	} {
 		_, _, err := solve(args...)
 		var ue usageError

@@ -97,6 +97,7 @@ type solver struct {
 	maxPl   atomic.Int64
 	settled atomic.Int64
 	valid   atomic.Int64 // valid positions, counted by the count pass
+	inner   atomic.Bool  // some child lies inside the component (else the count pass settles everything)
 	total   int64        // positions to do in the current phase
 }
 
@@ -146,8 +147,12 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 		return nil, nil, err
 	}
 	s.total = s.valid.Load()
-	if err := s.levels(ctx); err != nil {
-		return nil, nil, err
+	// A component whose positions all lead out of it (a sector of the
+	// placing phase) is settled: every value was known to the count.
+	if s.inner.Load() {
+		if err := s.levels(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
 	vals := make([][]Value, len(comp))
 	counts := make([]Counts, len(comp))
@@ -302,6 +307,9 @@ func (s *solver) count(ctx context.Context) error {
 					}
 				}
 				c := distinct(sc.in)
+				if c > 0 && !s.inner.Load() {
+					s.inner.Store(true)
+				}
 				if draw {
 					c++
 				}
