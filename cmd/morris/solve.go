@@ -84,7 +84,7 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	bar := &progressBar{w: stderr, quiet: *quiet, start: time.Now()}
+	bar := &progressBar{w: stderr, quiet: *quiet}
 	for _, p := range plan {
 		bar.left += p.Indices
 	}
@@ -159,13 +159,12 @@ func percent(n, of int64) string {
 type progressBar struct {
 	w     io.Writer
 	quiet bool
-	// For the estimate of the time left: when the build started, the
-	// indices of the sectors not yet finished, and those solved (not
-	// found on disk) and the time they took.
-	start  time.Time
-	left   int64
-	solved int64
-	took   time.Duration
+	// For the estimate of the time left: the indices of the sectors not
+	// yet finished, those solved (not found on disk), and the solving time
+	// of their components (both sectors of a component report the same).
+	left, solved int64
+	took         time.Duration
+	lastSolve    time.Duration
 
 	last     egdb.Progress
 	lastTime time.Time
@@ -229,16 +228,16 @@ func (b *progressBar) done(res egdb.SectorResult) {
 	c := res.Counts
 	b.left -= res.Indices
 	eta := ""
-	if res.Resumed && b.solved == 0 {
-		b.start = time.Now() // the rate counts the sectors solved here
-	}
 	if !res.Resumed {
 		b.solved += res.Indices
-		b.took = time.Since(b.start)
+		if res.Solve != b.lastSolve {
+			b.took += res.Solve
+			b.lastSolve = res.Solve
+		}
 	}
-	if b.solved > 0 && b.left > 0 {
+	if b.solved > 0 && b.left > 0 && b.took > 0 {
 		rate := float64(b.solved) / b.took.Seconds()
-		eta = fmt.Sprintf("; %.0f%% of the indices left, about %v at %.2fM indices/s", 100*float64(b.left)/float64(b.left+b.solved),
+		eta = fmt.Sprintf("; %.0f%% of the indices left, about %v of solving at %.2fM indices/s", 100*float64(b.left)/float64(b.left+b.solved),
 			time.Duration(float64(b.left)/rate*float64(time.Second)).Round(time.Minute), rate/1e6)
 	}
 	fmt.Fprintf(b.w, "%s: %s: %d positions, %d wins, %d draws, %d losses%s\n", res.Key, how, c.Positions(), c.Wins, c.Draws, c.Losses, eta)
