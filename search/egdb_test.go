@@ -246,3 +246,57 @@ func TestLevelsPlayDatabasesPerfectly(t *testing.T) {
 	}
 	t.Logf("positions by value: %v", kinds)
 }
+
+// TestPlacingFromDatabases: with the databases of a whole game (three men
+// on the nine men's board, built from the start), the engine plays every
+// placing position perfectly too: each move keeps the position's value.
+func TestPlacingFromDatabases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	r := mill.MustRules("nine-mens-morris", "pieces=3")
+	dir, err := mkdirTemp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{egdb.StartKey(r)}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := egdb.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	rng := rand.New(rand.NewPCG(11, 12))
+	checked := 0
+	for game := 0; game < 10; game++ {
+		g := mill.NewGame(r)
+		for g.Outcome() == mill.NoOutcome && g.Position().Placing() {
+			p := g.Position()
+			v, ok := d.Probe(p)
+			if !ok {
+				t.Fatalf("%s: not in the databases", p)
+			}
+			e.Clear()
+			res := e.Choose(context.Background(), g.Positions(), LevelFor(10), Limits{Depth: 2}, rng, nil)
+			got := egdb.Value{Result: egdb.Win, Plies: 1}
+			if o, _ := p.Play(res.Move).Status(); o == mill.NoOutcome {
+				cv, _ := d.Probe(p.Play(res.Move))
+				got = cv.Parent()
+			}
+			if got != v {
+				t.Errorf("%s (%s): the engine played %s, worth %s", p, v, p.MoveText(res.Move), got)
+			}
+			checked++
+			// Go on with a random move, to see other positions.
+			moves := p.Moves(nil)
+			if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d placing positions checked", checked)
+	}
+}

@@ -55,8 +55,14 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 	// The book answers at once: level 10 with a best move (one of several
 	// when symmetric moves score the same), the levels below with one of
 	// the moves within their margin. Not when a depth or a number of nodes
-	// is asked for: that is a request for a search.
-	if e.opts.Book != nil && lv.N >= BookLevel && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 {
+	// is asked for: that is a request for a search. Nor when the endgame
+	// databases hold the position (those of the placing phase): they know
+	// better than any book.
+	inDB := false
+	if e.opts.Tablebase != nil {
+		_, _, inDB = e.opts.Tablebase.Probe(root)
+	}
+	if e.opts.Book != nil && lv.N >= BookLevel && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 && !inDB {
 		if be, ok := e.opts.Book.Choose(root, lv.Margin, rng); ok {
 			if report != nil {
 				report(Info{Depth: be.Depth, Score: be.Score, PV: []mill.Move{be.Move}})
