@@ -12,7 +12,7 @@ const (
 	// Standard is the notation of RULES.md §5: "d6", "d6-d5", "a4-a7xd2",
 	// "d3xg1", "d3xg1xf4", "xd2" (a removal only), "pass".
 	Standard Dialect = iota
-	// Pbm is the pbmserv dialect of seed 003: upper case, a comma before each
+	// Pbm is the dialect of the pbmserv play-by-mail server: upper case, a comma before each
 	// capture: "D2", "D2-F2", "D3,G1", "A7-D7,B2", "X,D2", "PASS".
 	Pbm
 )

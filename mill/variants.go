@@ -6,7 +6,7 @@ import "fmt"
 type Variant struct {
 	ID          string
 	Description string
-	Source      string // the rule sheet (seed) or tradition it comes from
+	Source      string // the rule sheet or tradition it comes from
 	Options     Options
 }
 
@@ -22,31 +22,31 @@ func preset(id, desc, source string, edit func(*Options)) Variant {
 // The presets of RULES.md §3. Each sets the draw rules to the defaults:
 // threefold repetition and 100 plies without a capture.
 var variants = []Variant{
-	preset("nine-mens-morris", "the tournament game: 9 men, fly at 3, mills safe unless all are in mills", "seeds 002, 003", func(o *Options) {}),
-	preset("twelve-mens-morris", "12 men on the board with diagonals, diagonal mills, fly at 4, gridlock or a full board draws, first player by lot", "seed 001", func(o *Options) {
+	preset("nine-mens-morris", "the tournament game: 9 men, fly at 3, mills safe unless all are in mills", "a general rule sheet and the tournament rules of a play-by-mail server", func(o *Options) {}),
+	preset("twelve-mens-morris", "12 men on the board with diagonals, diagonal mills, fly at 4, gridlock or a full board draws, first player by lot", "a rule sheet of the traditional game", func(o *Options) {
 		o.Board, o.Pieces, o.DiagonalMills, o.FlyAt = "diagonal24", 12, true, 4
 		o.Gridlock, o.FullBoard, o.FirstPlayer = GridlockDraw, FullBoardDraw, FirstLot
 	}),
-	preset("twelve-mens-morris-small", "12 men on the small board with diagonals, diagonal mills, fly at 3; a blocked side (even on a full board) loses", "seed 002", func(o *Options) {
+	preset("twelve-mens-morris-small", "12 men on the small board with diagonals, diagonal mills, fly at 3; a blocked side (even on a full board) loses", "a general rule sheet", func(o *Options) {
 		o.Board, o.Pieces, o.DiagonalMills = "diagonal24", 12, true
 	}),
-	preset("twelve-mens-morris-large", "12 men on the large board of four squares, fly at 3", "seed 002", func(o *Options) {
+	preset("twelve-mens-morris-large", "12 men on the large board of four squares, fly at 3", "a general rule sheet", func(o *Options) {
 		o.Board, o.Pieces = "large32", 12
 	}),
-	preset("twelve-man-morris", "12 men, diagonal mills, no flying, any piece may be taken, no re-forming a broken mill at once, gridlock draws, first player by lot", "seed 000", func(o *Options) {
+	preset("twelve-man-morris", "12 men, diagonal mills, no flying, any piece may be taken, no re-forming a broken mill at once, gridlock draws, first player by lot", "an old rule sheet", func(o *Options) {
 		o.Board, o.Pieces, o.DiagonalMills, o.FlyAt = "diagonal24", 12, true, 0
 		o.Protection, o.Gridlock, o.ReformBan, o.FirstPlayer = ProtectNone, GridlockDraw, true, FirstLot
 	}),
-	preset("nine-man-morris-diagonal", "9 men on the board with diagonals that make no mills, no flying, any piece may be taken, no re-forming a broken mill at once, first player by lot", "seed 000", func(o *Options) {
+	preset("nine-man-morris-diagonal", "9 men on the board with diagonals that make no mills, no flying, any piece may be taken, no re-forming a broken mill at once, first player by lot", "an old rule sheet", func(o *Options) {
 		o.Board, o.FlyAt = "diagonal24", 0
 		o.Protection, o.Gridlock, o.ReformBan, o.FirstPlayer = ProtectNone, GridlockDraw, true, FirstLot
 	}),
-	preset("shah", "Shax: 12 men, no captures while placing; the first to form a mill removes when the board is full; a trapped side passes", "seed 000 and the Shax tradition", func(o *Options) {
+	preset("shah", "Shax: 12 men, no captures while placing; the first to form a mill removes when the board is full; a trapped side passes", "an old rule sheet and the Shax tradition", func(o *Options) {
 		o.Pieces, o.FlyAt = 12, 0
 		o.Protection, o.PlacingCaptures, o.Blocked, o.Gridlock = ProtectNone, CaptureDeferred, BlockedPasses, GridlockDraw
 		o.TrapRule, o.FirstPlayer = true, FirstLot
 	}),
-	preset("mill", "9 men, the diagonals are for moving only, no flying, pieces in mills are never taken, white first", "seed 004", func(o *Options) {
+	preset("mill", "9 men, the diagonals are for moving only, no flying, pieces in mills are never taken, white first", "an old rule sheet with a printed board", func(o *Options) {
 		o.Board, o.FlyAt, o.Protection = "diagonal24", 0, ProtectAlways
 	}),
 	preset("lasker", "10 men; while you have men in hand you may place or slide", "Emanuel Lasker's variant", func(o *Options) {

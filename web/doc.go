@@ -111,6 +111,7 @@
 //	                hand-SIDE and flying-SIDE), tab-analysis, tab-import,
 //	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,
 //	                engine-toggle, engine-output, engine-score (data-score), engine-best, engine-pv,
+//	                engine-tablebase (data-value), tablebase-moves (li: data-move, data-keeps),
 //	                engine-error, takeback, flip, pass, import-form, import-text, import-submit,
 //	                import-error, import-games, import-game-N, export-text, export-copy, export-download
 //	rules           rules-list, rules-card-ID, rules-page (data-variant), rules-title, rules-facts,
