@@ -39,6 +39,10 @@ type Board struct {
 	Lines       []Line     // every line of three (mill candidates)
 	Width       int        // drawing grid: X in 0..Width-1
 	Height      int        // Y in 0..Height-1
+	// Centre is the point in the middle of the board that the first
+	// placement may be barred from (the option centre-ban), or NoPoint on
+	// a board without one.
+	Centre Point
 	// Symmetries lists permutations of the points that keep edges and lines
 	// (the identity first). Symmetries[s][p] is the image of p under s.
 	Symmetries [][]Point
@@ -119,20 +123,23 @@ func (b *Board) finish() *Board {
 // the family of all classic Mill boards. Ring 0 is the outer square. On each
 // ring the points run counter-clockwise from the bottom-left corner:
 // corner, middle of the bottom side, corner, middle of the right side, ...
-// so point r*8+k is point k of ring r. spokes links the middles of the sides
-// of neighbouring rings; diagonals also links their corners.
-func ringBoard(id, desc string, rings int, diagonals bool) *Board {
+// so point r*8+k is point k of ring r. Spokes link the middles of the sides
+// of neighbouring rings; diagonals also link their corners.
+//
+// With centre, a last point (number rings*8) stands in the middle, joined
+// to the middles of the innermost ring's sides (and to its corners with
+// diagonals): each spoke then runs straight across the board through the
+// centre, and every three points in a row on it are a line.
+func ringBoard(id, desc string, rings int, diagonals, centre bool) *Board {
 	size := 2*rings + 1
 	c := rings
-	b := &Board{ID: id, Description: desc, Width: size, Height: size}
+	b := &Board{ID: id, Description: desc, Width: size, Height: size, Centre: NoPoint}
+	name := func(x, y int) string { return fmt.Sprintf("%c%d", 'a'+x, y+1) }
 	for r := 0; r < rings; r++ {
 		lo, hi := r, size-1-r
 		xy := [8][2]int{{lo, lo}, {c, lo}, {hi, lo}, {hi, c}, {hi, hi}, {c, hi}, {lo, hi}, {lo, c}}
 		for _, p := range xy {
-			b.Points = append(b.Points, PointInfo{
-				Name: fmt.Sprintf("%c%d", 'a'+p[0], p[1]+1),
-				X:    p[0], Y: p[1],
-			})
+			b.Points = append(b.Points, PointInfo{Name: name(p[0], p[1]), X: p[0], Y: p[1]})
 		}
 	}
 	pt := func(r, k int) Point { return Point(r*8 + (k+8)%8) }
@@ -164,13 +171,44 @@ func ringBoard(id, desc string, rings int, diagonals bool) *Board {
 			}
 		}
 	}
+	if centre {
+		// The centre joins the innermost ring; the lines of three through
+		// or ending at it: first those of the two outer rings' spokes
+		// ending at the centre, then those across it, the straight spokes
+		// (odd k) before the diagonals (even k).
+		in := rings - 1
+		cp := Point(rings * 8)
+		b.Centre = cp
+		b.Points = append(b.Points, PointInfo{Name: name(c, c), X: c, Y: c})
+		for _, k0 := range centreStarts(diagonals) {
+			for k := k0; k < 8; k += 2 {
+				b.Edges = append(b.Edges, [2]Point{pt(in, k), cp})
+			}
+		}
+		for _, k0 := range centreStarts(diagonals) {
+			if in >= 1 {
+				for k := k0; k < 8; k += 2 {
+					b.Lines = append(b.Lines, Line{Points: [3]Point{pt(in-1, k), pt(in, k), cp}, Diagonal: k0 == 0})
+				}
+			}
+			for k := k0; k < 4; k += 2 {
+				b.Lines = append(b.Lines, Line{Points: [3]Point{pt(in, k), cp, pt(in, k+4)}, Diagonal: k0 == 0})
+			}
+		}
+	}
 	// The 8 symmetries of the square act on the position within a ring
 	// (rotation by a quarter turn: k+2; reflection in the a1-g7 diagonal: -k),
-	// times the swap of the rings from outside in.
-	for swap := 0; swap < 2; swap++ {
+	// times the swap of the rings from outside in where that keeps the
+	// board: with two rings or more and no centre (the centre is joined to
+	// the innermost ring only). The centre stays where it is.
+	swaps := 1
+	if rings >= 2 && !centre {
+		swaps = 2
+	}
+	for swap := 0; swap < swaps; swap++ {
 		for refl := 0; refl < 2; refl++ {
 			for rot := 0; rot < 4; rot++ {
-				perm := make([]Point, 8*rings)
+				perm := make([]Point, len(b.Points))
 				for r := 0; r < rings; r++ {
 					for k := 0; k < 8; k++ {
 						k2 := k
@@ -185,6 +223,9 @@ func ringBoard(id, desc string, rings int, diagonals bool) *Board {
 						perm[pt(r, k)] = pt(r2, k2)
 					}
 				}
+				if centre {
+					perm[b.Centre] = b.Centre
+				}
 				b.Symmetries = append(b.Symmetries, perm)
 			}
 		}
@@ -192,13 +233,26 @@ func ringBoard(id, desc string, rings int, diagonals bool) *Board {
 	return b.finish()
 }
 
+// centreStarts returns the first k of the directions from the centre: the
+// middles of the sides (odd k), and the corners (even k) with diagonals.
+func centreStarts(diagonals bool) []int {
+	if diagonals {
+		return []int{1, 0}
+	}
+	return []int{1}
+}
+
 var (
-	standard24 = ringBoard("standard24", "three nested squares, 24 points, the middles of the sides linked", 3, false)
-	diagonal24 = ringBoard("diagonal24", "three nested squares, 24 points, the middles of the sides and the corners linked", 3, true)
-	large32    = ringBoard("large32", "four nested squares, 32 points, the middles of the sides linked", 4, false)
+	standard24 = ringBoard("standard24", "three nested squares, 24 points, the middles of the sides linked", 3, false, false)
+	diagonal24 = ringBoard("diagonal24", "three nested squares, 24 points, the middles of the sides and the corners linked", 3, true, false)
+	large32    = ringBoard("large32", "four nested squares, 32 points, the middles of the sides linked", 4, false, false)
+	standard9  = ringBoard("standard9", "a square of 3x3 points, 9 points, rows and columns linked", 1, false, true)
+	diagonal9  = ringBoard("diagonal9", "a square of 3x3 points, 9 points, rows, columns and both diagonals linked", 1, true, true)
+	standard16 = ringBoard("standard16", "two nested squares, 16 points, the middles of the sides linked", 2, false, false)
+	cross17    = ringBoard("cross17", "two nested squares and a cross through a centre point, 17 points", 2, false, true)
 )
 
-var boards = []*Board{standard24, diagonal24, large32}
+var boards = []*Board{standard24, diagonal24, large32, standard9, diagonal9, standard16, cross17}
 
 // Boards returns the known boards.
 func Boards() []*Board { return append([]*Board(nil), boards...) }

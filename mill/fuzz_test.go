@@ -43,6 +43,13 @@ func FuzzParsePosition(f *testing.F) {
 		"twelve-mens-morris-large 1B3WW1/3B2BB/4BBB1/W4B1B w 0,0 - 0 80",
 		"nine-mens-morris,flying=never,protection=always 8/8/8 w 9,9 - 0 0",
 		"nine-mens-morris 9/8/8 w 9,9 - 0 0",
+		"three-mens-morris 8/1 w 3,3 - 0 0",
+		"three-mens-morris W2BWB1B/W w 0,0 - 4 10",
+		"tapatan,centre-ban=yes WBW2WBB/1 w 0,0 - 24 30",
+		"three-mens-morris 8/2 w 3,3 - 0 0",
+		"six-mens-morris 1W1BW1WB/1BWW1BBB w 0,0 - 18 30",
+		"seven-mens-morris BW6/BBBWW1W1/1 w 0,0 - 0 30",
+		"seven-mens-morris BW6/BBBWW1W1 w 0,0 - 0 30",
 	} {
 		f.Add(s)
 	}
@@ -72,7 +79,9 @@ func FuzzParsePosition(f *testing.F) {
 
 func FuzzParseRules(f *testing.F) {
 	for _, s := range []string{"nine-mens-morris", "shah,board=diagonal24", "mill,flying=3,protection=none",
-		"lasker,placing-captures=deferred", "twelve-mens-morris,board=standard24", "x", ",", "nine-mens-morris,="} {
+		"lasker,placing-captures=deferred", "twelve-mens-morris,board=standard24", "x", ",", "nine-mens-morris,=",
+		"three-mens-morris,centre-ban=yes,flying=3", "tapatan,board=standard9,diagonal-mills=no", "seven-mens-morris,mill-wins=yes",
+		"six-mens-morris,centre-ban=yes", "nine-mens-morris,board=standard9"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

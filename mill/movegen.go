@@ -16,12 +16,15 @@ func (r *Rules) capturable(opp uint32) uint32 {
 	return opp
 }
 
-// ended reports the ends that need no move generation: material, no
-// progress, a full board that draws.
+// ended reports the ends that need no move generation: material, a mill
+// that wins, no progress, a full board that draws.
 func (p *Position) ended() bool {
 	r := p.rules
 	min := r.opts.MinPieces
 	if popcount(p.occ[White])+int(p.hand[White]) < min || popcount(p.occ[Black])+int(p.hand[Black]) < min {
+		return true
+	}
+	if r.opts.MillWins && (r.inMills(p.occ[White]) != 0 || r.inMills(p.occ[Black]) != 0) {
 		return true
 	}
 	if r.opts.DrawAfter > 0 && int(p.quiet) >= r.opts.DrawAfter {
@@ -37,6 +40,22 @@ func (p *Position) banned(c Color, from, to Point) bool {
 		return false
 	}
 	return p.rules.millsAt(p.occ[c]&^(1<<from)|1<<to, to) != 0
+}
+
+// opening reports whether p is the start of a game: an empty board and
+// every piece in hand. The centre ban applies to its placements.
+func (p *Position) opening() bool {
+	n := uint8(p.rules.opts.Pieces)
+	return p.occ[White]|p.occ[Black] == 0 && p.hand[White] == n && p.hand[Black] == n
+}
+
+// placeable returns the points where the side to move may place: the empty
+// ones, but for the centre at the start of a game under the centre ban.
+func (p *Position) placeable(empty uint32) uint32 {
+	if r := p.rules; r.opts.CentreBan && p.opening() {
+		return empty &^ (1 << r.board.Centre)
+	}
+	return empty
 }
 
 // canMove reports whether c would have a legal move if it were c's turn.
@@ -155,7 +174,7 @@ func (g *generator) run() {
 		}
 		return
 	}
-	captures := !(r.opts.TrapRule && p.passed)
+	captures := !(r.opts.TrapRule && p.passed) && !r.opts.MillWins
 	start := g.n + len(g.dst)
 	if g.capturesOnly {
 		if !captures {
@@ -179,12 +198,13 @@ func (g *generator) run() {
 	}
 	if p.hand[us] > 0 {
 		placeCaptures := captures && r.opts.PlacingCaptures == CaptureImmediate
+		places := p.placeable(empty)
 		if g.capturesOnly && !placeCaptures {
 			// nothing is taken while placing
 		} else if g.count && placeCaptures && !r.opts.CapturePerMill {
-			g.countPlacements(empty)
+			g.countPlacements(places)
 		} else {
-			for e := empty; e != 0; e &= e - 1 {
+			for e := places; e != 0; e &= e - 1 {
 				to := Point(bits.TrailingZeros32(e))
 				g.add(Place(to), g.own|1<<to, placeCaptures)
 			}

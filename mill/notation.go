@@ -233,6 +233,9 @@ func (p *Position) whyIllegal(m Move) string {
 		if (own|opp)&(1<<m.to) != 0 {
 			return b.Name(m.to) + " is occupied"
 		}
+		if p.placeable(1<<m.to) == 0 {
+			return "the first placement of the game may not take the centre, " + b.Name(m.to)
+		}
 	case SlideMove:
 		if own&(1<<m.from) == 0 {
 			return "no " + us.String() + " piece on " + b.Name(m.from)
@@ -256,7 +259,7 @@ func (p *Position) whyIllegal(m Move) string {
 	// The move itself is possible: the captures are wrong.
 	want := 0
 	var lines uint32
-	captures := !(r.opts.TrapRule && p.passed)
+	captures := !(r.opts.TrapRule && p.passed) && !r.opts.MillWins
 	if m.kind == PlaceMove && r.opts.PlacingCaptures != CaptureImmediate {
 		captures = false
 	}
@@ -289,6 +292,8 @@ func (p *Position) whyIllegal(m Move) string {
 		switch {
 		case lines == 0:
 			return "the move closes no mill, so it takes nothing"
+		case r.opts.MillWins:
+			return "a mill wins the game under these rules and takes nothing"
 		case !captures && r.opts.TrapRule && p.passed:
 			return "the mill takes nothing while " + them.String() + " is trapped"
 		case !captures:

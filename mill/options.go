@@ -80,6 +80,8 @@ type Options struct {
 	DrawAfter        int // plies without a capture in the moving phase that draw; 0 off
 	MoveWhilePlacing bool
 	OneTimeMills     bool
+	MillWins         bool // a mill wins the game at once and captures nothing
+	CentreBan        bool // the first placement of the game may not take the board's centre
 }
 
 // DefaultOptions returns the rules of nine men's morris, the tournament game.
@@ -199,12 +201,12 @@ func intOption(name, values, doc string, never string, lo, hi int, field func(*O
 // OptionList lists every rule option, in a fixed order.
 var OptionList = []Option{
 	{
-		Name: "board", Values: "standard24|diagonal24|large32",
-		Doc: "the board: three squares, three squares with diagonals, or four squares",
+		Name: "board", Values: strings.Join(boardIDs(), "|"),
+		Doc: "the board: three squares, with diagonals, four squares, 3x3 points, with diagonals, two squares, two squares with a cross",
 		get: func(o *Options) string { return o.Board },
 		set: func(o *Options, s string) error {
 			if _, ok := BoardByID(s); !ok {
-				return fmt.Errorf("option board: unknown board %q (standard24, diagonal24, large32)", s)
+				return fmt.Errorf("option board: unknown board %q (%s)", s, strings.Join(boardIDs(), ", "))
 			}
 			o.Board = s
 			return nil
@@ -247,6 +249,17 @@ var OptionList = []Option{
 	intOption("draw-after", "0..1000", "plies in the moving phase without a capture that draw; 0 off", "", 0, 1000, func(o *Options) *int { return &o.DrawAfter }),
 	boolOption("move-while-placing", "a side with pieces in hand may slide instead of placing (Lasker)", func(o *Options) *bool { return &o.MoveWhilePlacing }),
 	boolOption("one-time-mills", "each mill line captures only the first time a side forms it", func(o *Options) *bool { return &o.OneTimeMills }),
+	boolOption("mill-wins", "a side that forms a mill wins the game at once; nothing is ever captured (three men's morris)", func(o *Options) *bool { return &o.MillWins }),
+	boolOption("centre-ban", "the first placement of the game may not take the centre point (boards with a centre)", func(o *Options) *bool { return &o.CentreBan }),
+}
+
+// boardIDs returns the ids of the boards, in the order of Boards.
+func boardIDs() []string {
+	ids := make([]string, len(boards))
+	for i, b := range boards {
+		ids[i] = b.ID
+	}
+	return ids
 }
 
 // LookupOption returns the option with the given name.
@@ -340,6 +353,27 @@ func (opts Options) problems() []string {
 	}
 	if opts.TrapRule && opts.Blocked != BlockedPasses {
 		bad("trap-rule=yes needs blocked=passes: only a passing side is trapped")
+	}
+	if opts.MillWins {
+		// Mills decide the game; every rule about what they take is void.
+		if opts.PlacingCaptures != CaptureImmediate {
+			bad("mill-wins=yes and placing-captures=%s: a mill wins the game, while placing too", placingNames.get(opts.PlacingCaptures))
+		}
+		if opts.CapturePerMill {
+			bad("mill-wins=yes and captures=per-mill: a mill wins the game and takes nothing")
+		}
+		if opts.OneTimeMills {
+			bad("mill-wins=yes and one-time-mills=yes: the first mill ends the game")
+		}
+		if opts.ReformBan {
+			bad("mill-wins=yes and reform-ban=yes: the first mill ends the game, so none is ever broken")
+		}
+		if opts.TrapRule {
+			bad("mill-wins=yes and trap-rule=yes: mills take nothing anyway")
+		}
+	}
+	if opts.CentreBan && b.Centre == NoPoint {
+		bad("centre-ban=yes: board %s has no centre point", b.ID)
 	}
 	if opts.Repetition == 1 || opts.Repetition < 0 || opts.Repetition > 9 {
 		bad("repetition=%d: want 0 (off) or 2..9", opts.Repetition)

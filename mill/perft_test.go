@@ -70,6 +70,24 @@ func TestPerft(t *testing.T) {
 	}
 }
 
+// TestPerftSlowTwin counts the table's smaller cases again with the slow
+// twin of slow_test.go, which shares no code with the move generator.
+func TestPerftSlowTwin(t *testing.T) {
+	limit := uint64(1_000_000)
+	if testing.Short() {
+		limit = 60_000
+	}
+	for _, c := range readPerftCases(t) {
+		if c.want > limit {
+			continue
+		}
+		sr := newSlowRules(c.start.Rules())
+		if got := sr.perft(sr.fromPosition(c.start), c.depth); got != c.want {
+			t.Errorf("perft.txt:%d: the slow twin's perft(%d) of %s: got %d, want %d", c.line, c.depth, c.start, got, c.want)
+		}
+	}
+}
+
 // TestDivide checks that divide lists every legal move once and that its
 // counts add up to perft, and that the detailed perft agrees, from every
 // position of the table.

@@ -12,9 +12,10 @@ import (
 //
 //  1. the rules: the preset and its overrides, as Rules.String prints them;
 //  2. the board: the points in board order (ring by ring from the outside,
-//     each ring counter-clockwise from its bottom-left corner, see
-//     ringBoard), W a white piece, B a black one, a digit a run of empty
-//     points, a slash after every eighth point;
+//     each ring counter-clockwise from its bottom-left corner, then the
+//     centre if the board has one, see ringBoard), W a white piece, B a
+//     black one, a digit a run of empty points, a slash after every eighth
+//     point;
 //  3. the side to move, w or b;
 //  4. the pieces in hand, white's and black's, "9,9";
 //  5. the capture state, "-" or a comma-separated list of:

@@ -54,6 +54,17 @@ func diffConfigs() []diffConfig {
 		diffConfig{"shah", []string{"board=diagonal24", "diagonal-mills=yes"}},
 		diffConfig{"shah", []string{"protection=always"}},
 		diffConfig{"shah", []string{"trap-rule=no", "protection=unless-all-in-mills"}},
+		// The small boards' other readings and options.
+		diffConfig{"three-mens-morris", []string{"flying=3"}},
+		diffConfig{"three-mens-morris", []string{"centre-ban=yes"}},
+		diffConfig{"three-mens-morris", []string{"board=diagonal9"}},
+		diffConfig{"tapatan", []string{"centre-ban=yes", "blocked=draw"}},
+		diffConfig{"tapatan", []string{"pieces=4", "move-while-placing=yes"}},
+		diffConfig{"six-mens-morris", []string{"flying=3", "captures=per-mill"}},
+		diffConfig{"seven-mens-morris", []string{"centre-ban=yes", "captures=per-mill", "protection=none"}},
+		diffConfig{"seven-mens-morris", []string{"flying=3", "one-time-mills=yes", "reform-ban=yes"}},
+		diffConfig{"nine-mens-morris", []string{"mill-wins=yes"}},
+		diffConfig{"twelve-mens-morris", []string{"mill-wins=yes", "flying=never"}},
 	)
 	return cs
 }
@@ -71,7 +82,7 @@ type diffStats struct {
 
 func (s *diffStats) String() string {
 	var ends []string
-	for m := Material; m <= Abandonment; m++ {
+	for m := Material; m <= MillFormed; m++ {
 		if s.ends[m] > 0 {
 			ends = append(ends, fmt.Sprintf("%s %d", m, s.ends[m]))
 		}
@@ -189,6 +200,16 @@ func (d *differ) check(p Position) (moves []Move, ok bool) {
 		d.fail("%s: Moves: got %s, want %s; missing %s, extra %s",
 			text, d.moveList(got), d.moveList(want), d.moveList(missing), d.moveList(extra))
 		return nil, false
+	}
+	// Every legal move's text, in both dialects, reads back as the move.
+	for _, m := range got {
+		for _, dialect := range []Dialect{Standard, Pbm} {
+			mt := d.r.board.MoveText(m, dialect)
+			if back, err := p.ParseMove(mt); err != nil || back != m {
+				d.fail("%s: the move %s reads back as %v, %v", text, mt, back, err)
+				return nil, false
+			}
+		}
 	}
 	if n := p.NumMoves(); n != len(got) {
 		d.fail("%s: NumMoves: got %d, want %d", text, n, len(got))
@@ -427,7 +448,11 @@ func TestDifferentialRandomGames(t *testing.T) {
 			if r.opts.FlyAt > 0 && d.stats.flying == 0 {
 				t.Errorf("no position with the side to move flying in %d games", d.stats.games)
 			}
-			if d.stats.captures == 0 {
+			if r.opts.MillWins {
+				if d.stats.captures > 0 || d.stats.ends[MillFormed] == 0 {
+					t.Errorf("%d captures and %d games won by a mill in %d games, want none and some", d.stats.captures, d.stats.ends[MillFormed], d.stats.games)
+				}
+			} else if d.stats.captures == 0 {
 				t.Errorf("no capture in %d games", d.stats.games)
 			}
 		})

@@ -20,12 +20,16 @@ type Rules struct {
 	n        int
 	all      uint32 // every point
 	adj      [MaxPoints]uint32
-	lines    []uint32             // mill lines as point sets
-	atLines  [MaxPoints][]uint8   // the mill lines through each point (indices into lines)
-	atMask   [MaxPoints][4]uint32 // the same lines as sets, for the hot loop
+	lines    []uint32                      // mill lines as point sets
+	atLines  [MaxPoints][]uint8            // the mill lines through each point (indices into lines)
+	atMask   [MaxPoints][maxLinesAt]uint32 // the same lines as sets, for the hot loop
 	atCount  [MaxPoints]uint8
 	diagonal uint32 // mill line indices that are diagonals (for text)
 }
+
+// maxLinesAt is the most mill lines through one point: six through the
+// centre of cross17 (four spokes ending there, two lines across).
+const maxLinesAt = 6
 
 // rulesCache memoizes NewRules (a pure function) so that the same rules text
 // gives the same *Rules and positions compare equal with ==. Beyond

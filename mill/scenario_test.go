@@ -420,3 +420,181 @@ func TestFirstPlayerByLot(t *testing.T) {
 		t.Errorf("no lot in nine-mens-morris")
 	}
 }
+
+// movesFrom returns the legal moves whose text starts with prefix, sorted.
+func movesFrom(p Position, prefix string) []string {
+	var out []string
+	for _, m := range moveTexts(p) {
+		if strings.HasPrefix(m, prefix) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// wantIllegal checks that the move text is refused in p with a reason that
+// contains why.
+func wantIllegal(t *testing.T, p Position, text, why string) {
+	t.Helper()
+	m, err := p.Rules().Board().ParseMove(text)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	if err := p.Check(m); !errors.Is(err, ErrIllegalMove) || !strings.Contains(err.Error(), why) {
+		t.Errorf("Check(%s) in %s = %v, want an illegal move: %q", text, p, err, why)
+	}
+}
+
+func TestThreeMensMorrisPlacing(t *testing.T) {
+	// Three men each, placed one a turn on any empty point, white first.
+	p := MustRules("three-mens-morris").Start()
+	wantMoves(t, p, "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+	// A line of three made while placing wins at once and takes nothing:
+	// white's c1 completes a1-b1-c1 although black threatens a2-b2-c2.
+	p = play(t, p, "a1", "a2", "b1", "b2")
+	wantMoves(t, p, "c1", "c2", "a3", "b3", "c3")
+	wantIllegal(t, p, "c1xa2", "a mill wins the game under these rules and takes nothing")
+	p = play(t, p, "c1")
+	wantStatus(t, p, WhiteWon, MillFormed)
+	if got := p.String(); got != "three-mens-morris WWW4B/B b 0,1 - 0 5" {
+		t.Errorf("position after the win: %s", got)
+	}
+	// A diagonal is no line on this board: white's a1, b2, c3 win nothing.
+	q := MustRules("three-mens-morris").Start()
+	q = play(t, q, "a1", "b1", "b2", "c1", "c3")
+	wantStatus(t, q, NoOutcome, NoMethod)
+	wantMoves(t, q, "c2", "a2", "a3", "b3")
+	// In tapatan the diagonal is a line: the same moves win.
+	r := MustRules("tapatan").Start()
+	r = play(t, r, "a1", "b1", "b2", "c1", "c3")
+	wantStatus(t, r, WhiteWon, MillFormed)
+}
+
+func TestThreeMensMorrisMoving(t *testing.T) {
+	// With every man placed, a man steps along a line to the next point,
+	// if it is empty: no diagonals, no jumps, no flying.
+	white, black := "a1 c1 b3", "b1 a2 c3"
+	p := setup(t, "three-mens-morris", white, black, "w 0,0 - 0 6")
+	wantStatus(t, p, NoOutcome, NoMethod)
+	wantMoves(t, p, "c1-c2", "b3-a3", "b3-b2") // a1 is shut in by b1 and a2
+	wantIllegal(t, p, "a1-a3", "a1 and a3 are not neighbours on a line (no flying in these rules)")
+	wantIllegal(t, p, "c1-b2", "c1 and b2 are not neighbours on a line")
+	// In tapatan the diagonals are lines to move along: a1-b2 and c1-b2.
+	q := setup(t, "tapatan", white, black, "w 0,0 - 0 6")
+	wantMoves(t, q, "a1-b2", "c1-b2", "c1-c2", "b3-a3", "b3-b2")
+	// The other reading, nine holes (flying=3): a man moves to any empty point.
+	r := setup(t, "three-mens-morris,flying=3", white, black, "w 0,0 - 0 6")
+	wantMoves(t, r, "a1-c2", "a1-b2", "a1-a3", "c1-c2", "c1-b2", "c1-a3", "b3-c2", "b3-b2", "b3-a3")
+	// A move that completes a line wins as a placement does.
+	s := setup(t, "three-mens-morris", "a1 b1 c2", "a2 b2 c3", "w 0,0 - 0 6")
+	wantMoves(t, s, "b1-c1", "c2-c1")
+	s = play(t, s, "c2-c1")
+	wantStatus(t, s, WhiteWon, MillFormed)
+	// Tapatan: stepping along a diagonal to complete a diagonal wins.
+	u := setup(t, "tapatan", "a1 b2 c2", "b1 a2 b3", "w 0,0 - 0 6")
+	u = play(t, u, "c2-c3")
+	wantStatus(t, u, WhiteWon, MillFormed)
+}
+
+func TestThreeMensMorrisBlocked(t *testing.T) {
+	// White's a1, b1, a2 are shut in by black's c1, b2, a3: a side that
+	// cannot move loses (blocked=draw is the other reading) ...
+	white, black := "a1 b1 a2", "c1 b2 a3"
+	p := setup(t, "three-mens-morris", white, black, "w 0,0 - 0 6")
+	wantStatus(t, p, BlackWon, Blocked)
+	wantMoves(t, p)
+	q := setup(t, "three-mens-morris,blocked=draw", white, black, "w 0,0 - 0 6")
+	wantStatus(t, q, Draw, Blocked)
+	// ... and in tapatan black's c1-b2-a3 is a diagonal line: black has won.
+	r := setup(t, "tapatan", white, black, "w 0,0 - 0 6")
+	wantStatus(t, r, BlackWon, MillFormed)
+	// A set-up where both sides have a line: the side that moved last,
+	// which made its line with that move, has won.
+	s := setup(t, "three-mens-morris", "a1 b1 c1", "a3 b3 c3", "b 0,0 - 0 6")
+	wantStatus(t, s, WhiteWon, MillFormed)
+}
+
+func TestCentreBan(t *testing.T) {
+	// centre-ban=yes: the first placement of the game may not take the centre.
+	p := MustRules("three-mens-morris", "centre-ban=yes").Start()
+	wantMoves(t, p, "a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3")
+	wantIllegal(t, p, "b2", "the first placement of the game may not take the centre, b2")
+	// The second player may take it, and so may the first player later.
+	p = play(t, p, "a1")
+	wantMoves(t, p, "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+	p = play(t, p, "c3")
+	if !hasMove(p, "b2") {
+		t.Errorf("white's second placement may take the centre: %v", moveTexts(p))
+	}
+	// The ban holds for whoever places first.
+	q := MustRules("tapatan", "centre-ban=yes", "first=black").Start()
+	if q.SideToMove() != Black || hasMove(q, "b2") || q.NumMoves() != 8 {
+		t.Errorf("black first: %v", moveTexts(q))
+	}
+	// On seven men's morris the centre is c3.
+	s := MustRules("seven-mens-morris", "centre-ban=yes").Start()
+	if hasMove(s, "c3") || s.NumMoves() != 16 {
+		t.Errorf("seven-mens-morris, centre-ban=yes: %v", moveTexts(s))
+	}
+	if _, err := NewRules("six-mens-morris", "centre-ban=yes"); err == nil || !strings.Contains(err.Error(), "no centre") {
+		t.Errorf("centre-ban on the board of six men's morris: got %v, want no centre", err)
+	}
+}
+
+func TestSixMensMorris(t *testing.T) {
+	// Six men each on 16 points; mills on the sides of the two squares only.
+	p := MustRules("six-mens-morris").Start()
+	if n := p.NumMoves(); n != 16 {
+		t.Errorf("start: %d moves, want 16", n)
+	}
+	// White's e1 closes a1-c1-e1 and takes any black man (none in a mill).
+	q := setup(t, "six-mens-morris", "a1 c1 e5", "b2 c2 a5", "w 3,3 - 0 6")
+	wantMoves(t, q, "e1xb2", "e1xc2", "e1xa5", "e3", "d2", "d3", "d4", "c4", "b4", "b3", "c5", "a3")
+	// A spoke joins two points only, so it holds no line: there is no c3.
+	if _, ok := q.Rules().Board().PointByName("c3"); ok {
+		t.Errorf("six men's morris has no centre point")
+	}
+	// No flying: black, down to three men, still steps along the lines.
+	r := setup(t, "six-mens-morris", "a1 c1 e3 b4", "c2 d2 a5", "b 0,0 - 0 30")
+	wantMoves(t, r, "c2-b2", "d2-d3", "a5-a3", "a5-c5")
+	// A side reduced to two men loses: e3-e1 closes a1-c1-e1 and takes one.
+	s := setup(t, "six-mens-morris", "a1 c1 e3", "c2 d2 a5", "w 0,0 - 0 30")
+	if !hasMove(s, "e3-e1xc2") {
+		t.Fatalf("e3-e1 closes a mill: %v", moveTexts(s))
+	}
+	s = play(t, s, "e3-e1xc2")
+	wantStatus(t, s, WhiteWon, Material)
+	// A side that cannot move loses.
+	u := setup(t, "six-mens-morris", "a1 c1 e1", "a3 c2 e3 b4", "w 0,0 - 0 30")
+	wantStatus(t, u, BlackWon, Blocked)
+}
+
+func TestSevenMensMorris(t *testing.T) {
+	// Seven men each on 17 points: the six men's board and a cross through
+	// the centre c3, which joins the middles of the inner square.
+	p := setup(t, "seven-mens-morris", "c3 a1 e5", "a5 e1 b2", "w 0,0 - 0 30")
+	if got, want := movesFrom(p, "c3"), []string{"c3-b3", "c3-c2", "c3-c4", "c3-d3"}; !slices.Equal(got, want) {
+		t.Errorf("the centre's moves: got %v, want %v", got, want)
+	}
+	// Every three points in a row on the cross are a line: c1-c2-c3 (a
+	// spoke and the centre) and b3-c3-d3 (across the centre). White's c3
+	// closes both and, with one capture per move, takes one black man.
+	q := setup(t, "seven-mens-morris", "c1 c2 b3 d3", "a1 d2 b4 e5", "w 3,3 - 0 8")
+	if got, want := movesFrom(q, "c3"), []string{"c3xa1", "c3xb4", "c3xd2", "c3xe5"}; !slices.Equal(got, want) {
+		t.Errorf("c3 closing two lines: got %v, want %v", got, want)
+	}
+	// The lines of the cross: c3-c4-c5 too, while a corner of the inner
+	// square (b2) is no neighbour of the centre.
+	r := setup(t, "seven-mens-morris", "c4 c5 b2", "a1 e1 e5", "w 0,0 - 0 30")
+	if !hasMove(r, "b2-c2") || hasMove(r, "b2-c3") {
+		t.Errorf("b2 steps to c2 and b3, not to the centre: %v", moveTexts(r))
+	}
+	s := play(t, setup(t, "seven-mens-morris", "c4 c5 d3", "a1 e1 e5", "w 0,0 - 0 30"), "d3-c3xa1")
+	if s.OnBoard(Black) != 2 {
+		t.Errorf("c3-c4-c5 is a mill: %s", s)
+	}
+	// No flying at three men.
+	if hasMove(r, "b2-d4") {
+		t.Errorf("no flying in seven men's morris: %v", moveTexts(r))
+	}
+}

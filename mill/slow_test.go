@@ -27,6 +27,7 @@ type slowRules struct {
 	neighbour [][]int  // neighbour[p]: the points joined to p by a drawn line
 	lines     [][3]int // the lines that form mills under these rules, in board order
 	linesAt   [][]int  // linesAt[p]: the indices of the mill lines through p
+	centre    int      // the board's centre point, or -1
 }
 
 func newSlowRules(r *Rules) *slowRules {
@@ -35,7 +36,10 @@ func newSlowRules(r *Rules) *slowRules {
 	if !ok {
 		panic("unknown board " + opts.Board)
 	}
-	sr := &slowRules{rules: r, opts: opts, n: len(b.Points)}
+	sr := &slowRules{rules: r, opts: opts, n: len(b.Points), centre: -1}
+	if b.Centre != NoPoint {
+		sr.centre = int(b.Centre)
+	}
 	sr.neighbour = make([][]int, sr.n)
 	for _, e := range b.Edges {
 		a, c := int(e[0]), int(e[1])
@@ -286,10 +290,17 @@ func (sr *slowRules) turns(s *slowState, c int) []Move {
 		}
 		return out
 	}
-	captures := !(sr.opts.TrapRule && s.passed && c == s.side)
+	// Under mill-wins a mill ends the game and takes nothing.
+	captures := !(sr.opts.TrapRule && s.passed && c == s.side) && !sr.opts.MillWins
 	empties := sr.empties(&s.board)
+	// The centre ban: the very first placement of the game, on an empty
+	// board with every piece still in hand, may not go to the centre.
+	first := len(empties) == sr.n && s.hand[0] == sr.opts.Pieces && s.hand[1] == sr.opts.Pieces
 	if s.hand[c] > 0 {
 		for _, to := range empties {
+			if sr.opts.CentreBan && first && to == sr.centre {
+				continue
+			}
 			after := s.board
 			after[to] = int8(c)
 			out = append(out, sr.withCaptures(s, c, Place(Point(to)), after, to, captures && sr.opts.PlacingCaptures == CaptureImmediate)...)
@@ -341,6 +352,17 @@ func (sr *slowRules) judge(s *slowState) (Outcome, Method, []Move) {
 	}
 	if sr.onBoard(s, them)+s.hand[them] < sr.opts.MinPieces {
 		return Won(Color(us)), Material, nil
+	}
+	if sr.opts.MillWins {
+		// A mill wins: the side that just moved made it; a mill of the
+		// side to move can only come from a set-up position.
+		for _, c := range []int{them, us} {
+			for _, l := range sr.lines {
+				if int(s.board[l[0]]) == c && int(s.board[l[1]]) == c && int(s.board[l[2]]) == c {
+					return Won(Color(c)), MillFormed, nil
+				}
+			}
+		}
 	}
 	if sr.opts.DrawAfter > 0 && s.quiet >= sr.opts.DrawAfter {
 		return Draw, NoProgress, nil
@@ -461,4 +483,18 @@ func (sr *slowRules) text(s slowState) string {
 		b.WriteByte(']')
 	}
 	return b.String()
+}
+
+// perft counts the move sequences of exactly depth turns from s, as Perft
+// does, with the twin's own moves and play.
+func (sr *slowRules) perft(s slowState, depth int) uint64 {
+	ms := sr.moves(&s)
+	if depth == 1 {
+		return uint64(len(ms))
+	}
+	var n uint64
+	for _, m := range ms {
+		n += sr.perft(sr.play(s, m), depth-1)
+	}
+	return n
 }

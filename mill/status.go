@@ -48,10 +48,11 @@ const (
 	Agreement          // the players agreed a draw
 	Time               // a player ran out of time
 	Abandonment        // a player left the game
+	MillFormed         // a side formed a mill where a mill wins the game (mill-wins)
 )
 
 var methodNames = [...]string{"", "material", "blocked", "gridlock", "full board", "repetition", "no progress",
-	"resignation", "agreement", "time", "abandonment"}
+	"resignation", "agreement", "time", "abandonment", "mill"}
 
 func (m Method) String() string {
 	if int(m) < len(methodNames) {
@@ -81,6 +82,16 @@ func (p Position) Status() (Outcome, Method) {
 	}
 	if popcount(p.occ[them])+int(p.hand[them]) < o.MinPieces {
 		return Won(us), Material
+	}
+	if o.MillWins {
+		// The side that moved last formed its mill with that move; a
+		// mill of the side to move can only stand in a set-up position.
+		if r.inMills(p.occ[them]) != 0 {
+			return Won(them), MillFormed
+		}
+		if r.inMills(p.occ[us]) != 0 {
+			return Won(us), MillFormed
+		}
 	}
 	if o.DrawAfter > 0 && int(p.quiet) >= o.DrawAfter {
 		return Draw, NoProgress

@@ -35,10 +35,18 @@ func inverse(b *Board, s int) int {
 	return -1
 }
 
+// wantSymmetries is the number of symmetries of each board: the 8 of the
+// square, times the swap of the rings from the outside in on the boards of
+// two rings or more without a centre.
+var wantSymmetries = map[string]int{
+	"standard24": 16, "diagonal24": 16, "large32": 16,
+	"standard9": 8, "diagonal9": 8, "standard16": 16, "cross17": 8,
+}
+
 func TestSymmetriesKeepBoard(t *testing.T) {
 	for _, b := range Boards() {
 		t.Run(b.ID, func(t *testing.T) {
-			if got, want := len(b.Symmetries), 16; got != want {
+			if got, want := len(b.Symmetries), wantSymmetries[b.ID]; got != want {
 				t.Fatalf("%d symmetries, want %d", got, want)
 			}
 			edges := map[[2]Point]bool{}
@@ -86,7 +94,7 @@ func TestSymmetriesKeepBoard(t *testing.T) {
 					}
 				}
 				if i := symmetryIndex(b, perm); i != s {
-					t.Errorf("symmetry %d equals symmetry %d, want 16 distinct", s, i)
+					t.Errorf("symmetry %d equals symmetry %d, want %d distinct", s, i, len(b.Symmetries))
 				}
 				for u, other := range b.Symmetries {
 					if symmetryIndex(b, compose(perm, other)) < 0 {
@@ -95,6 +103,65 @@ func TestSymmetriesKeepBoard(t *testing.T) {
 				}
 				if inverse(b, s) < 0 {
 					t.Errorf("symmetry %d has no inverse", s)
+				}
+			}
+		})
+	}
+}
+
+// TestSymmetriesComplete finds every permutation of the points that keeps
+// the edges and the lines (with their diagonal flags) by an exhaustive
+// search, and checks that the board lists exactly those: no symmetry is
+// missing, so a book or a database stores one position for all its images.
+func TestSymmetriesComplete(t *testing.T) {
+	for _, b := range Boards() {
+		t.Run(b.ID, func(t *testing.T) {
+			n := b.Len()
+			type line struct {
+				set      uint32
+				diagonal bool
+			}
+			lines := map[line]bool{}
+			for _, l := range b.Lines {
+				lines[line{1<<l.Points[0] | 1<<l.Points[1] | 1<<l.Points[2], l.Diagonal}] = true
+			}
+			img := make([]Point, n)
+			var used uint32
+			var found [][]Point
+			var extend func(p int)
+			extend = func(p int) {
+				if p == n {
+					for _, l := range b.Lines {
+						if !lines[line{1<<img[l.Points[0]] | 1<<img[l.Points[1]] | 1<<img[l.Points[2]], l.Diagonal}] {
+							return
+						}
+					}
+					found = append(found, slices.Clone(img))
+					return
+				}
+				for q := 0; q < n; q++ {
+					if used&(1<<q) != 0 || popcount(b.Adjacent(Point(q))) != popcount(b.Adjacent(Point(p))) {
+						continue
+					}
+					ok := true
+					for e := 0; e < p && ok; e++ {
+						ok = (b.Adjacent(Point(p))&(1<<e) != 0) == (b.Adjacent(Point(q))&(1<<img[e]) != 0)
+					}
+					if !ok {
+						continue
+					}
+					img[p], used = Point(q), used|1<<q
+					extend(p + 1)
+					used &^= 1 << q
+				}
+			}
+			extend(0)
+			if len(found) != len(b.Symmetries) {
+				t.Errorf("%d permutations keep the edges and lines, the board lists %d symmetries", len(found), len(b.Symmetries))
+			}
+			for _, perm := range found {
+				if symmetryIndex(b, perm) < 0 {
+					t.Errorf("%v keeps the edges and lines but is not in the board's symmetries", perm)
 				}
 			}
 		})

@@ -59,6 +59,18 @@ var variants = []Variant{
 	preset("russian-mill", "nine men's morris where each mill line captures only the first time a side forms it", "regional tradition", func(o *Options) {
 		o.OneTimeMills = true
 	}),
+	preset("three-mens-morris", "3 men on 3x3 points, no diagonals; place, then step along the lines; a mill wins the game", "the smaller merels of H. J. R. Murray's histories, as rule pages give it today", func(o *Options) {
+		o.Board, o.Pieces, o.FlyAt, o.MillWins = "standard9", 3, 0, true
+	}),
+	preset("tapatan", "three men's morris on 3x3 points with both diagonals, to move along and to make mills", "the Philippine game as Culin described it, and rule pages today", func(o *Options) {
+		o.Board, o.Pieces, o.DiagonalMills, o.FlyAt, o.MillWins = "diagonal9", 3, true, 0, true
+	}),
+	preset("six-mens-morris", "6 men on two squares (16 points), mills on the sides only, no flying", "the medieval game, as rule pages and game programs give it today", func(o *Options) {
+		o.Board, o.Pieces, o.FlyAt = "standard16", 6, 0
+	}),
+	preset("seven-mens-morris", "7 men on two squares with a cross through the centre (17 points), no flying", "the six men's board with a cross, as game programs give it", func(o *Options) {
+		o.Board, o.Pieces, o.FlyAt = "cross17", 7, 0
+	}),
 }
 
 // Variants returns the presets in a fixed order.
