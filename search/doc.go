@@ -3,8 +3,9 @@
 // threads (lazy SMP), move ordering (the table's move, captures, blocks of
 // the opponent's mills, killers, history), late move reductions, a ply more
 // for a side with one or two moves (a blockade closing in), a quiescence
-// search over captures, draws by repetition and no progress inside the
-// tree, endgame database probes, the opening book, and time control
+// search over captures (over the moves that close a mill where a mill wins
+// the game, as in three men's morris), draws by repetition and no progress
+// inside the tree, endgame database probes, the opening book, and time control
 // through context deadlines. testdata/suite.txt is its regression suite of
 // proved positions (TestSuite; docs/search.md).
 //

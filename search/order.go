@@ -46,6 +46,12 @@ func histIndex(m mill.Move) (int, int) {
 func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill.Move, scores []int32) {
 	side := p.SideToMove()
 	blocks, threatening := twos(p, side.Other())
+	// Under mill-wins a move into a hole of one's own two may close a
+	// mill and win: it goes first, as a capture would.
+	var wins uint32
+	if p.Rules().Options().MillWins {
+		wins, _ = twos(p, side)
+	}
 	k := &w.killers[ply]
 	for i, m := range moves {
 		var s int32
@@ -58,6 +64,8 @@ func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 			if m.Captures()&threatening != 0 {
 				s += 512
 			}
+		case m.To() != mill.NoPoint && wins&(1<<m.To()) != 0:
+			s = orderCapture
 		case m.To() != mill.NoPoint && blocks&(1<<m.To()) != 0:
 			s = orderBlock
 		case m == k[0]:

@@ -604,7 +604,23 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	return best
 }
 
-// quiesce searches captures only, standing pat on the evaluation, so that
+// closingMoves appends to dst the moves of p that close a mill of the side
+// to move and returns it: under mill-wins they win the game, so the
+// quiescence search looks at them as it looks at captures elsewhere.
+func closingMoves(p *mill.Position, dst []mill.Move) []mill.Move {
+	us := p.SideToMove()
+	ms := p.Moves(dst)
+	n := 0
+	for _, m := range ms {
+		if np := p.Play(m); np.InMills(us) != 0 {
+			ms[n] = m
+			n++
+		}
+	}
+	return ms[:n]
+}
+
+// quiesce searches captures only (the moves that win, under mill-wins), standing pat on the evaluation, so that
 // the horizon does not fall in the middle of an exchange of pieces.
 func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	f := &w.stack[ply]
@@ -633,7 +649,11 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 			return stand
 		}
 		alpha = max(alpha, stand)
-		moves = p.Captures(f.moves[:0])
+		if p.Rules().Options().MillWins {
+			moves = closingMoves(p, f.moves[:0])
+		} else {
+			moves = p.Captures(f.moves[:0])
+		}
 	}
 	f.moves = moves[:0]
 	best := stand
