@@ -24,7 +24,7 @@ func BenchmarkChildren(b *testing.B) {
 	g, s := benchGame(b, Key{White: 5, Black: 5})
 	wk := g.NewWorker()
 	var buf []retro.Child
-	start := rand.Int64N(g.Size(s) - int64(b.N) - 1)
+	start := rand.New(rand.NewPCG(uint64(b.N), 1)).Int64N(g.Size(s) - int64(b.N) - 1)
 	b.ReportAllocs()
 	n := 0
 	for i := range b.N {
@@ -39,7 +39,7 @@ func BenchmarkParents(b *testing.B) {
 	g, s := benchGame(b, Key{White: 5, Black: 5})
 	wk := g.NewWorker()
 	var buf []retro.Ref
-	start := rand.Int64N(g.Size(s) - int64(b.N) - 1)
+	start := rand.New(rand.NewPCG(uint64(b.N), 1)).Int64N(g.Size(s) - int64(b.N) - 1)
 	b.ReportAllocs()
 	n := 0
 	for i := range b.N {

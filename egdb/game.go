@@ -14,8 +14,9 @@ import (
 // Supported returns nil if databases can be built and probed under r, or an
 // error that says which rule stands in the way. Positions must be the board,
 // the side to move and the pieces in hand, and nothing else: rules with a
-// re-forming ban or one-time mills carry more state, and passing (Shah) and
-// several captures per move are not modelled.
+// re-forming ban or one-time mills carry more state, and passing (Shah),
+// several captures per move and mills that win the game (three men's
+// morris) are not modelled.
 func Supported(r *mill.Rules) error {
 	o := r.Options()
 	var why []string
@@ -33,6 +34,9 @@ func Supported(r *mill.Rules) error {
 	}
 	if o.PlacingCaptures == mill.CaptureDeferred {
 		why = append(why, "the deferred capture")
+	}
+	if o.MillWins {
+		why = append(why, "a mill that wins the game (mill-wins)")
 	}
 	if len(why) > 0 {
 		return fmt.Errorf("egdb: rules %s: no databases with %s", r, strings.Join(why, ", "))
@@ -79,7 +83,7 @@ func compatibleFor(k Key, a, b *mill.Rules) bool {
 func movingOptions(r *mill.Rules) mill.Options {
 	o := r.Options()
 	o.Pieces, o.Repetition, o.DrawAfter, o.FirstPlayer = 0, 0, 0, 0
-	o.PlacingCaptures, o.MoveWhilePlacing = 0, false
+	o.PlacingCaptures, o.MoveWhilePlacing, o.CentreBan = 0, false, false
 	return o
 }
 
@@ -220,14 +224,18 @@ type game struct {
 }
 
 // PlacingSupported returns nil if the sectors of the placing phase can be
-// built and probed under r: the moving phase's conditions (Supported), and
-// no moves while placing (Lasker).
+// built and probed under r: the moving phase's conditions (Supported), no
+// moves while placing (Lasker), and no centre ban (not modelled: it takes a
+// move from the start position alone).
 func PlacingSupported(r *mill.Rules) error {
 	if err := Supported(r); err != nil {
 		return err
 	}
 	if r.Options().MoveWhilePlacing {
 		return fmt.Errorf("egdb: rules %s: no databases of the placing phase with moves while placing", r)
+	}
+	if r.Options().CentreBan {
+		return fmt.Errorf("egdb: rules %s: no databases of the placing phase with the centre ban on the first placement (centre-ban)", r)
 	}
 	return nil
 }
@@ -423,6 +431,13 @@ func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 	capW := g.capturable(W) != 0
 	ps := g.swap[s]
 	play := &g.lay[ps]
+	// A parent is (B with a piece moved back from y to x, W): its index
+	// needs the canonical form of the first set and W's image under the
+	// symmetries that give it. The images of B and W are computed once;
+	// each parent's are B's with two points toggled.
+	var imgB, imgW images
+	g.x.imagesOf(&imgB, B)
+	g.x.imagesOf(&imgW, W)
 	for f := B; f != 0; f &= f - 1 {
 		y := bits.TrailingZeros32(f)
 		if capW && g.closes(B, y) {
@@ -434,7 +449,9 @@ func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 		}
 		for ; from != 0; from &= from - 1 {
 			x := bits.TrailingZeros32(from)
-			dst = append(dst, retro.Ref{Sector: ps, Index: play.index(B^(1<<y|1<<x), W)})
+			P0, syms := g.x.canonMoved(&imgB, y, x)
+			W0 := minOf(&imgW, syms)
+			dst = append(dst, retro.Ref{Sector: ps, Index: int64(play.t.of[g.x.colex(P0)])*play.stride + g.x.rankIn(W0, P0)})
 		}
 	}
 	return dst

@@ -25,7 +25,8 @@ type indexer struct {
 	n     int
 	all   uint32
 	nsym  int
-	perm  [][4][256]uint32 // perm[s][k][byte]: the image under s of the points 8k..8k+7 in byte
+	perm  [][4][256]uint32         // perm[s][k][byte]: the image under s of the points 8k..8k+7 in byte
+	point [][mill.MaxPoints]uint32 // point[s][p]: the image under s of the point p, as a set
 	binom [mill.MaxPoints + 1][mill.MaxPoints + 1]int64
 
 	mu      sync.Mutex
@@ -52,6 +53,7 @@ func newIndexer(b *mill.Board) *indexer {
 		}
 	}
 	x.perm = make([][4][256]uint32, x.nsym)
+	x.point = make([][mill.MaxPoints]uint32, x.nsym)
 	for s, perm := range b.Symmetries {
 		for k := range 4 {
 			for v := range 256 {
@@ -64,6 +66,9 @@ func newIndexer(b *mill.Board) *indexer {
 				}
 				x.perm[s][k][v] = img
 			}
+		}
+		for p := 0; p < x.n; p++ {
+			x.point[s][p] = 1 << perm[p]
 		}
 	}
 	return x
@@ -87,6 +92,43 @@ func (x *indexer) canon(set uint32) (uint32, uint32) {
 		}
 	}
 	return best, syms
+}
+
+// images are the images of a set under every symmetry (images[s]).
+type images [32]uint32
+
+// imagesOf fills img with the images of set.
+func (x *indexer) imagesOf(img *images, set uint32) {
+	for s := range x.nsym {
+		img[s] = x.apply(s, set)
+	}
+}
+
+// canonMoved returns what canon returns for the set whose images are img
+// with the points a and b toggled (a piece moved from one to the other):
+// two lookups a symmetry instead of an application of it.
+func (x *indexer) canonMoved(img *images, a, b int) (uint32, uint32) {
+	best, syms := img[0]^(1<<a|1<<b), uint32(1)
+	for s := 1; s < x.nsym; s++ {
+		t := img[s] ^ x.point[s][a] ^ x.point[s][b]
+		if t < best {
+			best, syms = t, 1<<s
+		} else if t == best {
+			syms |= 1 << s
+		}
+	}
+	return best, syms
+}
+
+// minOf returns the smallest of the images img[s] for s in syms.
+func minOf(img *images, syms uint32) uint32 {
+	best := ^uint32(0)
+	for ; syms != 0; syms &= syms - 1 {
+		if t := img[bits.TrailingZeros32(syms)]; t < best {
+			best = t
+		}
+	}
+	return best
 }
 
 // minImage returns the smallest image of set under the symmetries syms.
