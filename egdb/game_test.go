@@ -3,6 +3,7 @@ package egdb
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/morrisgame/morris/internal/retro"
@@ -147,9 +148,36 @@ func TestSupported(t *testing.T) {
 	for _, v := range mill.Variants() {
 		err := Supported(mill.MustRules(v.ID))
 		want := map[string]bool{"nine-mens-morris": true, "twelve-mens-morris": true, "twelve-mens-morris-small": true,
-			"twelve-mens-morris-large": true, "mill": true, "lasker": true}[v.ID]
+			"twelve-mens-morris-large": true, "mill": true, "lasker": true, "six-mens-morris": true, "seven-mens-morris": true}[v.ID]
 		if (err == nil) != want {
 			t.Errorf("%s: got %v, want supported %v", v.ID, err, want)
 		}
+	}
+	// Each rule that stands in the way is named.
+	for _, tc := range []struct {
+		rules   string
+		why     string // "" for supported
+		placing string // for the placing phase, "" for supported
+	}{
+		{"three-mens-morris", "a mill that wins the game", "a mill that wins the game"},
+		{"tapatan", "a mill that wins the game", "a mill that wins the game"},
+		{"nine-mens-morris,mill-wins=yes", "a mill that wins the game", "a mill that wins the game"},
+		{"seven-mens-morris,centre-ban=yes", "", "the centre ban"},
+		{"three-mens-morris,mill-wins=no", "", ""},
+		{"six-mens-morris", "", ""},
+	} {
+		r := mill.MustRules(strings.Split(tc.rules, ",")[0], strings.Split(tc.rules, ",")[1:]...)
+		for _, c := range []struct {
+			err  error
+			want string
+		}{{Supported(r), tc.why}, {PlacingSupported(r), tc.placing}} {
+			if (c.err == nil) != (c.want == "") || (c.err != nil && !strings.Contains(c.err.Error(), c.want)) {
+				t.Errorf("%s: got %v, want %q", tc.rules, c.err, c.want)
+			}
+		}
+	}
+	// Moving-phase databases do not depend on the centre ban.
+	if !compatible(mill.MustRules("seven-mens-morris"), mill.MustRules("seven-mens-morris", "centre-ban=yes")) {
+		t.Errorf("the centre ban changes the moving phase")
 	}
 }

@@ -20,6 +20,43 @@ func TestPlacingAgainstBrute(t *testing.T) {
 		t.Skip("solves a whole game")
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
+	db, dir, placing, checked, v := placingAgainstBrute(t, r)
+	defer db.Close()
+	t.Logf("%d placing sectors; %d positions of the placing phase checked; the start: %s", placing, checked, fromRetro(v))
+	if placing < 6 || checked < 100000 {
+		t.Errorf("only %d placing sectors and %d positions", placing, checked)
+	}
+
+	// Opened for nine men's morris (nine pieces), the same files answer
+	// for the moving phase, which plays alike, and not for placing.
+	nine := mill.MustRules("nine-mens-morris")
+	other, err := Open(dir, nine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	q, _ := nine.SetUp(0b111, 0b111000, mill.White, 0, 0)
+	if _, ok := other.Probe(q); !ok {
+		t.Errorf("%s: the 3v3 sector does not answer for nine men's morris", q)
+	}
+	three, _ := r.SetUp(0b11, 0b11000, mill.White, 1, 1)
+	nineToo, _ := nine.SetUp(0b11, 0b11000, mill.White, 1, 1)
+	if _, ok := db.Probe(three); !ok {
+		t.Errorf("%s: no answer", three)
+	}
+	if v, ok := other.Probe(nineToo); ok {
+		t.Errorf("%s: a placing position of nine men's morris answered %v by the databases of three men", nineToo, v)
+	}
+}
+
+// placingAgainstBrute builds the whole game of r from the start and checks
+// every position of the placing phase reachable from the start against a
+// plain memoised minimax over mill's own Moves, Play and Status (no index,
+// no symmetry) that reads the moving phase from the databases. It returns
+// the databases and their directory, the number of placing sectors, of
+// positions checked, and the value of the start.
+func placingAgainstBrute(t *testing.T, r *mill.Rules) (*DB, string, int, int, retro.Value) {
+	t.Helper()
 	dir := t.TempDir()
 	res, err := Build(context.Background(), r, dir, []Key{StartKey(r)}, BuildOptions{Verify: true})
 	if err != nil {
@@ -35,8 +72,6 @@ func TestPlacingAgainstBrute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-
 	memo := map[uint64]retro.Value{}
 	var solve func(p mill.Position) retro.Value
 	solve = func(p mill.Position) retro.Value {
@@ -71,31 +106,6 @@ func TestPlacingAgainstBrute(t *testing.T) {
 		}
 		return best
 	}
-	start := mill.NewGame(r).Position()
-	v := solve(start)
-	t.Logf("%d placing sectors; %d positions of the placing phase checked; the start: %s", placing, len(memo), fromRetro(v))
-	if placing < 6 || len(memo) < 100000 {
-		t.Errorf("only %d placing sectors and %d positions", placing, len(memo))
-	}
-
-	// Opened for nine men's morris (nine pieces), the same files answer
-	// for the moving phase, which plays alike, and not for placing.
-	nine := mill.MustRules("nine-mens-morris")
-	other, err := Open(dir, nine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	q, _ := nine.SetUp(0b111, 0b111000, mill.White, 0, 0)
-	if _, ok := other.Probe(q); !ok {
-		t.Errorf("%s: the 3v3 sector does not answer for nine men's morris", q)
-	}
-	three, _ := r.SetUp(0b11, 0b11000, mill.White, 1, 1)
-	nineToo, _ := nine.SetUp(0b11, 0b11000, mill.White, 1, 1)
-	if _, ok := db.Probe(three); !ok {
-		t.Errorf("%s: no answer", three)
-	}
-	if v, ok := other.Probe(nineToo); ok {
-		t.Errorf("%s: a placing position of nine men's morris answered %v by the databases of three men", nineToo, v)
-	}
+	v := solve(mill.NewGame(r).Position())
+	return db, dir, placing, len(memo), v
 }
