@@ -201,6 +201,11 @@
 //	lasker   lasker                    10 men; place or slide while men are in hand
 //	mora     morabaraba                12 men, diagonal mills, one capture per mill
 //	russian  russian-mill              each mill line captures only once per side
+//	three    three-mens-morris         3 men on 3x3 points; a mill wins the game
+//	tapatan  tapatan                   the same with diagonals to move along and
+//	                                   to make mills
+//	six      six-mens-morris           6 men on two squares, no flying
+//	seven    seven-mens-morris         7 men on two squares and a cross, no flying
 //
 // # Moves
 //
@@ -271,6 +276,8 @@
 //	-draw-after=0..1000           moves without a capture that draw (0: none)
 //	-move-while-placing=yes|no    slide instead of placing
 //	-one-time-mills=yes|no        each mill line captures once
+//	-mill-wins=yes|no             a mill wins the game, nothing is captured
+//	-centre-ban=yes|no            the first placement may not take the centre
 //
 // # Errors
 //

@@ -14,8 +14,10 @@ type GameName struct {
 
 // gameNames gives every preset of mill.Variants a short name. nmm is
 // pbmserv's; the others follow it: the initials of the English name, a
-// letter for the board size where two presets share a name, or the name
-// itself when it is short already. A test checks that every preset has one.
+// letter for the board size where two presets share a name, the number of
+// men as a word where the initials are taken (three, six, seven, as twelve),
+// or the name itself when it is short already. A test checks that every
+// preset has one.
 var gameNames = []GameName{
 	{"nmm", "nine-mens-morris"},
 	{"tmm", "twelve-mens-morris"},
@@ -28,6 +30,10 @@ var gameNames = []GameName{
 	{"lasker", "lasker"},
 	{"mora", "morabaraba"},
 	{"russian", "russian-mill"},
+	{"three", "three-mens-morris"},
+	{"tapatan", "tapatan"},
+	{"six", "six-mens-morris"},
+	{"seven", "seven-mens-morris"},
 }
 
 // GameNames returns the table of game names, in a fixed order.
