@@ -16,6 +16,7 @@ import { t } from './i18n.js';
 const UNIT = 100; // grid spacing in SVG units
 const MARGIN = 80; // room for the coordinates
 const DRAG_START = 8; // pixels before a press becomes a drag
+const FULL = 6 * UNIT + 2 * MARGIN; // the drawn width of a 7x7 board (the 24-point boards)
 
 export class Board {
   // data: a board of GET /api/boards. opts: {onMove, dashedDiagonals,
@@ -43,6 +44,15 @@ export class Board {
       'aria-label': opts.label || t('board.label'), testid: 'board-svg',
     });
     this.el = h('div', { class: 'board', testid: 'board', 'data-board': data.id }, this.svg);
+    // Every board is drawn at the spacing of its grid (UNIT), and scaled to
+    // the width it is given: a small board (3x3 or 5x5 points) would then
+    // show pieces twice the size of the 24-point board's. It takes a share
+    // of the width instead, at least 60%, centred.
+    const share = Math.min(1, Math.max(0.6, w / FULL));
+    if (share < 1) {
+      this.el.style.maxWidth = `${Math.round(share * 100)}%`;
+      this.el.style.marginInline = 'auto';
+    }
     this.build();
     if (!this.static) this.listen();
   }

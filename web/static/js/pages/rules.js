@@ -8,13 +8,15 @@ import { boards, rulesText, variants } from '../api.js';
 import { Board } from '../board.js';
 import { variantName, errorText } from '../ui.js';
 
-function facts(p) {
+// facts are the rows of a preset's table; data is its board (GET /api/boards).
+function facts(p, data) {
+  const diagonals = !!(data && data.lines.some((l) => l.diagonal));
   return [
     [t('rules.fact.board'), t('board.name.' + p.board)],
     [t('rules.fact.pieces'), String(p.pieces)],
-    [t('rules.fact.diagonalMills'), p.board === 'diagonal24' ? (p.diagonalMills ? t('common.yes') : t('common.no')) : '–'],
+    [t('rules.fact.diagonalMills'), diagonals ? (p.diagonalMills ? t('common.yes') : t('common.no')) : '–'],
     [t('rules.fact.flying'), p.flying ? t('rules.flyingAt', { n: p.flying }) : t('rules.never')],
-    [t('rules.fact.protection'), t('rules.protection.' + p.protection)],
+    [t('rules.fact.protection'), p.millWins ? t('rules.protection.millWins') : t('rules.protection.' + p.protection)],
     [t('rules.fact.blocked'), t('rules.blocked.' + p.blocked)],
     [t('rules.fact.first'), t('rules.first.' + p.first)],
     [t('rules.fact.source'), p.source],
@@ -72,7 +74,7 @@ export function mount(main, params, app) {
           h('h1', { testid: 'rules-title' }, variantName(id)),
           h('p', { class: 'lead' }, p.summary),
           h('table', { class: 'table facts', testid: 'rules-facts' },
-            h('tbody', {}, facts(p).map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))),
+            h('tbody', {}, facts(p, bs[p.board]).map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))),
           h('div', { class: 'row' },
             h('a', { href: '#/play?variant=' + id, class: 'btn primary', testid: 'rules-play' }, t('rules.play')),
             h('a', { href: '#/study?rules=' + id, class: 'btn', testid: 'rules-study' }, t('rules.study'))))),
