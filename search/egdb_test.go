@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/mill"
@@ -182,7 +183,9 @@ func TestPressInDrawnPositions(t *testing.T) {
 			t.Errorf("%s: a drawn position: Search scores %d, want 0", p, res.Score)
 		}
 		e.Clear()
-		res := e.Choose(context.Background(), []mill.Position{p}, LevelFor(10), Limits{Depth: 3}, rng, nil)
+		// At play (a time, not a depth: a depth asks for the analysis's
+		// search).
+		res := e.Choose(context.Background(), []mill.Position{p}, LevelFor(10), Limits{MoveTime: 20 * time.Millisecond}, rng, nil)
 		if res.Score < -drawPress || res.Score > drawPress {
 			t.Errorf("%s: a drawn position: Choose scores %d, want within ±%d", p, res.Score, drawPress)
 		}

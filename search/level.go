@@ -76,7 +76,9 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 	if lv.Depth > 0 && (lim.Depth == 0 || lim.Depth > lv.Depth) {
 		lim.Depth = lv.Depth
 	}
-	e.press = true
+	// Pressing in drawn positions is for play: a depth or a number of
+	// nodes asks for a search, which must agree with the analysis.
+	e.press = lim.Depth == 0 && lim.Nodes == 0 && !lim.Infinite
 	defer func() { e.press = false }()
 	res := e.Search(ctx, history, lim, report)
 	margin := lv.Margin

@@ -406,11 +406,13 @@ func terminal(p *mill.Position, ply int) int {
 }
 
 // drawPress bounds the score of a position the databases call drawn when
-// the engine plays (Engine.Choose): half the evaluation, within ±drawPress.
+// the engine plays (Engine.Choose within a time, not a depth or a number of
+// nodes): half the evaluation, within ±drawPress.
 // Every such position is a draw with best play, but not every one is as
 // easy to hold: among the moves that keep the draw, the engine picks the
 // one that leaves the opponent the most to get wrong, and a proved win or
-// loss still outweighs any of them. Analysis (Search) scores them 0.
+// loss still outweighs any of them. Analysis (Search, and Choose asked
+// for a depth) scores them 0.
 const drawPress = 100
 
 func (w *worker) drawScore(p *mill.Position) int {
