@@ -445,7 +445,9 @@ func TestDifferentialRandomGames(t *testing.T) {
 			if d.stats.moving == 0 {
 				t.Errorf("no position with both hands empty in %d games", d.stats.games)
 			}
-			if r.opts.FlyAt > 0 && d.stats.flying == 0 {
+			// Where a mill wins nobody is captured, so only the random
+			// set-ups fly: too few of them under -short to be sure of one.
+			if r.opts.FlyAt > 0 && d.stats.flying == 0 && !(r.opts.MillWins && testing.Short()) {
 				t.Errorf("no position with the side to move flying in %d games", d.stats.games)
 			}
 			if r.opts.MillWins {
