@@ -78,8 +78,14 @@ type Engine struct {
 	tt      *table
 	workers []*worker
 	stop    atomic.Bool
-	// press is set while Choose plays a move: positions the databases
-	// call drawn score by the evaluation (see drawScore) instead of 0.
+	// press is set while Choose plays a move within a time: a position
+	// the databases call drawn is not cut off with 0 but searched on, its
+	// wins and losses still exact where the databases hold them. Every
+	// such position is a draw with best play, but not every one is as easy
+	// to hold: among the moves that keep the draw the engine takes the one
+	// its search likes best, which leaves the opponent the most to get
+	// wrong, while a proved win or loss outweighs any of them. Analysis
+	// (Search, and Choose asked for a depth or nodes) scores them 0.
 	press bool
 }
 
@@ -405,23 +411,6 @@ func terminal(p *mill.Position, ply int) int {
 	return -(Mate - ply)
 }
 
-// drawPress bounds the score of a position the databases call drawn when
-// the engine plays (Engine.Choose within a time, not a depth or a number of
-// nodes): half the evaluation, within ±drawPress.
-// Every such position is a draw with best play, but not every one is as
-// easy to hold: among the moves that keep the draw, the engine picks the
-// one that leaves the opponent the most to get wrong, and a proved win or
-// loss still outweighs any of them. Analysis (Search, and Choose asked
-// for a depth) scores them 0.
-const drawPress = 100
-
-func (w *worker) drawScore(p *mill.Position) int {
-	if !w.press {
-		return 0
-	}
-	return max(-drawPress, min(drawPress, w.evaluate(p)/2))
-}
-
 func (w *worker) evaluate(p *mill.Position) int {
 	s := w.weights.Evaluate(p)
 	if w.noise != nil {
@@ -506,7 +495,10 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 				case res < 0:
 					return -(Mate - ply - plies)
 				}
-				return w.drawScore(p)
+				if !w.press {
+					return 0
+				}
+				// At play a drawn position is searched on (see press).
 			}
 		}
 	}
