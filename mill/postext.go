@@ -8,7 +8,7 @@ import (
 
 // Position text is one line of seven fields separated by spaces:
 //
-//	nine-mens-morris W2B4/8/8 b 8,8 - 0 2
+//	nine-mens-morris W2B4/8/8 w 8,8 - 0 2
 //
 //  1. the rules: the preset and its overrides, as Rules.String prints them;
 //  2. the board: the points in board order (ring by ring from the outside,
