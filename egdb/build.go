@@ -132,6 +132,21 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 		}
 		return files[s].vals
 	}
+	// need maps sector d, which must be on disk already, unless it is.
+	need := func(d int) error {
+		if files[d] != nil {
+			return nil
+		}
+		f, err := loadSector(dir, r, g.keys[d], g.Size(d))
+		if err != nil {
+			return err
+		}
+		if f == nil {
+			return fmt.Errorf("egdb: %s is needed and its file is missing or damaged", g.keys[d])
+		}
+		files[d] = f
+		return nil
+	}
 	ropt := retro.Options{Threads: opt.Threads, Progress: opt.Progress}
 	var out []SectorResult
 	for ci, comp := range comps {
@@ -159,17 +174,12 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			// The sectors this component depends on, from their files.
 			for _, s := range comp {
 				for _, d := range g.Deps(s) {
-					if files[d] != nil || slices.Contains(comp, d) {
+					if slices.Contains(comp, d) {
 						continue
 					}
-					f, err := loadSector(dir, r, g.keys[d], g.Size(d))
-					if err != nil {
+					if err := need(d); err != nil {
 						return out, err
 					}
-					if f == nil {
-						return out, fmt.Errorf("egdb: %s is needed and its file is missing or damaged", g.keys[d])
-					}
-					files[d] = f
 				}
 			}
 			start := time.Now()
@@ -201,15 +211,8 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			res[l].Indices = g.Size(s)
 			if opt.Verify {
 				for _, d := range g.Deps(s) {
-					if files[d] == nil {
-						f, err := loadSector(dir, r, g.keys[d], g.Size(d))
-						if err != nil {
-							return out, err
-						}
-						if f == nil {
-							return out, fmt.Errorf("egdb: %s is needed and its file is missing or damaged", g.keys[d])
-						}
-						files[d] = f
+					if err := need(d); err != nil {
+						return out, err
 					}
 				}
 				start := time.Now()
