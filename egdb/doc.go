@@ -74,8 +74,10 @@
 //     the same as long as it prefers the larger mate score, but BestMove is
 //     the simple way to be sure.
 //   - The no-progress rule is the search's business: a DB win longer than
-//     the plies left before the draw is, in the real game, a draw; a search
-//     that cares can compare Value.Plies with the plies left.
+//     the plies left before the draw may be, in the real game, a draw. A
+//     win in n plies with the counter at q is sure when q+n is below the
+//     rule's limit (the counter cannot reach it on the way); package
+//     search treats any other as unproved (its TBWin score).
 //
 // Probe costs about 100 ns and does not allocate; the DB is safe for
 // concurrent use.

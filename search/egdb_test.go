@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -302,5 +304,65 @@ func TestPlacingFromDatabases(t *testing.T) {
 	}
 	if checked < 40 {
 		t.Errorf("only %d placing positions checked", checked)
+	}
+}
+
+// withQuiet returns p with its no-progress counter set to q.
+func withQuiet(t *testing.T, p mill.Position, q int) mill.Position {
+	t.Helper()
+	f := strings.Fields(p.String())
+	f[5] = strconv.Itoa(q)
+	f[6] = strconv.Itoa(max(q, p.Ply()))
+	np, err := mill.ParsePosition(strings.Join(f, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return np
+}
+
+// TestDatabasesRespectNoProgress: a win the databases know is a win only if
+// it ends before the no-progress draw. With the counter at 0 the search
+// gives the databases' distance; one ply before the draw, where no move
+// captures, every move draws and the search must say 0, though the
+// databases say "win".
+func TestDatabasesRespectNoProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	d := testDB(t)
+	r := mill.MustRules("nine-mens-morris")
+	limit := r.Options().DrawAfter
+	rng := rand.New(rand.NewPCG(9, 10))
+	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	found := 0
+	for tries := 0; tries < 1000000 && found < 20; tries++ {
+		p := randomPosition(rng, r, 3+rng.IntN(2), 3)
+		v, ok := d.Probe(p)
+		if !ok || v.Result != egdb.Win || v.Plies < 5 {
+			continue
+		}
+		captures := false
+		for _, m := range p.Moves(nil) {
+			if m.Captures() > 0 {
+				captures = true
+			}
+		}
+		if captures {
+			continue
+		}
+		found++
+		e.Clear()
+		got := e.Search(context.Background(), []mill.Position{p}, Limits{Depth: 4}, nil).Score
+		if !IsMate(got) || MatePlies(got) != v.Plies {
+			t.Errorf("%s (%s), counter 0: score %s", p, v, ScoreText(got))
+		}
+		late := withQuiet(t, p, limit-1)
+		e.Clear()
+		if got := e.Search(context.Background(), []mill.Position{late}, Limits{Depth: 4}, nil).Score; got != 0 {
+			t.Errorf("%s (%s), one ply before the draw: score %s, want 0", late, v, ScoreText(got))
+		}
+	}
+	if found < 20 {
+		t.Fatalf("only %d won positions without a capture found", found)
 	}
 }

@@ -8,6 +8,14 @@ const (
 	Mate      = 30000
 	MateBound = Mate - 1000 // a score beyond this is a forced end of the game
 	Infinity  = Mate + 1
+
+	// TBWin is the score of a position the endgame databases call won in
+	// more plies than the no-progress rule leaves (a quiet counter q and a
+	// win in n plies with q+n at least the rule's limit): less the plies,
+	// it outweighs every evaluation and yields to every proved result, so
+	// the engine heads for the win and takes a capture that proves it
+	// whenever its search sees one. A loss of that kind is the negation.
+	TBWin = MateBound - 2000
 )
 
 // IsMate reports whether s is a forced win or loss.

@@ -143,6 +143,7 @@ type worker struct {
 	maxNodes  uint64
 	weights   *eval.Weights
 	tb        Tablebase
+	drawAfter int // the root's no-progress draw (plies), 0 if none
 	press     bool
 	noise     func(int) int
 	rootMove  mill.Move // the last root move of this iteration that raised alpha
@@ -208,6 +209,7 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		w.maxNodes = 0
 		w.weights = e.opts.Weights
 		w.tb = e.opts.Tablebase
+		w.drawAfter = root.Rules().Options().DrawAfter
 		w.press = e.press
 		w.noise = e.opts.Noise
 		w.stack[0].pos = root
@@ -490,12 +492,24 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 			if res, plies, ok := w.tb.Probe(*p); ok {
 				w.tbHits.Add(1)
 				switch {
+				case res != 0 && w.drawAfter > 0 && p.Quiet()+plies >= w.drawAfter:
+					// The databases know nothing of the no-progress
+					// draw: this win (or loss) may take longer than the
+					// plies left before it, so it is not proved. It is
+					// searched on, where a capture on the way makes it
+					// exact again, and scored TBWin less its plies at the
+					// leaves (see TBWin).
+					if depth <= 0 {
+						if res > 0 {
+							return TBWin - plies
+						}
+						return -(TBWin - plies)
+					}
 				case res > 0:
 					return Mate - ply - plies
 				case res < 0:
 					return -(Mate - ply - plies)
-				}
-				if !w.press {
+				case !w.press:
 					return 0
 				}
 				// At play a drawn position is searched on (see press).
