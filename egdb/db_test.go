@@ -6,8 +6,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/morrisgame/morris/mill"
 )
@@ -487,6 +489,53 @@ func TestMoveValues(t *testing.T) {
 			if m.Value != want {
 				t.Fatalf("%s: %s worth %s, its child says %s", p, p.MoveText(m.Move), m.Value, want)
 			}
+		}
+	}
+}
+
+// TestVerifyResumes: a verified sector leaves a mark naming its file's
+// checksum; a verify pass run again takes the mark instead of verifying
+// again, and a mark that names another checksum, or is damaged, is not
+// trusted.
+func TestVerifyResumes(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris", "flying=never")
+	dir := t.TempDir()
+	keys := []Key{{White: 3, Black: 3}}
+	build := func() SectorResult {
+		t.Helper()
+		res, err := Build(context.Background(), r, dir, keys, BuildOptions{Verify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 1 || !res[0].Verified {
+			t.Fatalf("got %+v, want 3v3 verified", res)
+		}
+		return res[0]
+	}
+	first := build()
+	mark := verifiedPath(dir, keys[0])
+	text, err := os.ReadFile(mark)
+	if err != nil {
+		t.Fatalf("no mark after verifying: %v", err)
+	}
+	recorded := first.Verify.Round(time.Millisecond)
+	if again := build(); !again.Resumed || again.Verify != recorded {
+		t.Fatalf("run again: %+v, want the file resumed and the verify taken from the mark (%v)", again, recorded)
+	}
+	for _, bad := range []string{
+		"crc64 0000000000000000 verify 1s\n", // another file's
+		"crc64 zz verify 1s\n",
+		"",
+	} {
+		if err := os.WriteFile(mark, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := build(); got.Verify == time.Second {
+			t.Errorf("mark %q was trusted", bad)
+		}
+		now, err := os.ReadFile(mark)
+		if err != nil || !strings.HasPrefix(string(now), string(text[:len("crc64 0123456789abcdef")])) {
+			t.Errorf("after mark %q the new mark is %q, want it to name the file's checksum as %q", bad, now, text)
 		}
 	}
 }

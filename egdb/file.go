@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 	"unsafe"
 
 	"github.com/morrisgame/morris/internal/retro"
@@ -125,6 +126,7 @@ func writeSector(dir string, h fileHeader, vals []retro.Value) error {
 // hosts whose byte order or alignment does not allow reading them in place.
 type sectorFile struct {
 	h     fileHeader
+	sum   uint64 // the checksum in the file's trailer
 	vals  []retro.Value
 	unmap func() error
 }
@@ -172,11 +174,15 @@ func openSector(path string, sum bool) (*sectorFile, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	var trailer [trailerBytes]byte
+	if _, err := f.ReadAt(trailer[:], size-trailerBytes); err != nil {
+		return nil, err
+	}
 	data, unmap, err := mapFile(f, size)
 	if err != nil {
 		return nil, err
 	}
-	sf := &sectorFile{h: h, unmap: unmap}
+	sf := &sectorFile{h: h, sum: binary.LittleEndian.Uint64(trailer[:]), unmap: unmap}
 	body := data[hl : int64(hl)+2*h.n]
 	if littleEndian && hl%2 == 0 {
 		if h.n > 0 {
@@ -277,4 +283,62 @@ func checkFile(path string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// A verified sector leaves a mark beside its file, KEY.egdb.verified, that
+// names the checksum of the file it verified and how long that took. A
+// verify pass stopped at any moment goes on from the marks: a sector whose
+// mark names its file's checksum is not verified again, and a file built
+// again (another checksum) is. The mark is written like the sector files,
+// into a temporary file renamed over it, so it is whole or absent.
+
+// verifiedPath is the name of the mark of sector k in dir.
+func verifiedPath(dir string, k Key) string {
+	return filepath.Join(dir, k.fileName()+".verified")
+}
+
+// markVerified records that the file of k with checksum sum was verified,
+// in took.
+func markVerified(dir string, k Key, sum uint64, took time.Duration) error {
+	f, err := os.CreateTemp(dir, "."+k.fileName()+".verified.*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := fmt.Fprintf(f, "crc64 %016x verify %s\n", sum, took.Round(time.Millisecond)); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, verifiedPath(dir, k))
+}
+
+// wasVerified reports whether the file of k with checksum sum was verified,
+// and how long that took. A missing, unreadable or stale mark is a no.
+func wasVerified(dir string, k Key, sum uint64) (time.Duration, bool) {
+	b, err := os.ReadFile(verifiedPath(dir, k))
+	if err != nil {
+		return 0, false
+	}
+	var got uint64
+	var took string
+	if _, err := fmt.Sscanf(string(b), "crc64 %x verify %s\n", &got, &took); err != nil || got != sum {
+		return 0, false
+	}
+	d, err := time.ParseDuration(took)
+	if err != nil {
+		return 0, false
+	}
+	return d, true
 }
