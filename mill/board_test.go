@@ -144,6 +144,12 @@ func TestOptionsValidate(t *testing.T) {
 		{"mill-wins=yes", "placing-captures=none"}, {"mill-wins=yes", "placing-captures=deferred"}, {"mill-wins=yes", "captures=per-mill"},
 		{"mill-wins=yes", "one-time-mills=yes"}, {"mill-wins=yes", "reform-ban=yes"}, {"mill-wins=yes", "blocked=passes", "trap-rule=yes"},
 		{"mill-wins=maybe"}, {"centre-ban=2"},
+		// The regional options' refused combinations.
+		{"placing-captures=mark", "move-while-placing=yes"}, {"placing-captures=counted", "move-while-placing=yes"},
+		{"placing-captures=counted-each", "move-while-placing=yes"}, {"second-moves-first=yes", "move-while-placing=yes"},
+		{"second-moves-first=yes", "placing-captures=hand"}, {"second-moves-first=yes", "placing-captures=deferred"},
+		{"blocked=removes", "gridlock=draw"}, {"mill-wins=yes", "placing-captures=hand"}, {"mill-wins=yes", "placing-captures=mark"},
+		{"placing-captures=marks"}, {"full-board=first"}, {"blocked=remove"}, {"second-moves-first=maybe"},
 	} {
 		if r, err := NewRules("nine-mens-morris", bad...); err == nil {
 			t.Errorf("%v: got %v, want an error", bad, r)
@@ -152,6 +158,8 @@ func TestOptionsValidate(t *testing.T) {
 	for _, good := range [][]string{
 		{"board=standard9", "pieces=3", "centre-ban=yes"}, {"board=cross17", "pieces=7", "centre-ban=yes"},
 		{"mill-wins=yes"}, {"mill-wins=yes", "move-while-placing=yes"}, {"board=diagonal9", "pieces=4", "diagonal-mills=yes", "mill-wins=yes"},
+		{"placing-captures=hand", "move-while-placing=yes"}, {"placing-captures=mark", "second-moves-first=yes"},
+		{"placing-captures=counted", "full-board=removals", "blocked=removes"}, {"full-board=first-loses", "second-moves-first=yes"},
 	} {
 		if _, err := NewRules("nine-mens-morris", good...); err != nil {
 			t.Errorf("%v: %v", good, err)

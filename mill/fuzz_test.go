@@ -50,6 +50,14 @@ func FuzzParsePosition(f *testing.F) {
 		"six-mens-morris 1W1BW1WB/1BWW1BBB w 0,0 - 18 30",
 		"seven-mens-morris BW6/BBBWW1W1/1 w 0,0 - 0 30",
 		"seven-mens-morris BW6/BBBWW1W1 w 0,0 - 0 30",
+		"dooz WWWB2WB/BBBBWWBB/1WBB1W1W w 0,1 - 0 20",
+		"da-san-qi WBWXBBWW/XWWWWWWW/B1BXBXWB b 0,1 - 0 23",
+		"da-san-qi WWW1BBX1/7W/5B2 b 0,0 - 0 8",
+		"zhi-qi WBWBWBWB/BWBWBWBW/BWBWWBBW w 0,0 xw,xb 0 24",
+		"zhi-qi WWWB3B/WWWWB2B/WWWBWBBW w 0,0 - 0 24",
+		"el-filja WBWBBBWW/BWBWWWWW/BBBBWWBB w 0,0 xw2,xb2 0 24",
+		"el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,xb,own 0 24",
+		"el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw12,own 0 24",
 	} {
 		f.Add(s)
 	}
@@ -81,7 +89,8 @@ func FuzzParseRules(f *testing.F) {
 	for _, s := range []string{"nine-mens-morris", "shah,board=diagonal24", "mill,flying=3,protection=none",
 		"lasker,placing-captures=deferred", "twelve-mens-morris,board=standard24", "x", ",", "nine-mens-morris,=",
 		"three-mens-morris,centre-ban=yes,flying=3", "tapatan,board=standard9,diagonal-mills=no", "seven-mens-morris,mill-wins=yes",
-		"six-mens-morris,centre-ban=yes", "nine-mens-morris,board=standard9"} {
+		"six-mens-morris,centre-ban=yes", "nine-mens-morris,board=standard9", "dooz", "da-san-qi,second-moves-first=no",
+		"zhi-qi,gridlock=draw", "el-filja,placing-captures=counted-each", "cheng-san-qi,flying=3", "lasker,placing-captures=mark"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

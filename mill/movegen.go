@@ -30,7 +30,24 @@ func (p *Position) ended() bool {
 	if r.opts.DrawAfter > 0 && int(p.quiet) >= r.opts.DrawAfter {
 		return true
 	}
-	return r.opts.FullBoard == FullBoardDraw && p.pending == 0 && p.occ[White]|p.occ[Black] == r.all
+	return p.fullBoardEnds()
+}
+
+// fullBoardEnds reports whether the board is full with no removal owed,
+// under a full-board rule that ends the game there (draw, first-loses).
+func (p *Position) fullBoardEnds() bool {
+	fb := p.rules.opts.FullBoard
+	return (fb == FullBoardDraw || fb == FullBoardFirstLoses) && p.owe == [2]uint8{} && p.occupied() == p.rules.all
+}
+
+// firstPlacer returns the side that placed first, as the side to move on a
+// board filled by placing tells it: the side to move, or under
+// second-moves-first the other side.
+func (p *Position) firstPlacer() Color {
+	if p.rules.opts.SecondMovesFirst {
+		return p.side ^ 1
+	}
+	return p.side
 }
 
 // banned reports whether the slide from-to by c is forbidden by the
@@ -58,13 +75,19 @@ func (p *Position) placeable(empty uint32) uint32 {
 	return empty
 }
 
-// canMove reports whether c would have a legal move if it were c's turn.
+// canMove reports whether c would have a legal move if it were c's turn
+// (a blocked side's removal under blocked=removes aside).
 func (p *Position) canMove(c Color) bool {
-	if p.pending == 1+uint8(c) {
+	if p.owe[c] > 0 {
 		return true // a removal, or a pass when nothing can be taken
 	}
+	return p.mobile(c)
+}
+
+// mobile reports whether c could place or move a piece, removals aside.
+func (p *Position) mobile(c Color) bool {
 	own := p.occ[c]
-	empty := p.rules.all &^ (p.occ[0] | p.occ[1])
+	empty := p.rules.all &^ p.occupied()
 	if empty == 0 {
 		return false
 	}
@@ -100,9 +123,13 @@ func (p Position) NumMoves() int {
 }
 
 // Captures appends to dst the legal moves that take at least one piece
-// and returns it: the moves of Moves with NumCaptures() > 0. When a removal is pending it appends every legal move (the
-// removals, or the pass that loses it). It is the generator of a
-// quiescence search: it looks only at the points where a mill can close.
+// and returns it: the moves of Moves with NumCaptures() > 0. When a
+// removal is pending, or a blocked side must remove (blocked=removes), it
+// appends every legal move (the removals, or the pass that loses them). It
+// is the generator of a quiescence search: it looks only at the points
+// where a mill can close. A placement whose mill takes only from the
+// opponent's hand (placing-captures=hand) names no capture and is not
+// among them.
 func (p Position) Captures(dst []Move) []Move {
 	g := generator{p: p, r: p.rules, dst: dst, capturesOnly: true}
 	g.run()
@@ -111,7 +138,32 @@ func (p Position) Captures(dst []Move) []Move {
 
 // HasMoves reports whether the side to move has a legal move (a pass counts).
 func (p Position) HasMoves() bool {
-	return !p.ended() && (p.canMove(p.side) || p.passes())
+	return !p.ended() && (p.canMove(p.side) || p.passes() || p.blockedRemoval())
+}
+
+// blockedRemoval reports whether the side to move cannot move and, under
+// blocked=removes, has an opposing piece to remove instead.
+func (p *Position) blockedRemoval() bool {
+	return p.rules.opts.Blocked == BlockedRemoves && p.owe[p.side] == 0 && !p.mobile(p.side) && p.removalTargets() != 0
+}
+
+// removalTargets returns the pieces the side to move may remove by a
+// removal move: its own under ownRemoval; while it cannot move under
+// blocked=removes, the opposing pieces next to one of its own, in mills or
+// not (a removal that makes room); else those a capture may take.
+func (p *Position) removalTargets() uint32 {
+	r, us := p.rules, p.side
+	if p.ownRemoval {
+		return p.occ[us]
+	}
+	if r.opts.Blocked == BlockedRemoves && !p.mobile(us) {
+		var near uint32
+		for f := p.occ[us]; f != 0; f &= f - 1 {
+			near |= r.adj[bits.TrailingZeros32(f)]
+		}
+		return p.occ[us^1] & near
+	}
+	return r.capturable(p.occ[us^1])
 }
 
 // passes reports whether the side to move, having no move, must pass.
@@ -133,6 +185,7 @@ type generator struct {
 
 	own, opp   uint32 // the pieces before the move
 	used       uint32 // one-time mills already used by the mover
+	fromHand   int    // placing-captures=hand: the pieces a placement's mill takes from the opponent's hand first
 	targets    uint32
 	hasTargets bool
 }
@@ -163,11 +216,11 @@ func (g *generator) run() {
 	if r.opts.OneTimeMills {
 		g.used = p.used[us]
 	}
-	empty := r.all &^ (g.own | g.opp)
-	if p.pending == 1+uint8(us) {
-		t := g.capturable()
-		if t == 0 {
-			g.emit(Pass) // nothing may be taken: the removal is lost
+	empty := r.all &^ p.occupied()
+	if p.owe[us] > 0 || (r.opts.Blocked == BlockedRemoves && !p.mobile(us)) {
+		t := p.removalTargets()
+		if t == 0 && p.owe[us] > 0 {
+			g.emit(Pass) // nothing may be taken: the removals are lost
 		}
 		for ; t != 0; t &= t - 1 {
 			g.emit(Remove(Point(bits.TrailingZeros32(t))))
@@ -197,7 +250,7 @@ func (g *generator) run() {
 		empty = g.closers
 	}
 	if p.hand[us] > 0 {
-		placeCaptures := captures && r.opts.PlacingCaptures == CaptureImmediate
+		placeCaptures := captures && g.placingTakes()
 		places := p.placeable(empty)
 		if g.capturesOnly && !placeCaptures {
 			// nothing is taken while placing
@@ -240,6 +293,20 @@ done:
 	if g.n+len(g.dst) == start && !g.capturesOnly && p.passes() {
 		g.emit(Pass)
 	}
+}
+
+// placingTakes reports whether a mill closed by a placement can take
+// pieces from the board: at once, as marks, or from the board when the
+// opponent's hand holds fewer pieces than the mill takes.
+func (g *generator) placingTakes() bool {
+	switch g.r.opts.PlacingCaptures {
+	case CaptureImmediate, CaptureMark:
+		return true
+	case CaptureFromHand:
+		g.fromHand = int(g.p.hand[g.p.side^1])
+		return g.r.opts.CapturePerMill || g.fromHand == 0
+	}
+	return false
 }
 
 // countPlacements counts the placements when each closes at most one capture:
@@ -288,6 +355,15 @@ func (g *generator) add(m Move, ownAfter uint32, captures bool) {
 	k := 1
 	if g.r.opts.CapturePerMill {
 		k = popcount(lines)
+	}
+	if m.kind == PlaceMove {
+		k -= min(k, g.fromHand)
+	}
+	if k == 0 {
+		if !g.capturesOnly {
+			g.emit(m) // the mill takes only from the opponent's hand
+		}
+		return
 	}
 	if k == 1 {
 		if g.count {

@@ -205,30 +205,80 @@ func (e *GameOverError) Unwrap() error { return ErrGameOver }
 // whyIllegal explains why an illegal move is illegal, in a player's words.
 func (p *Position) whyIllegal(m Move) string {
 	r := p.rules
-	b := r.board
-	us, them := p.side, p.side^1
-	own, opp := p.occ[us], p.occ[them]
 	for _, pt := range []Point{m.from, m.to} {
 		if pt != NoPoint && int(pt) >= r.n {
 			return "no such point"
 		}
 	}
-	if p.pending == 1+uint8(us) && m.kind != RemoveMove {
-		if m.kind == PassMove {
-			return us.String() + " must remove a " + them.String() + " piece first, and can"
-		}
-		return us.String() + " must first remove a " + them.String() + " piece (the capture deferred to the end of placing), like x" + b.Name(lowest(r.capturable(opp)))
+	if why, ok := p.whyNotRemoval(m); ok {
+		return why
 	}
+	if why := p.whyNotMove(m); why != "" {
+		return why
+	}
+	return p.whyWrongCaptures(m)
+}
+
+// whyNotRemoval explains a move that is wrong because a removal is due
+// (owed, or a blocked side's under blocked=removes) or because it is a
+// removal; ok is false for the other moves.
+func (p *Position) whyNotRemoval(m Move) (why string, ok bool) {
+	r, b := p.rules, p.rules.board
+	us, them := p.side, p.side^1
+	blocked := r.opts.Blocked == BlockedRemoves && p.owe[us] == 0 && !p.mobile(us)
+	due := p.owe[us] > 0 || blocked
+	targets := p.removalTargets()
+	example := "x" + b.Name(lowest(targets))
+	switch {
+	case !due && m.kind != RemoveMove:
+		return "", false
+	case !due:
+		return "no capture is pending: a piece is taken only by the move that closes a mill", true
+	case m.kind == PassMove && targets != 0:
+		return us.String() + " must remove a " + p.removedColor().String() + " piece first, and can", true
+	case m.kind != RemoveMove && blocked:
+		return us.String() + " cannot move: it removes a " + them.String() + " piece next to one of its own first, like " + example, true
+	case m.kind != RemoveMove && p.ownRemoval:
+		return us.String() + " must first remove one of its own pieces (no mill stood when placing ended), like " + example, true
+	case m.kind != RemoveMove && r.opts.PlacingCaptures == CaptureDeferred:
+		return us.String() + " must first remove a " + them.String() + " piece (the capture deferred to the end of placing), like " + example, true
+	case m.kind != RemoveMove:
+		return us.String() + " must first remove a " + them.String() + " piece (owed when placing ended), like " + example, true
+	}
+	c := m.caps[0]
+	victim := p.removedColor()
+	switch {
+	case p.occ[victim]&(1<<c) == 0:
+		return "there is no " + victim.String() + " piece on " + b.Name(c) + " to remove", true
+	case blocked:
+		return b.Name(c) + " is not next to a " + us.String() + " piece: a blocked side removes to make room, like " + example, true
+	}
+	return b.Name(c) + " stands in a mill and may not be taken now", true
+}
+
+// removedColor returns the colour of the pieces the side to move removes.
+func (p *Position) removedColor() Color {
+	if p.ownRemoval {
+		return p.side
+	}
+	return p.side ^ 1
+}
+
+// whyNotMove explains a placement, slide or pass that cannot be made,
+// captures aside; "" if the move itself could be made.
+func (p *Position) whyNotMove(m Move) string {
+	r, b := p.rules, p.rules.board
+	us := p.side
+	own, opp := p.occ[us], p.occ[us^1]
 	switch m.kind {
-	case RemoveMove:
-		if p.pending != 1+uint8(us) {
-			return "no capture is pending: a piece is taken only by the move that closes a mill"
-		}
 	case PassMove:
 		return us.String() + " can move, so cannot pass"
 	case PlaceMove:
 		if p.hand[us] == 0 {
 			return us.String() + " has no pieces in hand: move a piece (from-to)"
+		}
+		if p.marked&(1<<m.to) != 0 {
+			return b.Name(m.to) + " holds a marked piece: nobody may place there until placing ends"
 		}
 		if (own|opp)&(1<<m.to) != 0 {
 			return b.Name(m.to) + " is occupied"
@@ -243,7 +293,7 @@ func (p *Position) whyIllegal(m Move) string {
 		if p.hand[us] > 0 && !r.opts.MoveWhilePlacing {
 			return us.String() + " still has pieces in hand: place one"
 		}
-		if (own|opp)&(1<<m.to) != 0 {
+		if p.occupied()&(1<<m.to) != 0 {
 			return b.Name(m.to) + " is occupied"
 		}
 		if r.adj[m.from]&(1<<m.to) == 0 && !(p.hand[us] == 0 && p.Flying(us)) {
@@ -256,33 +306,49 @@ func (p *Position) whyIllegal(m Move) string {
 			return "the piece that broke a mill by leaving " + b.Name(m.to) + " may not re-form it on the next turn"
 		}
 	}
-	// The move itself is possible: the captures are wrong.
-	want := 0
-	var lines uint32
+	return ""
+}
+
+// whyWrongCaptures explains a placement or slide that could be made but
+// names the wrong captures.
+func (p *Position) whyWrongCaptures(m Move) string {
+	r, b := p.rules, p.rules.board
+	us, them := p.side, p.side^1
+	own, opp := p.occ[us], p.occ[them]
 	captures := !(r.opts.TrapRule && p.passed) && !r.opts.MillWins
-	if m.kind == PlaceMove && r.opts.PlacingCaptures != CaptureImmediate {
-		captures = false
+	fromHand := 0
+	if m.kind == PlaceMove {
+		switch r.opts.PlacingCaptures {
+		case CaptureImmediate, CaptureMark:
+		case CaptureFromHand:
+			fromHand = int(p.hand[them])
+		default:
+			captures = false
+		}
 	}
-	if m.kind == PlaceMove || m.kind == SlideMove {
-		after := own | 1<<m.to
-		if m.kind == SlideMove {
-			after &^= 1 << m.from
+	after := own | 1<<m.to
+	if m.kind == SlideMove {
+		after &^= 1 << m.from
+	}
+	lines := r.millsAt(after, m.to)
+	if r.opts.OneTimeMills {
+		lines &^= p.used[us]
+	}
+	want, closing := 0, 0
+	if lines != 0 && captures {
+		closing = 1
+		if r.opts.CapturePerMill {
+			closing = popcount(lines)
 		}
-		lines = r.millsAt(after, m.to)
-		if r.opts.OneTimeMills {
-			lines &^= p.used[us]
+		if r.capturable(opp) != 0 {
+			want = closing - min(closing, fromHand)
 		}
-		if lines != 0 && captures && r.capturable(opp) != 0 {
-			want = 1
-			if r.opts.CapturePerMill {
-				want = popcount(lines)
-			}
-		}
-	} else if m.kind == RemoveMove {
-		want = 1
 	}
 	for i := 0; i < int(m.ncap); i++ {
 		c := m.caps[i]
+		if p.marked&(1<<c) != 0 {
+			return b.Name(c) + " is marked already: a marked piece is not taken twice"
+		}
 		if opp&(1<<c) == 0 {
 			return "there is no " + them.String() + " piece on " + b.Name(c) + " to take"
 		}
@@ -297,7 +363,9 @@ func (p *Position) whyIllegal(m Move) string {
 		case !captures && r.opts.TrapRule && p.passed:
 			return "the mill takes nothing while " + them.String() + " is trapped"
 		case !captures:
-			return "mills closed while placing take nothing under these rules"
+			return "mills closed while placing take nothing at once under these rules"
+		case closing > 0 && fromHand > 0:
+			return "the mill takes a piece from " + them.String() + "'s hand, so the move names no capture"
 		default:
 			return "every " + them.String() + " piece is protected in a mill, so the capture is lost"
 		}
@@ -310,10 +378,18 @@ func (p *Position) whyIllegal(m Move) string {
 			return b.Name(lowest(safe)) + " stands in a mill and may not be taken now"
 		}
 		if int(m.ncap) != want {
-			return "the move takes " + itoa(want) + " piece(s) (one per mill closed), not " + itoa(int(m.ncap))
+			return "the move takes " + itoa(want) + " piece(s) (one per mill closed" + handNote(fromHand) + "), not " + itoa(int(m.ncap))
 		}
 	}
 	return "not legal here"
+}
+
+// handNote says that part of a mill's take comes from the opponent's hand.
+func handNote(fromHand int) string {
+	if fromHand == 0 {
+		return ""
+	}
+	return ", less those taken from the hand"
 }
 
 func lowest(s uint32) Point {

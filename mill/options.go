@@ -19,18 +19,29 @@ const (
 type PlacingCaptures uint8
 
 const (
-	CaptureImmediate PlacingCaptures = iota // it captures at once, as in the moving phase
-	CaptureNone                             // it captures nothing
-	CaptureDeferred                         // it captures nothing now; when placing ends, the first side to have formed a mill removes one piece (Shah)
+	CaptureImmediate   PlacingCaptures = iota // it captures at once, as in the moving phase
+	CaptureNone                               // it captures nothing
+	CaptureDeferred                           // it captures nothing now; when placing ends, the first side to have formed a mill removes one piece (Shah)
+	CaptureFromHand                           // it takes a piece from the opponent's hand, from the board when the hand is empty (Dooz)
+	CaptureMark                               // it marks an opposing piece, which stays on its point, out of play, until placing ends (Da San Qi)
+	CaptureCounted                            // it takes nothing now; when placing ends both sides remove pieces by a comparison of their mills (El Filja)
+	CaptureCountedEach                        // it takes nothing now; when placing ends each side removes one opposing piece per mill it has
 )
+
+// removalStage reports whether placing can end in a stage of removals
+// owed by one side or both (RemoveMove before any other move).
+func (pc PlacingCaptures) removalStage() bool {
+	return pc == CaptureDeferred || pc == CaptureCounted || pc == CaptureCountedEach
+}
 
 // BlockedRule says what happens to a side that has no legal move.
 type BlockedRule uint8
 
 const (
-	BlockedLoses  BlockedRule = iota // the blocked side loses
-	BlockedPasses                    // the blocked side passes its turn (Shah)
-	BlockedDraw                      // the game is drawn
+	BlockedLoses   BlockedRule = iota // the blocked side loses
+	BlockedPasses                     // the blocked side passes its turn (Shah)
+	BlockedDraw                       // the game is drawn
+	BlockedRemoves                    // the blocked side removes an opposing piece next to one of its own, then moves (Zhi Qi)
 )
 
 // GridlockRule says what happens when neither side can move.
@@ -45,8 +56,10 @@ const (
 type FullBoardRule uint8
 
 const (
-	FullBoardGridlock FullBoardRule = iota // nothing special: the gridlock rule decides
-	FullBoardDraw                          // the game is drawn
+	FullBoardGridlock   FullBoardRule = iota // nothing special: the gridlock rule decides
+	FullBoardDraw                            // the game is drawn
+	FullBoardFirstLoses                      // the player who placed first loses (Da San Qi)
+	FullBoardRemovals                        // the side to move and then the other each remove an opposing piece (Zhi Qi)
 )
 
 // FirstPlayer says who makes the first move.
@@ -76,8 +89,9 @@ type Options struct {
 	ReformBan        bool
 	TrapRule         bool
 	FirstPlayer      FirstPlayer
-	Repetition       int // the occurrence of a position that draws: 3 for threefold, 0 off
-	DrawAfter        int // plies without a capture in the moving phase that draw; 0 off
+	SecondMovesFirst bool // when placing ends, the second player (who placed the last piece) moves first
+	Repetition       int  // the occurrence of a position that draws: 3 for threefold, 0 off
+	DrawAfter        int  // plies without a capture in the moving phase that draw; 0 off
 	MoveWhilePlacing bool
 	OneTimeMills     bool
 	MillWins         bool // a mill wins the game at once and captures nothing
@@ -129,10 +143,10 @@ func (e enumValue[T]) parse(name, s string) (T, error) {
 
 var (
 	protectionNames = enumValue[Protection]{[]string{"none", "unless-all-in-mills", "always"}}
-	placingNames    = enumValue[PlacingCaptures]{[]string{"immediate", "none", "deferred"}}
-	blockedNames    = enumValue[BlockedRule]{[]string{"loses", "passes", "draw"}}
+	placingNames    = enumValue[PlacingCaptures]{[]string{"immediate", "none", "deferred", "hand", "mark", "counted", "counted-each"}}
+	blockedNames    = enumValue[BlockedRule]{[]string{"loses", "passes", "draw", "removes"}}
 	gridlockNames   = enumValue[GridlockRule]{[]string{"loses", "draw"}}
-	fullBoardNames  = enumValue[FullBoardRule]{[]string{"gridlock", "draw"}}
+	fullBoardNames  = enumValue[FullBoardRule]{[]string{"gridlock", "draw", "first-loses", "removals"}}
 	firstNames      = enumValue[FirstPlayer]{[]string{"white", "black", "lot"}}
 )
 
@@ -217,7 +231,7 @@ var OptionList = []Option{
 	intOption("flying", "never|3..12", "a side with this many pieces or fewer on the board, and none in hand, may fly to any empty point", "never", 3, 12, func(o *Options) *int { return &o.FlyAt }),
 	intOption("min-pieces", "1..3", "a side with fewer pieces than this (board and hand) loses", "", 1, 3, func(o *Options) *int { return &o.MinPieces }),
 	enumOption("protection", "which pieces a capture may take: any, not those in mills unless all are, or never those in mills", protectionNames, func(o *Options) *Protection { return &o.Protection }),
-	enumOption("placing-captures", "what a mill closed while placing does: capture at once, nothing, or a removal deferred to the end of placing (Shah)", placingNames, func(o *Options) *PlacingCaptures { return &o.PlacingCaptures }),
+	enumOption("placing-captures", "what a mill closed while placing does: capture at once; nothing; a removal deferred to the end of placing (Shah); take from the opponent's hand (Dooz); mark a piece that leaves when placing ends (Da San Qi); removals by mill counts when placing ends (El Filja), or one per mill", placingNames, func(o *Options) *PlacingCaptures { return &o.PlacingCaptures }),
 	{
 		Name: "captures", Values: "one|per-mill",
 		Doc: "how many pieces a move takes: one, or one per mill it closes",
@@ -239,18 +253,44 @@ var OptionList = []Option{
 			return nil
 		},
 	},
-	enumOption("blocked", "what happens to a side that cannot move: it loses, passes, or the game is drawn", blockedNames, func(o *Options) *BlockedRule { return &o.Blocked }),
+	enumOption("blocked", "what happens to a side that cannot move: it loses, passes, the game is drawn, or it removes an opposing piece next to one of its own and then moves (Zhi Qi)", blockedNames, func(o *Options) *BlockedRule { return &o.Blocked }),
 	enumOption("gridlock", "what happens when neither side can move: the side to move loses, or a draw", gridlockNames, func(o *Options) *GridlockRule { return &o.Gridlock }),
-	enumOption("full-board", "a board filled by placing: the gridlock rule decides, or a draw", fullBoardNames, func(o *Options) *FullBoardRule { return &o.FullBoard }),
+	enumOption("full-board", "a board filled by placing: the gridlock rule decides, a draw, the first player loses, or each side removes an opposing piece (the side to move first)", fullBoardNames, func(o *Options) *FullBoardRule { return &o.FullBoard }),
 	boolOption("reform-ban", "a piece that broke its own mill may not re-form that mill on its owner's next turn", func(o *Options) *bool { return &o.ReformBan }),
 	boolOption("trap-rule", "while the opponent is trapped (passing), mills capture nothing; only the trapping move captures (Shah)", func(o *Options) *bool { return &o.TrapRule }),
 	enumOption("first", "who moves first: white, black, or drawn by lot when the game starts", firstNames, func(o *Options) *FirstPlayer { return &o.FirstPlayer }),
+	boolOption("second-moves-first", "when placing ends, the second player (who placed the last piece) makes the first move (Da San Qi)", func(o *Options) *bool { return &o.SecondMovesFirst }),
 	intOption("repetition", "0|2..9", "the occurrence of the same position that draws (3: threefold); 0 off", "", 0, 9, func(o *Options) *int { return &o.Repetition }),
 	intOption("draw-after", "0..1000", "plies in the moving phase without a capture that draw; 0 off", "", 0, 1000, func(o *Options) *int { return &o.DrawAfter }),
 	boolOption("move-while-placing", "a side with pieces in hand may slide instead of placing (Lasker)", func(o *Options) *bool { return &o.MoveWhilePlacing }),
 	boolOption("one-time-mills", "each mill line captures only the first time a side forms it", func(o *Options) *bool { return &o.OneTimeMills }),
 	boolOption("mill-wins", "a side that forms a mill wins the game at once; nothing is ever captured (three men's morris)", func(o *Options) *bool { return &o.MillWins }),
 	boolOption("centre-ban", "the first placement of the game may not take the centre point (boards with a centre)", func(o *Options) *bool { return &o.CentreBan }),
+}
+
+// placingProblems reports the combinations of the rules of placing that
+// cannot work: rules that act when placing ends need an end that both
+// sides reach together, with the hands emptying in turn.
+func (opts Options) placingProblems() []string {
+	var errs []string
+	pc := placingNames.get(opts.PlacingCaptures)
+	switch opts.PlacingCaptures {
+	case CaptureDeferred, CaptureMark, CaptureCounted, CaptureCountedEach:
+		if opts.MoveWhilePlacing {
+			errs = append(errs, fmt.Sprintf("placing-captures=%s and move-while-placing=yes: placing has no end that all pieces share", pc))
+		}
+	}
+	if opts.SecondMovesFirst {
+		switch {
+		case opts.MoveWhilePlacing:
+			errs = append(errs, "second-moves-first=yes and move-while-placing=yes: the hands do not empty in turn, so the last piece placed tells nothing of the second player")
+		case opts.PlacingCaptures == CaptureFromHand:
+			errs = append(errs, "second-moves-first=yes and placing-captures=hand: the hands do not empty in turn, so the last piece placed tells nothing of the second player")
+		case opts.PlacingCaptures == CaptureDeferred:
+			errs = append(errs, "second-moves-first=yes and placing-captures=deferred: the deferred removal decides who moves first")
+		}
+	}
+	return errs
 }
 
 // boardIDs returns the ids of the boards, in the order of Boards.
@@ -344,15 +384,16 @@ func (opts Options) problems() []string {
 	if opts.MinPieces < 1 || opts.MinPieces > 3 {
 		bad("min-pieces=%d: want 1..3", opts.MinPieces)
 	}
-	if opts.Protection > ProtectAlways || opts.PlacingCaptures > CaptureDeferred || opts.Blocked > BlockedDraw ||
-		opts.Gridlock > GridlockDraw || opts.FullBoard > FullBoardDraw || opts.FirstPlayer > FirstLot {
+	if opts.Protection > ProtectAlways || opts.PlacingCaptures > CaptureCountedEach || opts.Blocked > BlockedRemoves ||
+		opts.Gridlock > GridlockDraw || opts.FullBoard > FullBoardRemovals || opts.FirstPlayer > FirstLot {
 		bad("an option is out of range")
 	}
-	if opts.PlacingCaptures == CaptureDeferred && opts.MoveWhilePlacing {
-		bad("placing-captures=deferred and move-while-placing=yes: placing has no end that all pieces share")
-	}
+	errs = append(errs, opts.placingProblems()...)
 	if opts.TrapRule && opts.Blocked != BlockedPasses {
 		bad("trap-rule=yes needs blocked=passes: only a passing side is trapped")
+	}
+	if opts.Blocked == BlockedRemoves && opts.Gridlock == GridlockDraw {
+		bad("blocked=removes and gridlock=draw: a side that cannot move removes a piece, so neither side is ever stuck")
 	}
 	if opts.MillWins {
 		// Mills decide the game; every rule about what they take is void.

@@ -65,6 +65,21 @@ func diffConfigs() []diffConfig {
 		diffConfig{"seven-mens-morris", []string{"flying=3", "one-time-mills=yes", "reform-ban=yes"}},
 		diffConfig{"nine-mens-morris", []string{"mill-wins=yes"}},
 		diffConfig{"twelve-mens-morris", []string{"mill-wins=yes", "flying=never"}},
+		// The regional presets' options, alone and with the others.
+		diffConfig{"dooz", []string{"captures=per-mill"}},
+		diffConfig{"dooz", []string{"move-while-placing=yes", "one-time-mills=yes"}},
+		diffConfig{"nine-mens-morris", []string{"placing-captures=hand", "protection=always"}},
+		diffConfig{"da-san-qi", []string{"protection=unless-all-in-mills", "captures=per-mill"}},
+		diffConfig{"da-san-qi", []string{"second-moves-first=no", "full-board=gridlock"}},
+		diffConfig{"nine-mens-morris", []string{"placing-captures=mark", "second-moves-first=yes"}},
+		diffConfig{"zhi-qi", []string{"flying=never"}},
+		diffConfig{"zhi-qi", []string{"protection=always", "reform-ban=yes"}},
+		diffConfig{"nine-mens-morris", []string{"blocked=removes", "flying=never", "pieces=12"}},
+		diffConfig{"el-filja", []string{"placing-captures=counted-each"}},
+		diffConfig{"el-filja", []string{"protection=always", "captures=per-mill"}},
+		diffConfig{"el-filja", []string{"board=diagonal24", "diagonal-mills=yes", "second-moves-first=yes"}},
+		diffConfig{"twelve-mens-morris-small", []string{"full-board=removals", "blocked=removes"}},
+		diffConfig{"twelve-mens-morris-small", []string{"full-board=first-loses", "flying=never"}},
 	)
 	return cs
 }
@@ -77,6 +92,9 @@ type diffStats struct {
 	captures, multi, removals    int // moves that take a piece; take several; deferred removals
 	passes, lostRemovals, banned int // passes; removals lost; positions where a ban forbids a move
 	trapMills                    int // mills closed while the opponent is trapped (trap rule)
+	handTakes, marks, marksGone  int // mills that took from the hand; pieces marked; ends of placing that removed marks
+	blockedRemovals, owedBoth    int // removals of a blocked side; positions where both sides owe removals
+	ownRemovals                  int // removals of one's own pieces
 	ends                         map[Method]int
 }
 
@@ -87,8 +105,8 @@ func (s *diffStats) String() string {
 			ends = append(ends, fmt.Sprintf("%s %d", m, s.ends[m]))
 		}
 	}
-	return fmt.Sprintf("%d games, %d positions (%d moving, %d flying), %d captures (%d multiple), %d removals, %d passes (%d lost removals), %d with a ban, %d mills of a trapper; ends: %s",
-		s.games, s.positions, s.moving, s.flying, s.captures, s.multi, s.removals, s.passes, s.lostRemovals, s.banned, s.trapMills, strings.Join(ends, ", "))
+	return fmt.Sprintf("%d games, %d positions (%d moving, %d flying), %d captures (%d multiple), %d removals (%d blocked, %d own, %d positions where both owe), %d passes (%d lost removals), %d with a ban, %d mills of a trapper, %d takes from the hand, %d marks (%d ends of placing removed marks); ends: %s",
+		s.games, s.positions, s.moving, s.flying, s.captures, s.multi, s.removals, s.blockedRemovals, s.ownRemovals, s.owedBoth, s.passes, s.lostRemovals, s.banned, s.trapMills, s.handTakes, s.marks, s.marksGone, strings.Join(ends, ", "))
 }
 
 // differ plays random games under one rule set and checks every position.
@@ -272,10 +290,11 @@ func (d *differ) game(p Position) bool {
 			return true
 		}
 		m := ms[d.rng.IntN(len(ms))]
+		d.countMove(p, m)
 		switch {
 		case m.Kind() == RemoveMove:
 			d.stats.removals++
-		case m.Kind() == PassMove && p.pending != 0:
+		case m.Kind() == PassMove && p.owe[p.side] != 0:
 			d.stats.lostRemovals++
 			d.stats.passes++
 		case m.Kind() == PassMove:
@@ -291,6 +310,30 @@ func (d *differ) game(p Position) bool {
 		}
 	}
 	return true
+}
+
+// countMove counts what m does in p that the rules of placing and of
+// removals make special.
+func (d *differ) countMove(p Position, m Move) {
+	q := p.Play(m)
+	them := p.side ^ 1
+	switch {
+	case m.Kind() == RemoveMove && p.owe[p.side] == 0:
+		d.stats.blockedRemovals++
+	case m.Kind() == RemoveMove && p.ownRemoval:
+		d.stats.ownRemovals++
+	case m.Kind() == PlaceMove && q.hand[them] < p.hand[them]:
+		d.stats.handTakes++
+	}
+	if m.Kind() == PlaceMove && p.rules.opts.PlacingCaptures == CaptureMark {
+		d.stats.marks += m.NumCaptures()
+	}
+	if p.marked|q.marked != 0 && q.marked == 0 {
+		d.stats.marksGone++
+	}
+	if p.owe[0] > 0 && p.owe[1] > 0 {
+		d.stats.owedBoth++
+	}
 }
 
 // play plays m in *p with the fast code and the slow twin and compares the
@@ -327,7 +370,7 @@ func (d *differ) play(p *Position, m Move) bool {
 // the position text accepts.
 func (d *differ) randomSetup() Position {
 	sr, o, rng := d.sr, d.sr.opts, d.rng
-	s := slowState{pending: -1, firstMill: -1, banFrom: [2]int{-1, -1}, banTo: [2]int{-1, -1}}
+	s := slowState{firstMill: -1, banFrom: [2]int{-1, -1}, banTo: [2]int{-1, -1}}
 	for i := range s.board {
 		s.board[i] = slowEmpty
 	}
@@ -338,7 +381,8 @@ func (d *differ) randomSetup() Position {
 	}
 	placing := s.hand[0]+s.hand[1] > 0
 	deferred := o.PlacingCaptures == CaptureDeferred
-	justPlaced := deferred && !placing && rng.IntN(2) == 0
+	stage := o.PlacingCaptures.removalStage() || o.FullBoard == FullBoardRemovals
+	justPlaced := stage && !placing && rng.IntN(2) == 0
 	for c := 0; c < 2; c++ {
 		most := o.Pieces - s.hand[c]
 		n := most
@@ -347,15 +391,14 @@ func (d *differ) randomSetup() Position {
 			least := min(2, most)
 			n = least + rng.IntN(most-least+1)
 		}
-		for n > 0 {
-			if pt := rng.IntN(sr.n); s.board[pt] == slowEmpty {
-				s.board[pt] = int8(c)
-				n--
-			}
-		}
+		sr.scatter(&s, rng, int8(c), n)
+	}
+	if o.PlacingCaptures == CaptureMark && placing {
+		// Some of the pieces taken while placing are marked, not gone.
+		sr.scatter(&s, rng, slowMarked, rng.IntN(1+min(4, 2*o.Pieces-s.hand[0]-s.hand[1]-sr.onBoard(&s, 0)-sr.onBoard(&s, 1))))
 	}
 	if justPlaced {
-		s.pending = s.side
+		d.randomOwed(&s)
 	}
 	if deferred && placing && rng.IntN(2) == 0 {
 		for _, c := range []int{rng.IntN(2), 1 - s.side} {
@@ -366,7 +409,7 @@ func (d *differ) randomSetup() Position {
 			}
 		}
 	}
-	if o.Blocked == BlockedPasses && s.pending < 0 && rng.IntN(4) == 0 {
+	if o.Blocked == BlockedPasses && s.owe == [2]int{} && rng.IntN(4) == 0 {
 		s.passed = true
 	}
 	if o.ReformBan {
@@ -402,6 +445,40 @@ func (d *differ) randomSetup() Position {
 	}
 	s.ply = 2*o.Pieces - s.hand[0] - s.hand[1] + s.quiet + rng.IntN(20)
 	return sr.position(s)
+}
+
+// scatter puts n pieces of c (or marks) on random empty points.
+func (sr *slowRules) scatter(s *slowState, rng *rand.Rand, c int8, n int) {
+	for n > 0 && len(sr.empties(&s.board)) > 0 {
+		if pt := rng.IntN(sr.n); s.board[pt] == slowEmpty {
+			s.board[pt] = c
+			n--
+		}
+	}
+}
+
+// randomOwed gives the side to move, and maybe the other, removals owed
+// as the end of placing leaves them under the rules.
+func (d *differ) randomOwed(s *slowState) {
+	o, rng := d.sr.opts, d.rng
+	switch o.PlacingCaptures {
+	case CaptureDeferred:
+		s.owe[s.side] = 1
+		return
+	case CaptureCounted:
+		if rng.IntN(3) == 0 {
+			s.owe, s.own = [2]int{1, 1}, true
+			s.owe[1-s.side] = rng.IntN(2)
+			return
+		}
+		fallthrough
+	case CaptureCountedEach:
+		s.owe[s.side] = 1 + rng.IntN(3)
+		s.owe[1-s.side] = rng.IntN(3)
+		return
+	}
+	s.owe[s.side] = 1
+	s.owe[1-s.side] = rng.IntN(2)
 }
 
 func diffCounts() (games, setups int) {
@@ -457,9 +534,35 @@ func TestDifferentialRandomGames(t *testing.T) {
 			} else if d.stats.captures == 0 {
 				t.Errorf("no capture in %d games", d.stats.games)
 			}
+			d.wantRegional(r.opts)
 		})
 	}
 	t.Logf("in all: %d games, %d positions", total.games, total.positions)
+}
+
+// wantRegional fails if the games missed what the regional rules do: a
+// mill that takes from the hand, marks and their end, removals owed by
+// both sides and of one's own pieces, a blocked side's removal.
+func (d *differ) wantRegional(o Options) {
+	d.t.Helper()
+	// The rarer events are looked for only in the long run.
+	long := !testing.Short()
+	for _, c := range []struct {
+		on   bool
+		got  int
+		what string
+	}{
+		{o.PlacingCaptures == CaptureFromHand, d.stats.handTakes, "mill that takes from the hand"},
+		{o.PlacingCaptures == CaptureMark, d.stats.marks, "marked piece"},
+		{o.PlacingCaptures == CaptureMark, d.stats.marksGone, "end of placing that removes the marks"},
+		{o.PlacingCaptures == CaptureCounted || o.PlacingCaptures == CaptureCountedEach, d.stats.owedBoth, "position where both sides owe removals"},
+		{long && o.PlacingCaptures == CaptureCounted, d.stats.ownRemovals, "removal of one's own piece"},
+		{long && o.Blocked == BlockedRemoves, d.stats.blockedRemovals, "removal by a blocked side"},
+	} {
+		if c.on && c.got == 0 {
+			d.t.Errorf("no %s in %d games", c.what, d.stats.games)
+		}
+	}
 }
 
 // diffCrafted are positions that random games reach rarely or never, each
@@ -544,6 +647,46 @@ var diffCrafted = []struct {
 		"shah BBWBBWWW/WWWBWBW1/BBBBWBWW w 0,0 pass 5 30",
 		nil,
 		"*",
+	},
+	{
+		// Zhi Qi: white is shut in; it removes black's d2 (in black's
+		// mill b2-d2-f2), then moves into the hole.
+		"blocked side removes",
+		"zhi-qi WWWB1BWB/BBB3B1/3B4 w 0,0 - 0 40",
+		[]string{"xd2", "d1-d2"},
+		"*",
+	},
+	{
+		// Zhi Qi: the last placement fills the board; white removes
+		// a7, black (left without a move) removes d7.
+		"full board removals",
+		"zhi-qi WBWBBWBW/BW1WWBWB/WBWBWBWB b 0,1 - 0 23",
+		[]string{"f2", "xa7", "xd7"},
+		"*",
+	},
+	{
+		// El Filja: no mill on the full board, each side removes one
+		// of its own pieces.
+		"own removals",
+		"el-filja WW1WBWBB/BBWBWBWW/WBBWWBBW b 0,1 - 0 23",
+		[]string{"g1", "xa1", "xa4"},
+		"*",
+	},
+	{
+		// Da San Qi: the last placement marks d2; the marks leave and
+		// black moves first.
+		"marks leave",
+		"da-san-qi WBWXBBWW/XWWWWWWW/B1BXBXWB b 0,1 - 0 23",
+		[]string{"d3xd2", "d1-d2"},
+		"*",
+	},
+	{
+		// Da San Qi: a full board without a mill loses for the first
+		// player.
+		"full board loses for the first",
+		"da-san-qi WBWBBWBW/BW1WWBWB/WBWBWBWB b 0,1 - 0 23",
+		[]string{"f2"},
+		"0-1 by full board",
 	},
 }
 

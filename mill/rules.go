@@ -157,3 +157,14 @@ func (r *Rules) inMills(own uint32) uint32 {
 	}
 	return m
 }
+
+// millCount returns the number of mill lines that own fills.
+func (r *Rules) millCount(own uint32) int {
+	n := 0
+	for _, l := range r.lines {
+		if own&l == l {
+			n++
+		}
+	}
+	return n
+}

@@ -598,3 +598,300 @@ func TestSevenMensMorris(t *testing.T) {
 		t.Errorf("no flying in seven men's morris: %v", moveTexts(r))
 	}
 }
+
+func TestDoozTakesFromTheHand(t *testing.T) {
+	// White's d1 closes a1-d1-g1 while both sides still place: the mill
+	// takes a piece from black's hand, so the move names no capture, black
+	// keeps its pieces on the board, and the turn passes to black.
+	p := setup(t, "dooz", "a1 g1", "a7 d7", "w 10,10 - 0 4")
+	wantMoves(t, p, "a4", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3", "d5", "d6", "e3", "e4", "e5", "f2", "f4", "f6", "g4", "g7")
+	wantIllegal(t, p, "d1xa7", "the mill takes a piece from black's hand, so the move names no capture")
+	p = play(t, p, "d1")
+	if got, want := p.String(), "dooz WWW2BB1/8/8 b 9,9 - 0 5"; got != want {
+		t.Errorf("after d1: got %s, want %s (black's hand one short)", got, want)
+	}
+	// Once black's hand is empty, a mill takes from the board as usual:
+	// not from black's mill a7-d7-g7 while c3 and e3 stand outside mills.
+	q := setup(t, "dooz", "a1 g1 b2 f2 d6", "a7 d7 g7 c3 e3", "w 1,0 - 0 23")
+	wantMoves(t, q, "a4", "b4", "b6", "c4", "c5", "d1xc3", "d1xe3", "d2xc3", "d2xe3", "d3", "d5", "e4", "e5", "f4", "f6", "g4")
+	// Two mills at once under captures=per-mill: one piece from the hand,
+	// the other from the board.
+	r := setup(t, "dooz,captures=per-mill", "a1 g1 d2 d3 c4", "a7 d7 g7 b6 f6", "w 2,1 - 0 20")
+	if got := movesFrom(r, "d1"); !slices.Equal(got, []string{"d1xb6", "d1xf6"}) {
+		t.Errorf("two mills, one piece in hand: got %v, want [d1xb6 d1xf6]", got)
+	}
+	if r = play(t, r, "d1xf6"); r.InHand(Black) != 0 || r.OnBoard(Black) != 4 {
+		t.Errorf("d1xf6 takes black's last piece in hand and f6: %s", r)
+	}
+}
+
+func TestDoozUnevenHands(t *testing.T) {
+	// Black's hand emptied early by white's mills: black slides while white
+	// still places (and flies with three pieces on the board).
+	p := setup(t, "dooz", "a1 d1 g1 b2 d2 f2 c3 e3", "a7 d7 g7 g4", "b 3,0 - 0 18")
+	wantMoves(t, p, "a7-a4", "a7-b6", "d7-d6", "g4-f4", "g7-f6")
+	wantIllegal(t, p, "d5", "black has no pieces in hand: move a piece (from-to)")
+	q := setup(t, "dooz", "a1 d1 g1 b2 d2 f2 c3 e3", "a7 d7 g7", "b 3,0 - 0 18")
+	if !q.Flying(Black) || q.NumMoves() != 3*13 {
+		t.Errorf("three black pieces, none in hand, fly: %v", moveTexts(q))
+	}
+	// A side whose hand is empty and that cannot move loses, even while
+	// the other still places.
+	r := setup(t, "dooz", "a4 b2 d2 f2 g4 d7 b6 e5", "a1 d1 g1 a7", "b 3,0 - 0 18")
+	wantStatus(t, r, WhiteWon, Blocked)
+}
+
+func TestChengSanQi(t *testing.T) {
+	// Nine men's morris without flying: three men still step.
+	p := setup(t, "cheng-san-qi", "a1 g1 d2", "a7 d7 g7 b6", "w 0,0 - 0 40")
+	wantMoves(t, p, "a1-a4", "a1-d1", "d2-b2", "d2-d1xb6", "d2-d3", "d2-f2", "g1-d1", "g1-g4")
+	q := setup(t, "nine-mens-morris", "a1 g1 d2", "a7 d7 g7 b6", "w 0,0 - 0 40")
+	if n := q.NumMoves(); n != 3*17 {
+		t.Errorf("nine men's morris flies with three: %d moves, want 51", n)
+	}
+}
+
+func TestDaSanQiMarks(t *testing.T) {
+	// A mill while placing marks a black piece, any one (protection none).
+	p := setup(t, "da-san-qi", "a1 g1 b4", "a7 d7 g7 d5", "w 9,8 - 0 7")
+	if got := movesFrom(p, "d1"); !slices.Equal(got, []string{"d1xa7", "d1xd5", "d1xd7", "d1xg7"}) {
+		t.Errorf("the mill marks any black piece, in a mill or not: got %v", got)
+	}
+	p = play(t, p, "d1xa7")
+	if got, want := p.String(), "da-san-qi WWW1BBX1/7W/5B2 b 8,8 - 0 8"; got != want {
+		t.Errorf("after d1xa7: got %s, want %s (a7 marked)", got, want)
+	}
+	if p.Marked() != 1<<6 || p.OnBoard(Black) != 3 {
+		t.Errorf("a7 is out of play: marked %#x, black on board %d", p.Marked(), p.OnBoard(Black))
+	}
+	if p.InMills(Black) != 0 {
+		t.Errorf("the marked a7 makes no mill with d7 and g7: %s", p)
+	}
+	// The marked point is blocked: nobody places there, and a marked
+	// piece makes no mill for its side.
+	wantIllegal(t, p, "a7", "a7 holds a marked piece: nobody may place there until placing ends")
+	p = play(t, p, "a4", "b2")
+	if hasMove(p, "a7") {
+		t.Errorf("a7 stays blocked: %v", moveTexts(p))
+	}
+	// A marked piece is not taken twice: white's mills mark the others.
+	p = play(t, p, "f6")
+	if got := movesFrom(p, "b6"); !slices.Equal(got, []string{"b6xa4", "b6xd5", "b6xd7", "b6xf6", "b6xg7"}) {
+		t.Errorf("a marked piece is not taken again: got %v", got)
+	}
+	wantIllegal(t, p, "b6xa7", "a7 is marked already: a marked piece is not taken twice")
+}
+
+func TestDaSanQiEndOfPlacing(t *testing.T) {
+	// Black places the last piece; its mill c3-d3-e3 marks a white piece.
+	// Then every marked piece leaves the board together, and black, the
+	// second player, makes the first move.
+	p := MustParsePosition("da-san-qi WBWXBBWW/XWWWWWWW/B1BXBXWB b 0,1 - 0 23")
+	wantMoves(t, p, "d3xa1", "d3xa4", "d3xa7", "d3xb4", "d3xb6", "d3xc5", "d3xd2", "d3xd6", "d3xf2", "d3xf4", "d3xf6", "d3xg1")
+	p = play(t, p, "d3xd2")
+	if got, want := p.String(), "da-san-qi WBW1BBWW/2WWWWWW/BBB1B1WB b 0,0 - 0 24"; got != want {
+		t.Errorf("after placing: got %s, want %s (g4, b2, e4, d5 and d2 empty, black to move)", got, want)
+	}
+	wantMoves(t, p, "c3-b2", "d1-d2", "d3-d2", "e3-e4", "e5-d5", "e5-e4", "g7-g4")
+	// The same without the rule: white, the first player, moves first.
+	q := MustParsePosition("da-san-qi,second-moves-first=no WBWXBBWW/XWWWWWWW/B1BXBXWB b 0,1 - 0 23")
+	if q = play(t, q, "d3xd2"); q.SideToMove() != White {
+		t.Errorf("second-moves-first=no: got %s, want white to move", q)
+	}
+}
+
+func TestDaSanQiFullBoard(t *testing.T) {
+	// Nobody made a mill while placing: no piece leaves, the board is
+	// full, and the first player loses (the second moves first and
+	// cannot; neither could the first).
+	white := fullWhite
+	black := "d1 g4 g7 a7 b2 b4 d6 d3 e4 d5 c4"
+	for _, tc := range []struct {
+		rules string
+		o     Outcome
+		m     Method
+	}{
+		{"da-san-qi", BlackWon, FullBoard},
+		{"da-san-qi,second-moves-first=no", BlackWon, FullBoard},
+		{"da-san-qi,full-board=gridlock", WhiteWon, Gridlock}, // black, to move, cannot
+		{"da-san-qi,full-board=draw", Draw, FullBoard},
+	} {
+		p := play(t, setup(t, tc.rules, white, black, "b 0,1 - 0 23"), "f2")
+		wantStatus(t, p, tc.o, tc.m)
+	}
+}
+
+func TestZhiQiFullBoard(t *testing.T) {
+	// The last placement fills the board without a mill: white, the first
+	// player, removes a black piece, then black a white one, then white
+	// moves. White cannot move on the full board, so it removes as a
+	// blocked side does: a piece next to one of its own.
+	p := setup(t, "zhi-qi", fullWhite, "d1 g4 g7 a7 b2 b4 d6 d3 e4 d5 c4", "b 0,1 - 0 23")
+	p = play(t, p, "f2")
+	if got, want := p.String(), "zhi-qi WBWBBWBW/BWBWWBWB/WBWBWBWB w 0,0 xw,xb 0 24"; got != want {
+		t.Errorf("the full board: got %s, want %s", got, want)
+	}
+	wantMoves(t, p, "xa7", "xb2", "xb4", "xc4", "xd1", "xd3", "xd5", "xd6", "xe4", "xf2", "xg4", "xg7")
+	wantIllegal(t, p, "f4-f2", "white must first remove a black piece (owed when placing ended), like xd1")
+	// White takes a7, whose neighbours are all white: black, left
+	// without a move, removes a white piece next to one of its own.
+	q := play(t, p, "xa7")
+	wantMoves(t, q, "xa1", "xa4", "xb6", "xc3", "xc5", "xd2", "xd7", "xe3", "xe5", "xf4", "xf6", "xg1")
+	q = play(t, q, "xd7")
+	// White moves: only to a7, closing a mill either way (a7-b6-c5 or
+	// a7-a4-a1), and may take any black piece outside black's mills.
+	var want []string
+	for _, from := range []string{"a4", "b6"} {
+		for _, x := range []string{"b2", "b4", "c4", "d1", "d3", "d5", "d6", "e4", "f2", "g4", "g7"} {
+			want = append(want, from+"-a7x"+x)
+		}
+	}
+	wantMoves(t, q, want...)
+	// White takes d6: black's d5 can move there, so black's removal is an
+	// ordinary capture; white moves next.
+	r := play(t, p, "xd6", "xf6")
+	wantMoves(t, r, "b6-d6", "d7-d6", "e5-f6", "f4-f6")
+	if _, ok := r.Pending(); ok || r.SideToMove() != White {
+		t.Errorf("after both removals white moves: %s", r)
+	}
+	// full-board=gridlock instead: the side to move loses.
+	s := play(t, setup(t, "zhi-qi,full-board=gridlock,blocked=loses", fullWhite, "d1 g4 g7 a7 b2 b4 d6 d3 e4 d5 c4", "b 0,1 - 0 23"), "f2")
+	wantStatus(t, s, BlackWon, Gridlock)
+}
+
+func TestZhiQiBlockedRemoves(t *testing.T) {
+	// White's four men are shut in. Instead of losing, white removes a
+	// black piece next to one of its own, even one in black's mill
+	// b2-d2-f2 (but not e4, which touches no white piece), and moves again.
+	p := setup(t, "zhi-qi", "a1 d1 g1 a7", "a4 b2 d2 f2 g4 d7 b6 e4", "w 0,0 - 0 40")
+	wantStatus(t, p, NoOutcome, NoMethod)
+	wantMoves(t, p, "xa4", "xb2", "xb6", "xd2", "xd7", "xf2", "xg4")
+	wantIllegal(t, p, "xe4", "e4 is not next to a white piece: a blocked side removes to make room, like xg4")
+	wantIllegal(t, p, "a1-b2", "white cannot move: it removes a black piece next to one of its own first, like xg4")
+	if _, ok := p.Pending(); ok {
+		t.Errorf("a blocked side's removal is not a pending one")
+	}
+	p = play(t, p, "xd2")
+	if p.SideToMove() != White || p.Quiet() != 0 {
+		t.Fatalf("after the removal white moves again (and the count restarts): %s", p)
+	}
+	wantMoves(t, p, "d1-d2")
+	p = play(t, p, "d1-d2")
+	if p.SideToMove() != Black {
+		t.Errorf("then black: %s", p)
+	}
+	// blocked=loses, the usual rule: white has lost.
+	q := setup(t, "zhi-qi,blocked=loses", "a1 d1 g1 a7", "a4 b2 d2 f2 g4 d7 b6 e4", "w 0,0 - 0 40")
+	wantStatus(t, q, BlackWon, Blocked)
+}
+
+func TestElFiljaCountedMills(t *testing.T) {
+	// Mills while placing take nothing.
+	p := setup(t, "el-filja", "a1 g1", "a7 d7", "w 10,10 - 0 4")
+	if !hasMove(p, "d1") {
+		t.Errorf("d1 closes a mill and is a plain placement: %v", moveTexts(p))
+	}
+	wantIllegal(t, p, "d1xa7", "mills closed while placing take nothing at once under these rules")
+	// Black places the last piece. White has one mill (c3-d3-e3), black
+	// none: white removes two black pieces, then black one white piece,
+	// then white moves.
+	q := MustParsePosition("el-filja 1WWBBWBW/BBWWBBWB/WWWBWBBW b 0,1 - 0 23")
+	q = play(t, q, "a1")
+	if got, want := q.String(), "el-filja BWWBBWBW/BBWWBBWB/WWWBWBBW w 0,0 xw2,xb 0 24"; got != want {
+		t.Errorf("after placing: got %s, want %s", got, want)
+	}
+	wantMoves(t, q, "xa1", "xa7", "xb2", "xb4", "xc5", "xd2", "xd5", "xd6", "xe4", "xf6", "xg4", "xg7")
+	q = play(t, q, "xa1")
+	if q.SideToMove() != White || q.Owed(White) != 1 {
+		t.Errorf("white removes again: %s", q)
+	}
+	q = play(t, q, "xa7")
+	wantMoves(t, q, "xa4", "xb6", "xc3", "xc4", "xd1", "xd3", "xd7", "xe3", "xe5", "xf2", "xf4", "xg1")
+	q = play(t, q, "xd1")
+	wantMoves(t, q, "a4-a1", "a4-a7", "d7-a7", "g1-d1")
+	// Without mills on the board each side removes one of its own pieces,
+	// white first.
+	r := MustParsePosition("el-filja WW1WBWBB/BBWBWBWW/WBBWWBBW b 0,1 - 0 23")
+	r = play(t, r, "g1")
+	if got, want := r.String(), "el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,xb,own 0 24"; got != want {
+		t.Errorf("no mills: got %s, want %s", got, want)
+	}
+	wantMoves(t, r, "xa1", "xb4", "xb6", "xc3", "xc4", "xd1", "xd7", "xe4", "xe5", "xf2", "xf6", "xg4")
+	wantIllegal(t, r, "xb2", "there is no white piece on b2 to remove")
+	r = play(t, r, "xa1")
+	if !r.RemovesOwn() || r.SideToMove() != Black {
+		t.Errorf("then black removes one of its own: %s", r)
+	}
+	r = play(t, r, "xa4")
+	if r.RemovesOwn() || r.SideToMove() != White || r.OnBoard(White) != 11 || r.OnBoard(Black) != 11 {
+		t.Errorf("then white moves: %s", r)
+	}
+	// counted-each, the other reading: each side removes one opposing
+	// piece per mill; with none, the full board makes each remove one.
+	s := MustParsePosition("el-filja,placing-captures=counted-each 1WWBBWBW/BBWWBBWB/WWWBWBBW b 0,1 - 0 23")
+	if s = play(t, s, "a1"); s.Owed(White) != 1 || s.Owed(Black) != 0 || s.SideToMove() != White {
+		t.Errorf("counted-each, one mill for white: %s", s)
+	}
+	u := MustParsePosition("el-filja,placing-captures=counted-each WW1WBWBB/BBWBWBWW/WBBWWBBW b 0,1 - 0 23")
+	if u = play(t, u, "g1"); u.String() != "el-filja,placing-captures=counted-each WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,xb 0 24" {
+		t.Errorf("counted-each without mills: the full board's removals: %s", u)
+	}
+}
+
+func TestCountedRemovals(t *testing.T) {
+	for _, tc := range []struct {
+		w, b, rw, rb int
+		own          bool
+	}{
+		{0, 0, 1, 1, true},
+		{1, 0, 2, 1, false},
+		{3, 0, 2, 1, false},
+		{0, 2, 1, 2, false},
+		{2, 2, 2, 2, false},
+		{3, 1, 2, 1, false},
+		{1, 4, 1, 2, false},
+		{5, 5, 5, 5, false},
+	} {
+		rw, rb, own := countedRemovals(tc.w, tc.b)
+		if rw != tc.rw || rb != tc.rb || own != tc.own {
+			t.Errorf("mills %d and %d: got %d, %d, own %v; want %d, %d, own %v", tc.w, tc.b, rw, rb, own, tc.rw, tc.rb, tc.own)
+		}
+		if owe, own2 := slowCounted([2]int{tc.w, tc.b}); owe != [2]int{tc.rw, tc.rb} || own2 != tc.own {
+			t.Errorf("mills %d and %d: the slow twin gives %v, own %v", tc.w, tc.b, owe, own2)
+		}
+	}
+}
+
+func TestRegionalPositionText(t *testing.T) {
+	// The new parts of the position text and what the reader refuses.
+	for _, good := range []string{
+		"da-san-qi WWW1BBX1/7W/5B2 b 8,8 - 0 8",
+		"el-filja BWWBBWBW/BBWWBBWB/WWWBWBBW w 0,0 xw2,xb 0 24",
+		"el-filja 1WWBBW1W/BBWWBBWB/WWWBWBBW b 0,0 xb 0 26",
+		"el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,xb,own 0 24",
+		"zhi-qi WBWBBWBW/BWBWWBWB/WBWBWBWB w 0,0 xw,xb 0 24",
+	} {
+		p, err := ParsePosition(good)
+		if err != nil || p.String() != good {
+			t.Errorf("ParsePosition(%q): got %v, %v; want it back", good, p, err)
+		}
+	}
+	for _, bad := range []struct{ text, why string }{
+		{"nine-mens-morris WWW1BBX1/7W/5B2 b 8,8 - 0 8", `'X' is not W, B or a digit 1-8`},
+		{"da-san-qi WWW1BBX1/7W/5B2 b 0,0 - 0 8", "marked pieces leave the board when placing ends"},
+		{"da-san-qi WWWXXXXX/XXXXXXXX/XXXXXXXX b 9,9 - 0 8", "more than 24"},
+		{"zhi-qi WBWBBWBW/BWBWWBWB/WBWBWBWB w 0,0 xw2,xb 0 24", "one removal a side at most"},
+		{"el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw1,xb 0 24", "want xw for one removal"},
+		{"el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,xb2,own 0 24", "one removal a side at most"},
+		{"el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xb 0 24", "the side that must remove is the side to move"},
+		{"el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 own 0 24", "no removal is owed"},
+		{"el-filja,placing-captures=counted-each WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,own 0 24", "only with placing-captures=counted"},
+		{"shah WBWBWBWB/BWBWBWBW/WBWBWBWB w 0,0 xw,xb 0 24", "one side's only"},
+		{"dooz WBWBWBWB/BWBWBWBW/WBWBWBWB w 0,0 xw 0 24", "removals are owed only with"},
+		{"el-filja WWBWBWBB/BBWBWBWW/WBBWWB1W w 0,1 xw 0 23", "the removal comes when placing is over"},
+	} {
+		if _, err := ParsePosition(bad.text); err == nil || !strings.Contains(err.Error(), bad.why) {
+			t.Errorf("ParsePosition(%q): got %v, want an error with %q", bad.text, err, bad.why)
+		}
+	}
+}

@@ -16,7 +16,10 @@ import (
 // "the piece now on X left Y", the Shah counters), the twin keeps the same
 // representation as Position so that whole positions can be compared.
 
-const slowEmpty int8 = -1
+const (
+	slowEmpty  int8 = -1
+	slowMarked int8 = 2 // a marked piece (placing-captures=mark): of neither side, not empty
+)
 
 // slowRules is a rule set as plain lists: the options, the neighbours of
 // each point and the mill lines.
@@ -64,11 +67,12 @@ func newSlowRules(r *Rules) *slowRules {
 // slowState is a position of the twin. Colours are 0 (white) and 1
 // (black); -1 means none.
 type slowState struct {
-	board     [MaxPoints]int8 // -1 empty, 0 white, 1 black
+	board     [MaxPoints]int8 // -1 empty, 0 white, 1 black, 2 marked
 	hand      [2]int
 	side      int
-	pending   int // the side that must remove a piece now (Shah), or -1
-	firstMill int // the side that formed the first mill while placing (Shah), or -1
+	owe       [2]int // removals each side must make before anything else (Shah, the end of placing)
+	own       bool   // the owed removals take the remover's own pieces
+	firstMill int    // the side that formed the first mill while placing (Shah), or -1
 	passed    bool
 	banFrom   [2]int // re-forming ban: where the piece that broke a mill stands, or -1
 	banTo     [2]int // and the point it left
@@ -89,10 +93,14 @@ func (sr *slowRules) fromPosition(p Position) slowState {
 				s.board[pt] = int8(c)
 			}
 		}
+		if p.marked&(1<<pt) != 0 {
+			s.board[pt] = slowMarked
+		}
 	}
 	s.hand = [2]int{int(p.hand[0]), int(p.hand[1])}
 	s.side = int(p.side)
-	s.pending = int(p.pending) - 1
+	s.owe = [2]int{int(p.owe[0]), int(p.owe[1])}
+	s.own = p.ownRemoval
 	s.firstMill = int(p.firstMill) - 1
 	s.passed = p.passed
 	for c := 0; c < 2; c++ {
@@ -111,14 +119,19 @@ func (sr *slowRules) fromPosition(p Position) slowState {
 func (sr *slowRules) position(s slowState) Position {
 	p := Position{rules: sr.rules}
 	for pt := 0; pt < sr.n; pt++ {
-		if c := s.board[pt]; c != slowEmpty {
+		switch c := s.board[pt]; c {
+		case slowEmpty:
+		case slowMarked:
+			p.marked |= 1 << pt
+		default:
 			p.occ[c] |= 1 << pt
 			p.pieceKey ^= zobPiece[c][pt]
 		}
 	}
 	p.hand = [2]uint8{uint8(s.hand[0]), uint8(s.hand[1])}
 	p.side = Color(s.side)
-	p.pending = uint8(s.pending + 1)
+	p.owe = [2]uint8{uint8(s.owe[0]), uint8(s.owe[1])}
+	p.ownRemoval = s.own
 	p.firstMill = uint8(s.firstMill + 1)
 	p.passed = s.passed
 	for c := 0; c < 2; c++ {
@@ -139,7 +152,7 @@ func (sr *slowRules) position(s slowState) Position {
 func (sr *slowRules) key(s slowState) uint64 {
 	var k uint64
 	for pt := 0; pt < sr.n; pt++ {
-		if c := s.board[pt]; c != slowEmpty {
+		if c := s.board[pt]; c == 0 || c == 1 {
 			k ^= zobPiece[c][pt]
 		}
 	}
@@ -181,7 +194,7 @@ func (sr *slowRules) millsThrough(board *[MaxPoints]int8, c int, pt int) []int {
 
 func (sr *slowRules) inMill(board *[MaxPoints]int8, pt int) bool {
 	c := int(board[pt])
-	return c >= 0 && len(sr.millsThrough(board, c, pt)) > 0
+	return (c == 0 || c == 1) && len(sr.millsThrough(board, c, pt)) > 0
 }
 
 // capturable lists the pieces of victim that a capture may take (RULES.md §2).
@@ -225,25 +238,35 @@ func (sr *slowRules) banned(s *slowState, c, from, to int) bool {
 	return len(sr.millsThrough(&after, c, to)) > 0
 }
 
-// withCaptures returns base, once per set of pieces it may take. after is
-// the board after the piece of c has arrived on to.
-func (sr *slowRules) withCaptures(s *slowState, c int, base Move, after [MaxPoints]int8, to int, captures bool) []Move {
-	if !captures {
-		return []Move{base}
-	}
+// closedTakes returns how many pieces the arrival of c's piece on to
+// takes (after is the board after it): one, or one per mill closed, or
+// none if it closes no mill that may take.
+func (sr *slowRules) closedTakes(s *slowState, c int, after *[MaxPoints]int8, to int) int {
 	var closed int
-	for _, l := range sr.millsThrough(&after, c, to) {
+	for _, l := range sr.millsThrough(after, c, to) {
 		if sr.opts.OneTimeMills && s.used[c][l] {
 			continue // this line has captured for c before
 		}
 		closed++
 	}
-	if closed == 0 {
+	if closed > 1 && !sr.opts.CapturePerMill {
+		return 1
+	}
+	return closed
+}
+
+// withCaptures returns base, once per set of pieces it may take. after is
+// the board after the piece of c has arrived on to; the first fromHand
+// pieces a mill takes come from the opponent's hand (placing-captures=hand)
+// and are not part of the move.
+func (sr *slowRules) withCaptures(s *slowState, c int, base Move, after [MaxPoints]int8, to int, captures bool, fromHand int) []Move {
+	if !captures {
 		return []Move{base}
 	}
-	want := 1
-	if sr.opts.CapturePerMill {
-		want = closed
+	want := sr.closedTakes(s, c, &after, to)
+	want -= min(want, fromHand)
+	if want == 0 {
+		return []Move{base}
 	}
 	// Each capture is chosen among what may be taken after the ones
 	// before; a move is the set of pieces it takes, whatever the order.
@@ -277,13 +300,13 @@ func (sr *slowRules) withCaptures(s *slowState, c int, base Move, after [MaxPoin
 }
 
 // turns lists the moves c could make if it were c's turn, ignoring the end
-// of the game and passing.
+// of the game, passing and a blocked side's removals.
 func (sr *slowRules) turns(s *slowState, c int) []Move {
 	var out []Move
-	if s.pending == c {
-		targets := sr.capturable(&s.board, 1-c)
+	if s.owe[c] > 0 {
+		targets := sr.removalTargets(s, c)
 		if len(targets) == 0 {
-			return []Move{Pass} // the removal is lost
+			return []Move{Pass} // the removals are lost
 		}
 		for _, t := range targets {
 			out = append(out, Remove(Point(t)))
@@ -297,13 +320,21 @@ func (sr *slowRules) turns(s *slowState, c int) []Move {
 	// board with every piece still in hand, may not go to the centre.
 	first := len(empties) == sr.n && s.hand[0] == sr.opts.Pieces && s.hand[1] == sr.opts.Pieces
 	if s.hand[c] > 0 {
+		placeCaptures, fromHand := captures, 0
+		switch sr.opts.PlacingCaptures {
+		case CaptureImmediate, CaptureMark:
+		case CaptureFromHand:
+			fromHand = s.hand[1-c]
+		default:
+			placeCaptures = false
+		}
 		for _, to := range empties {
 			if sr.opts.CentreBan && first && to == sr.centre {
 				continue
 			}
 			after := s.board
 			after[to] = int8(c)
-			out = append(out, sr.withCaptures(s, c, Place(Point(to)), after, to, captures && sr.opts.PlacingCaptures == CaptureImmediate)...)
+			out = append(out, sr.withCaptures(s, c, Place(Point(to)), after, to, placeCaptures, fromHand)...)
 		}
 		if !sr.opts.MoveWhilePlacing {
 			return out
@@ -324,8 +355,60 @@ func (sr *slowRules) turns(s *slowState, c int) []Move {
 			}
 			after := s.board
 			after[from], after[to] = slowEmpty, int8(c)
-			out = append(out, sr.withCaptures(s, c, Slide(Point(from), Point(to)), after, to, captures)...)
+			out = append(out, sr.withCaptures(s, c, Slide(Point(from), Point(to)), after, to, captures, 0)...)
 		}
+	}
+	return out
+}
+
+// removalTargets lists what c removes by a removal move: its own pieces
+// when the owed removals are of one's own; while c cannot move under
+// blocked=removes, the opposing pieces next to one of c's, protected or
+// not; else what a capture may take.
+func (sr *slowRules) removalTargets(s *slowState, c int) []int {
+	if s.own {
+		var out []int
+		for pt := 0; pt < sr.n; pt++ {
+			if int(s.board[pt]) == c {
+				out = append(out, pt)
+			}
+		}
+		return out
+	}
+	if sr.opts.Blocked == BlockedRemoves && !sr.mobile(s, c) {
+		var out []int
+		for pt := 0; pt < sr.n; pt++ {
+			if int(s.board[pt]) != 1-c {
+				continue
+			}
+			for _, q := range sr.neighbour[pt] {
+				if int(s.board[q]) == c {
+					out = append(out, pt)
+					break
+				}
+			}
+		}
+		return out
+	}
+	return sr.capturable(&s.board, 1-c)
+}
+
+// mobile reports whether c could place or move a piece, removals aside.
+func (sr *slowRules) mobile(s *slowState, c int) bool {
+	rest := *s
+	rest.owe = [2]int{}
+	return len(sr.turns(&rest, c)) > 0
+}
+
+// blockedRemovals lists the removals of a side that cannot move under
+// blocked=removes: it takes a piece to make room, then moves.
+func (sr *slowRules) blockedRemovals(s *slowState, c int) []Move {
+	if sr.opts.Blocked != BlockedRemoves || s.owe[c] > 0 || sr.mobile(s, c) {
+		return nil
+	}
+	var out []Move
+	for _, t := range sr.removalTargets(s, c) {
+		out = append(out, Remove(Point(t)))
 	}
 	return out
 }
@@ -367,10 +450,25 @@ func (sr *slowRules) judge(s *slowState) (Outcome, Method, []Move) {
 	if sr.opts.DrawAfter > 0 && s.quiet >= sr.opts.DrawAfter {
 		return Draw, NoProgress, nil
 	}
-	if sr.opts.FullBoard == FullBoardDraw && s.pending < 0 && len(sr.empties(&s.board)) == 0 {
-		return Draw, FullBoard, nil
+	if len(sr.empties(&s.board)) == 0 && s.owe == [2]int{} {
+		switch sr.opts.FullBoard {
+		case FullBoardDraw:
+			return Draw, FullBoard, nil
+		case FullBoardFirstLoses:
+			// The first player placed first; after placing the side to
+			// move is the first player, or the second under
+			// second-moves-first.
+			first := us
+			if sr.opts.SecondMovesFirst {
+				first = them
+			}
+			return Won(Color(1 - first)), FullBoard, nil
+		}
 	}
 	if ms := sr.turns(s, us); len(ms) > 0 {
+		return NoOutcome, NoMethod, ms
+	}
+	if ms := sr.blockedRemovals(s, us); len(ms) > 0 {
 		return NoOutcome, NoMethod, ms
 	}
 	if len(sr.turns(s, them)) == 0 {
@@ -380,12 +478,12 @@ func (sr *slowRules) judge(s *slowState) (Outcome, Method, []Move) {
 		return Won(Color(them)), Gridlock, nil
 	}
 	switch sr.opts.Blocked {
-	case BlockedLoses:
-		return Won(Color(them)), Blocked, nil
+	case BlockedPasses:
+		return NoOutcome, NoMethod, []Move{Pass} // the blocked side passes
 	case BlockedDraw:
 		return Draw, Blocked, nil
 	}
-	return NoOutcome, NoMethod, []Move{Pass} // the blocked side passes
+	return Won(Color(them)), Blocked, nil
 }
 
 // play returns the state after m, which must be legal.
@@ -394,23 +492,48 @@ func (sr *slowRules) play(s slowState, m Move) slowState {
 	n := s
 	us, them := s.side, 1-s.side
 	to := int(m.To())
-	lostRemoval := m.Kind() == PassMove && s.pending == us
+	owing := s.owe[us] > 0
+	next := them
+	victim := int8(them)
 	switch m.Kind() {
 	case PlaceMove:
 		n.board[to] = int8(us)
 		n.hand[us]--
+		if o.PlacingCaptures == CaptureFromHand && !o.MillWins && !(o.TrapRule && s.passed) {
+			// The mill takes from the opponent's hand first.
+			n.hand[them] -= min(sr.closedTakes(&s, us, &n.board, to), s.hand[them])
+		}
 	case SlideMove:
 		n.board[m.From()] = slowEmpty
 		n.board[to] = int8(us)
 	case RemoveMove:
-		n.pending = -1
-	case PassMove:
-		if lostRemoval {
-			n.pending = -1 // nothing may be taken: the removal is lost
+		switch {
+		case !owing:
+			next = us // a blocked side removes to make room, then moves
+		case n.owe[us] > 1:
+			n.owe[us]--
+			next = us
+		default:
+			n.owe[us] = 0
 		}
+		if s.own {
+			victim = int8(us)
+		}
+	case PassMove:
+		n.owe[us] = 0 // nothing may be taken: the removals are lost
 	}
 	for i := 0; i < m.NumCaptures(); i++ {
-		n.board[m.Capture(i)] = slowEmpty
+		c := m.Capture(i)
+		if int(n.board[c]) != int(victim) {
+			panic("the slow twin: a capture of no piece of the victim")
+		}
+		n.board[c] = slowEmpty
+		if m.Kind() == PlaceMove && o.PlacingCaptures == CaptureMark {
+			n.board[c] = slowMarked // out of play until placing ends
+		}
+	}
+	if n.owe == [2]int{} {
+		n.own = false
 	}
 	// Placements and captures are progress.
 	if m.Kind() == PlaceMove || m.NumCaptures() > 0 {
@@ -444,35 +567,96 @@ func (sr *slowRules) play(s slowState, m Move) slowState {
 	}
 	// A pass by a blocked side marks its opponent's next move (the trap
 	// rule); a lost removal is not a trapped side passing.
-	n.passed = m.Kind() == PassMove && !lostRemoval
+	n.passed = m.Kind() == PassMove && !owing
 	n.ply++
-	n.side = them
-	if o.PlacingCaptures == CaptureDeferred && m.Kind() == PlaceMove && n.hand[0] == 0 && n.hand[1] == 0 {
-		// Placing is over: the first to have formed a mill removes a
-		// piece; with no mill, the player who placed second, who has
-		// just placed the last piece.
-		remover := us
+	n.side = next
+	if m.Kind() == PlaceMove && n.hand[0] == 0 && n.hand[1] == 0 {
+		sr.placingEnds(&n, us)
+	}
+	return n
+}
+
+// placingEnds applies the end of placing, after the last piece was placed
+// by last.
+func (sr *slowRules) placingEnds(n *slowState, last int) {
+	o := &sr.opts
+	for pt := 0; pt < sr.n; pt++ {
+		if n.board[pt] == slowMarked {
+			n.board[pt] = slowEmpty // the marked pieces leave together
+		}
+	}
+	if o.PlacingCaptures == CaptureDeferred {
+		// The first to have formed a mill removes a piece; with no
+		// mill, the player who placed second, who has just placed the
+		// last piece.
+		remover := last
 		if n.firstMill >= 0 {
 			remover = n.firstMill
 		}
 		n.firstMill = -1
-		n.pending = remover
+		n.owe[remover] = 1
 		n.side = remover
+		return
 	}
-	return n
+	first := 1 - last // the side that moves first
+	if o.SecondMovesFirst {
+		first = last
+	}
+	if o.PlacingCaptures == CaptureCounted || o.PlacingCaptures == CaptureCountedEach {
+		var mills [2]int
+		for _, l := range sr.lines {
+			for c := 0; c < 2; c++ {
+				if int(n.board[l[0]]) == c && int(n.board[l[1]]) == c && int(n.board[l[2]]) == c {
+					mills[c]++
+				}
+			}
+		}
+		n.owe = mills
+		if o.PlacingCaptures == CaptureCounted {
+			n.owe, n.own = slowCounted(mills)
+		}
+	}
+	if n.owe == [2]int{} && o.FullBoard == FullBoardRemovals && len(sr.empties(&n.board)) == 0 {
+		n.owe = [2]int{1, 1}
+	}
+	if n.owe[first] == 0 && n.owe[1-first] > 0 {
+		first = 1 - first // only the other side owes: it removes, then moves
+	}
+	n.side = first
+}
+
+// slowCounted returns the removals each side owes when placing ends with
+// mills[c] mills of each side on the board (El Filja, placing-captures=
+// counted), and whether they are of one's own pieces.
+func slowCounted(mills [2]int) (owe [2]int, own bool) {
+	lo, hi := min(mills[0], mills[1]), max(mills[0], mills[1])
+	switch {
+	case hi == 0: // no mills: each removes one of its own
+		return [2]int{1, 1}, true
+	case lo == hi: // as many each: that many each
+		return mills, false
+	case lo == 0: // mills on one side only: two for it, one for the other
+		lo, hi = 1, 2
+	default: // the side with more removes one more than the other
+		hi = lo + 1
+	}
+	if mills[0] > mills[1] {
+		return [2]int{hi, lo}, false
+	}
+	return [2]int{lo, hi}, false
 }
 
 // text prints the twin's state for failure messages.
 func (sr *slowRules) text(s slowState) string {
 	var b strings.Builder
 	for pt := 0; pt < sr.n; pt++ {
-		b.WriteByte(".WB"[s.board[pt]+1])
+		b.WriteByte(".WBX"[s.board[pt]+1])
 		if pt%8 == 7 && pt != sr.n-1 {
 			b.WriteByte('/')
 		}
 	}
-	fmt.Fprintf(&b, " side=%d hand=%v pending=%d firstMill=%d passed=%v ban=%v-%v quiet=%d ply=%d used=",
-		s.side, s.hand, s.pending, s.firstMill, s.passed, s.banFrom, s.banTo, s.quiet, s.ply)
+	fmt.Fprintf(&b, " side=%d hand=%v owe=%v own=%v firstMill=%d passed=%v ban=%v-%v quiet=%d ply=%d used=",
+		s.side, s.hand, s.owe, s.own, s.firstMill, s.passed, s.banFrom, s.banTo, s.quiet, s.ply)
 	for c := 0; c < 2; c++ {
 		b.WriteByte('[')
 		for l := range sr.lines {

@@ -41,7 +41,7 @@ const (
 	Material           // a side was reduced below the minimum of pieces
 	Blocked            // the side to move could not move
 	Gridlock           // neither side could move
-	FullBoard          // the board was filled by placing
+	FullBoard          // the board was filled by placing (a draw, or the first player lost)
 	Repetition         // the same position occurred again
 	NoProgress         // too many plies without a capture
 	Resignation        // a player resigned
@@ -96,10 +96,13 @@ func (p Position) Status() (Outcome, Method) {
 	if o.DrawAfter > 0 && int(p.quiet) >= o.DrawAfter {
 		return Draw, NoProgress
 	}
-	if o.FullBoard == FullBoardDraw && p.pending == 0 && p.occ[White]|p.occ[Black] == r.all {
+	if p.fullBoardEnds() {
+		if o.FullBoard == FullBoardFirstLoses {
+			return Won(p.firstPlacer() ^ 1), FullBoard
+		}
 		return Draw, FullBoard
 	}
-	if p.canMove(us) {
+	if p.canMove(us) || p.blockedRemoval() {
 		return NoOutcome, NoMethod
 	}
 	if !p.canMove(them) {
@@ -109,10 +112,10 @@ func (p Position) Status() (Outcome, Method) {
 		return Won(them), Gridlock
 	}
 	switch o.Blocked {
-	case BlockedLoses:
-		return Won(them), Blocked
+	case BlockedPasses:
+		return NoOutcome, NoMethod // the side to move passes
 	case BlockedDraw:
 		return Draw, Blocked
 	}
-	return NoOutcome, NoMethod // the side to move passes
+	return Won(them), Blocked // loses, or removes with nothing to remove
 }

@@ -7,14 +7,16 @@ import "math/bits"
 // so the transformed position plays exactly like p with every point renamed:
 // opening books, endgame databases and transposition tables can store one
 // position for all its images. Everything that names a point or a line moves
-// with the pieces: the re-forming ban and the one-time mills used by each
-// side (a line goes to the mill line through the images of its points).
+// with the pieces: the marked pieces, the re-forming ban and the one-time
+// mills used by each side (a line goes to the mill line through the images
+// of its points).
 // The counters and the rest of the capture state do not depend on points.
 func (p Position) Transform(s int) Position {
 	r := p.rules
 	perm := r.board.Symmetries[s]
 	q := p
 	q.pieceKey = 0
+	q.marked = permutePoints(perm, p.marked)
 	for c := range p.occ {
 		q.occ[c] = permutePoints(perm, p.occ[c])
 		for set := q.occ[c]; set != 0; set &= set - 1 {

@@ -71,6 +71,25 @@ var variants = []Variant{
 	preset("seven-mens-morris", "7 men on two squares with a cross through the centre (17 points), no flying", "the six men's board with a cross, as game programs give it", func(o *Options) {
 		o.Board, o.Pieces, o.FlyAt = "cross17", 7, 0
 	}),
+	preset("dooz", "Iran: 12 men, diagonal mills, fly at 3; a mill closed while placing takes a piece from the opponent's hand (from the board once it is empty)", "the Iranian game as the strongest open Mill app plays it", func(o *Options) {
+		o.Board, o.Pieces, o.DiagonalMills = "diagonal24", 12, true
+		o.PlacingCaptures = CaptureFromHand
+	}),
+	preset("cheng-san-qi", "China: nine men's morris without flying", "the Chinese game as the strongest open Mill app plays it", func(o *Options) {
+		o.FlyAt = 0
+	}),
+	preset("da-san-qi", "China: 12 men, diagonal mills, no flying, any piece may be taken; mills while placing mark pieces that leave when placing ends; the second player moves first; a full board loses for the first", "Chinese rule pages and the strongest open Mill app", func(o *Options) {
+		o.Board, o.Pieces, o.DiagonalMills, o.FlyAt = "diagonal24", 12, true, 0
+		o.Protection, o.PlacingCaptures, o.SecondMovesFirst, o.FullBoard = ProtectNone, CaptureMark, true, FullBoardFirstLoses
+	}),
+	preset("zhi-qi", "China: 12 men, diagonal mills, fly at 3; a full board makes each side remove a piece; a blocked side removes a piece next to its own, then moves", "the Chinese game as the strongest open Mill app plays it", func(o *Options) {
+		o.Board, o.Pieces, o.DiagonalMills = "diagonal24", 12, true
+		o.Blocked, o.FullBoard = BlockedRemoves, FullBoardRemovals
+	}),
+	preset("el-filja", "Morocco: 12 men, no flying, any piece may be taken; mills while placing take nothing, and both sides remove pieces by their mill counts when placing ends", "the Moroccan game as the strongest open Mill app plays it", func(o *Options) {
+		o.Pieces, o.FlyAt, o.Protection = 12, 0, ProtectNone
+		o.PlacingCaptures, o.FullBoard = CaptureCounted, FullBoardRemovals
+	}),
 }
 
 // Variants returns the presets in a fixed order.
