@@ -15,8 +15,10 @@ import (
 // error that says which rule stands in the way. Positions must be the board,
 // the side to move and the pieces in hand, and nothing else: rules with a
 // re-forming ban or one-time mills carry more state, and passing (Shah),
-// several captures per move and mills that win the game (three men's
-// morris) are not modelled.
+// several captures per move, mills that win the game (three men's morris),
+// a blocked side's removal (Zhi Qi) and a full board that the first player
+// loses (Da San Qi: who placed first is not in the position) are not
+// modelled.
 func Supported(r *mill.Rules) error {
 	o := r.Options()
 	var why []string
@@ -37,6 +39,12 @@ func Supported(r *mill.Rules) error {
 	}
 	if o.MillWins {
 		why = append(why, "a mill that wins the game (mill-wins)")
+	}
+	if o.Blocked == mill.BlockedRemoves {
+		why = append(why, "the removal of a blocked side (blocked=removes)")
+	}
+	if o.FullBoard == mill.FullBoardFirstLoses {
+		why = append(why, "a full board that the first player loses (full-board=first-loses)")
 	}
 	if len(why) > 0 {
 		return fmt.Errorf("egdb: rules %s: no databases with %s", r, strings.Join(why, ", "))
@@ -83,7 +91,12 @@ func compatibleFor(k Key, a, b *mill.Rules) bool {
 func movingOptions(r *mill.Rules) mill.Options {
 	o := r.Options()
 	o.Pieces, o.Repetition, o.DrawAfter, o.FirstPlayer = 0, 0, 0, 0
-	o.PlacingCaptures, o.MoveWhilePlacing, o.CentreBan = 0, false, false
+	o.PlacingCaptures, o.MoveWhilePlacing, o.CentreBan, o.SecondMovesFirst = 0, false, false, false
+	if o.FullBoard == mill.FullBoardRemovals {
+		// The removals are set when placing ends; a full board in the
+		// moving phase is judged as under the gridlock rule.
+		o.FullBoard = mill.FullBoardGridlock
+	}
 	return o
 }
 
@@ -237,7 +250,30 @@ func PlacingSupported(r *mill.Rules) error {
 	if r.Options().CentreBan {
 		return fmt.Errorf("egdb: rules %s: no databases of the placing phase with the centre ban on the first placement (centre-ban)", r)
 	}
+	if why := placingEnd(r.Options()); why != "" {
+		return fmt.Errorf("egdb: rules %s: no databases of the placing phase with %s", r, why)
+	}
 	return nil
+}
+
+// placingEnd says which rule of r makes placing, or its end, more than
+// placements and immediate captures down to the moving phase, or "".
+func placingEnd(o mill.Options) string {
+	switch o.PlacingCaptures {
+	case mill.CaptureFromHand:
+		return "mills that take from the hand (placing-captures=hand)"
+	case mill.CaptureMark:
+		return "marked pieces (placing-captures=mark)"
+	case mill.CaptureCounted, mill.CaptureCountedEach:
+		return "removals by mill counts when placing ends (placing-captures=counted)"
+	}
+	switch {
+	case o.SecondMovesFirst:
+		return "the second player moving first when placing ends (second-moves-first)"
+	case o.FullBoard == mill.FullBoardRemovals:
+		return "removals on a full board when placing ends (full-board=removals)"
+	}
+	return ""
 }
 
 // childKeys returns the sectors of the positions after a move of a

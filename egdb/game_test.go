@@ -148,7 +148,8 @@ func TestSupported(t *testing.T) {
 	for _, v := range mill.Variants() {
 		err := Supported(mill.MustRules(v.ID))
 		want := map[string]bool{"nine-mens-morris": true, "twelve-mens-morris": true, "twelve-mens-morris-small": true,
-			"twelve-mens-morris-large": true, "mill": true, "lasker": true, "six-mens-morris": true, "seven-mens-morris": true}[v.ID]
+			"twelve-mens-morris-large": true, "mill": true, "lasker": true, "six-mens-morris": true, "seven-mens-morris": true,
+			"dooz": true, "cheng-san-qi": true, "el-filja": true}[v.ID]
 		if (err == nil) != want {
 			t.Errorf("%s: got %v, want supported %v", v.ID, err, want)
 		}
@@ -165,6 +166,17 @@ func TestSupported(t *testing.T) {
 		{"seven-mens-morris,centre-ban=yes", "", "the centre ban"},
 		{"three-mens-morris,mill-wins=no", "", ""},
 		{"six-mens-morris", "", ""},
+		// The regional presets: their moving phase where it plays as
+		// the databases do, their placing phase only for cheng-san-qi.
+		{"cheng-san-qi", "", ""},
+		{"dooz", "", "mills that take from the hand (placing-captures=hand)"},
+		{"da-san-qi", "a full board that the first player loses (full-board=first-loses)", "a full board that the first player loses"},
+		{"da-san-qi,full-board=gridlock", "", "marked pieces (placing-captures=mark)"},
+		{"da-san-qi,full-board=gridlock,placing-captures=immediate", "", "the second player moving first when placing ends (second-moves-first)"},
+		{"zhi-qi", "the removal of a blocked side (blocked=removes)", "the removal of a blocked side"},
+		{"zhi-qi,blocked=loses", "", "removals on a full board when placing ends (full-board=removals)"},
+		{"el-filja", "", "removals by mill counts when placing ends (placing-captures=counted)"},
+		{"el-filja,placing-captures=counted-each", "", "removals by mill counts when placing ends"},
 	} {
 		r := mill.MustRules(strings.Split(tc.rules, ",")[0], strings.Split(tc.rules, ",")[1:]...)
 		for _, c := range []struct {
@@ -176,8 +188,15 @@ func TestSupported(t *testing.T) {
 			}
 		}
 	}
-	// Moving-phase databases do not depend on the centre ban.
+	// Moving-phase databases do not depend on the centre ban, nor on what
+	// happens when placing ends.
 	if !compatible(mill.MustRules("seven-mens-morris"), mill.MustRules("seven-mens-morris", "centre-ban=yes")) {
 		t.Errorf("the centre ban changes the moving phase")
+	}
+	if !compatible(mill.MustRules("twelve-mens-morris-small"), mill.MustRules("dooz")) {
+		t.Errorf("dooz's moving phase is twelve men's morris's on the small board")
+	}
+	if !compatible(mill.MustRules("zhi-qi", "blocked=loses"), mill.MustRules("twelve-mens-morris-small")) {
+		t.Errorf("full-board=removals changes the moving phase")
 	}
 }
