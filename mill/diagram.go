@@ -86,10 +86,13 @@ func (b *Board) Diagram(mark func(Point) byte, o Orientation) string {
 	return sb.String()
 }
 
-// Diagram draws the position's board: W white, B black, . empty.
+// Diagram draws the position's board: W white, B black, X a marked piece
+// (placing-captures=mark), . empty.
 func (p Position) Diagram(o Orientation) string {
 	return p.rules.board.Diagram(func(pt Point) byte {
 		switch c, ok := p.At(pt); {
+		case p.marked&(1<<pt) != 0:
+			return 'X'
 		case !ok:
 			return '.'
 		case c == White:

@@ -667,6 +667,9 @@ func TestDaSanQiMarks(t *testing.T) {
 	if p.InMills(Black) != 0 {
 		t.Errorf("the marked a7 makes no mill with d7 and g7: %s", p)
 	}
+	if d := p.Diagram(RankOneBottom); !strings.HasPrefix(d, "7  X") {
+		t.Errorf("the diagram draws the marked a7 as X:\n%s", d)
+	}
 	// The marked point is blocked: nobody places there, and a marked
 	// piece makes no mill for its side.
 	wantIllegal(t, p, "a7", "a7 holds a marked piece: nobody may place there until placing ends")
