@@ -218,13 +218,7 @@ func (g *generator) run() {
 	}
 	empty := r.all &^ p.occupied()
 	if p.owe[us] > 0 || (r.opts.Blocked == BlockedRemoves && !p.mobile(us)) {
-		t := p.removalTargets()
-		if t == 0 && p.owe[us] > 0 {
-			g.emit(Pass) // nothing may be taken: the removals are lost
-		}
-		for ; t != 0; t &= t - 1 {
-			g.emit(Remove(Point(bits.TrailingZeros32(t))))
-		}
+		g.removals()
 		return
 	}
 	captures := !(r.opts.TrapRule && p.passed) && !r.opts.MillWins
@@ -292,6 +286,20 @@ func (g *generator) run() {
 done:
 	if g.n+len(g.dst) == start && !g.capturesOnly && p.passes() {
 		g.emit(Pass)
+	}
+}
+
+// removals emits the moves of a side that owes removals or, under
+// blocked=removes, cannot move: one removal per target, or a pass that
+// loses the owed removals when nothing may be taken.
+func (g *generator) removals() {
+	p := &g.p
+	t := p.removalTargets()
+	if t == 0 && p.owe[p.side] > 0 {
+		g.emit(Pass)
+	}
+	for ; t != 0; t &= t - 1 {
+		g.emit(Remove(Point(bits.TrailingZeros32(t))))
 	}
 }
 
