@@ -61,6 +61,9 @@ func Board(p mill.Position, h Header) string {
 		}
 		b.WriteByte('\n')
 	}
+	if marked := p.Marked(); marked != 0 {
+		fmt.Fprintf(&b, "Marked (X): %s, out of play until placing ends\n", pointList(r.Board(), marked))
+	}
 	b.WriteByte('\n')
 	b.WriteString(upperFiles(p.Diagram(mill.RankOneTop)))
 	b.WriteByte('\n')
@@ -70,14 +73,7 @@ func Board(p mill.Position, h Header) string {
 	switch outcome {
 	case mill.NoOutcome:
 		us := p.SideToMove()
-		fmt.Fprintf(&b, "Move %d: %s to move", p.Ply()+1, player(us))
-		switch pending, ok := p.Pending(); {
-		case ok && pending == us:
-			fmt.Fprintf(&b, ": remove a %s piece", us.Other())
-		case p.InHand(us) > 0:
-			b.WriteString(": place a piece")
-		}
-		b.WriteByte('\n')
+		fmt.Fprintf(&b, "Move %d: %s to move%s\n", p.Ply()+1, player(us), turnText(p, player))
 	case mill.Draw:
 		fmt.Fprintf(&b, "Game over: a draw (%s) by %s\n", outcome, method)
 	default:
@@ -88,6 +84,75 @@ func Board(p mill.Position, h Header) string {
 		fmt.Fprintf(&b, "Game over: %s wins (%s) by %s\n", player(winner), outcome, method)
 	}
 	return b.String()
+}
+
+// turnText says what the side to move must do, after "to move": place,
+// make the removals it owes (how many, whose pieces, and who removes after
+// it), or, blocked under blocked=removes, remove a piece and move again.
+func turnText(p mill.Position, player func(mill.Color) string) string {
+	us := p.SideToMove()
+	if n := p.Owed(us); n > 0 {
+		victim := us.Other()
+		if p.RemovesOwn() {
+			victim = us
+		}
+		s := ": remove " + pieces(n, victim)
+		if p.RemovesOwn() {
+			s += " of your own"
+		}
+		if n > 1 {
+			s += ", one a move"
+		}
+		if m := p.Owed(us.Other()); m > 0 {
+			victim := us
+			if p.RemovesOwn() {
+				victim = us.Other()
+			}
+			s += "; then " + player(us.Other()) + " removes " + pieces(m, victim)
+		}
+		return s
+	}
+	if p.InHand(us) > 0 {
+		return ": place a piece"
+	}
+	if blockedRemoval(p) {
+		return fmt.Sprintf(": no move is possible: remove a %s piece next to one of yours, then move again", us.Other())
+	}
+	return ""
+}
+
+// pieces writes "a white piece", "2 white pieces".
+func pieces(n int, c mill.Color) string {
+	if n == 1 {
+		return "a " + c.String() + " piece"
+	}
+	return fmt.Sprintf("%d %s pieces", n, c)
+}
+
+// blockedRemoval reports whether the side to move, owing nothing, has only
+// removals to play: a side that cannot move under blocked=removes (zhi-qi).
+func blockedRemoval(p mill.Position) bool {
+	if p.Rules().Options().Blocked != mill.BlockedRemoves {
+		return false
+	}
+	moves := p.Moves(nil)
+	for _, m := range moves {
+		if m.Kind() != mill.RemoveMove {
+			return false
+		}
+	}
+	return len(moves) > 0
+}
+
+// pointList names the points of a set in pbmserv's case: "A7, D3".
+func pointList(b *mill.Board, set uint32) string {
+	var names []string
+	for pt := range b.Len() {
+		if set&(1<<pt) != 0 {
+			names = append(names, strings.ToUpper(b.Name(mill.Point(pt))))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func capitalize(s string) string {

@@ -187,25 +187,50 @@
 // Each game has a short name; its preset name works too (nine-mens-morris
 // move 101 ...).
 //
-//	nmm      nine-mens-morris          the tournament game: 9 men, fly at 3
-//	tmm      twelve-mens-morris        12 men on the board with diagonals, diagonal
-//	                                   mills, fly at 4, first player by lot
-//	tmms     twelve-mens-morris-small  12 men, board with diagonals, fly at 3
-//	tmml     twelve-mens-morris-large  12 men on the large board of four squares
-//	twelve   twelve-man-morris         12 men, diagonal mills, no flying, any
-//	                                   piece may be taken
-//	nmmd     nine-man-morris-diagonal  9 men, board with diagonals that make no
-//	                                   mills, no flying
-//	shah     shah                      Shax: 12 men, no captures while placing
-//	mill     mill                      9 men, diagonals for moving only, no flying
-//	lasker   lasker                    10 men; place or slide while men are in hand
-//	mora     morabaraba                12 men, diagonal mills, one capture per mill
-//	russian  russian-mill              each mill line captures only once per side
-//	three    three-mens-morris         3 men on 3x3 points; a mill wins the game
-//	tapatan  tapatan                   the same with diagonals to move along and
-//	                                   to make mills
-//	six      six-mens-morris           6 men on two squares, no flying
-//	seven    seven-mens-morris         7 men on two squares and a cross, no flying
+//	nmm         nine-mens-morris          the tournament game: 9 men, fly at 3
+//	tmm         twelve-mens-morris        12 men on the board with diagonals,
+//	                                      diagonal mills, fly at 4, first player
+//	                                      by lot
+//	tmms        twelve-mens-morris-small  12 men, board with diagonals, fly at 3
+//	tmml        twelve-mens-morris-large  12 men on the large board of four
+//	                                      squares
+//	twelve      twelve-man-morris         12 men, diagonal mills, no flying, any
+//	                                      piece may be taken
+//	nmmd        nine-man-morris-diagonal  9 men, board with diagonals that make
+//	                                      no mills, no flying
+//	shah        shah                      Shax: 12 men, no captures while placing
+//	mill        mill                      9 men, diagonals for moving only, no
+//	                                      flying
+//	lasker      lasker                    10 men; place or slide while men are
+//	                                      in hand
+//	mora        morabaraba                12 men, diagonal mills, one capture per
+//	                                      mill
+//	russian     russian-mill              each mill line captures only once per
+//	                                      side
+//	three       three-mens-morris         3 men on 3x3 points; a mill wins the
+//	                                      game
+//	tapatan     tapatan                   the same with diagonals to move along
+//	                                      and to make mills
+//	six         six-mens-morris           6 men on two squares, no flying
+//	seven       seven-mens-morris         7 men on two squares and a cross, no
+//	                                      flying
+//	dooz        dooz                      Iran: 12 men, diagonal mills, fly at 3;
+//	                                      a mill while placing takes a piece
+//	                                      from the opponent's hand
+//	chengsanqi  cheng-san-qi              China: nine men's morris without flying
+//	dasanqi     da-san-qi                 China: 12 men, diagonal mills, no
+//	                                      flying; a mill while placing marks a
+//	                                      piece (X) that leaves when placing
+//	                                      ends; the second player moves first
+//	zhiqi       zhi-qi                    China: 12 men, diagonal mills, fly at
+//	                                      3; a full board makes each side remove
+//	                                      a piece; a side that cannot move
+//	                                      removes a piece next to its own, then
+//	                                      moves
+//	elfilja     el-filja                  Morocco: 12 men, no flying; mills while
+//	                                      placing are counted, and both sides
+//	                                      remove pieces by the count when
+//	                                      placing ends
 //
 // # Moves
 //
@@ -217,8 +242,20 @@
 //	D3,G1       place on D3, closing a mill, and take the piece on G1
 //	A7-D7,B2    move and take
 //	D3,G1,A1    take two pieces (mora: one per mill closed)
-//	X,D2        only take a piece (shah, when placing ends)
+//	D1,A7       place on D1, closing a mill, and mark the piece on A7
+//	            (dasanqi: it stays on the board as X until placing ends)
+//	D1          place on D1, closing a mill that takes a piece from the
+//	            opponent's hand (dooz: nothing is named)
+//	X,D2        only take a piece: a removal, a move of its own (shah,
+//	            zhiqi and elfilja when placing ends; zhiqi when you cannot
+//	            move; in elfilja with no mills, one of your own pieces)
 //	PASS        pass (shah, when you cannot move)
+//
+// In some games a player moves several times in a row: the removals owed
+// when placing ends are one move each (elfilja: all of white's, then all
+// of black's), a zhiqi player who cannot move removes a piece and then
+// moves, and in dasanqi the player who placed last also moves first. The
+// board always says whose turn it is, and what the turn must do.
 //
 // The standard notation is understood as well: d2, d2-f2, d3xg1, a7-d7xb2,
 // xd2, pass.
@@ -249,7 +286,12 @@
 //	Last move (#5): G1,D2
 //	Move 6: Black (B) bob to move: place a piece
 //
-// Move 6 is the number to give as MOVE#6 for the next move.
+// Move 6 is the number to give as MOVE#6 for the next move. A marked piece
+// (dasanqi) is drawn X, and a line under the players lists the marked
+// points. When a player owes removals the last line says how many, and
+// who removes after them:
+//
+//	Move 25: White (W) ann to move: remove 2 black pieces, one a move; then Black (B) bob removes a white piece
 //
 // # Rule options
 //
@@ -263,15 +305,30 @@
 //	-min-pieces=1..3              fewer pieces than this loses
 //	-protection=none|unless-all-in-mills|always
 //	                              which pieces a capture may take
-//	-placing-captures=immediate|none|deferred
-//	                              what a mill closed while placing does
+//	-placing-captures=immediate|none|deferred|hand|mark|counted|counted-each
+//	                              what a mill closed while placing does:
+//	                              capture at once; nothing; one removal
+//	                              when placing ends (shah); take from the
+//	                              opponent's hand (dooz); mark a piece that
+//	                              leaves when placing ends (dasanqi);
+//	                              removals by the mill counts when placing
+//	                              ends, compared (elfilja) or one per mill
 //	-captures=one|per-mill        pieces taken by a move
-//	-blocked=loses|passes|draw    a side that cannot move
+//	-blocked=loses|passes|draw|removes
+//	                              a side that cannot move loses, passes,
+//	                              draws, or removes an opposing piece next
+//	                              to one of its own and moves (zhiqi)
 //	-gridlock=loses|draw          neither side can move
-//	-full-board=gridlock|draw     a board filled by placing
+//	-full-board=gridlock|draw|first-loses|removals
+//	                              a board filled by placing: the gridlock
+//	                              rule, a draw, a loss for the first player
+//	                              (dasanqi), or a removal by each side
+//	                              (zhiqi, elfilja)
 //	-reform-ban=yes|no            no re-forming a broken mill at once
 //	-trap-rule=yes|no             no captures while the opponent is trapped
 //	-first=white|black|lot        who moves first
+//	-second-moves-first=yes|no    the second player makes the first move
+//	                              after placing (dasanqi)
 //	-repetition=0|2..9            the repetition that draws (0: none)
 //	-draw-after=0..1000           moves without a capture that draw (0: none)
 //	-move-while-placing=yes|no    slide instead of placing

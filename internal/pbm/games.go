@@ -16,8 +16,10 @@ type GameName struct {
 // pbmserv's; the others follow it: the initials of the English name, a
 // letter for the board size where two presets share a name, the number of
 // men as a word where the initials are taken (three, six, seven, as twelve),
-// or the name itself when it is short already. A test checks that every
-// preset has one.
+// or the name itself when it is short already. The regional presets keep
+// their names, run together as their players write them in Latin letters
+// (chengsanqi, not csq): initials of Chinese or Arabic words say nothing to
+// anyone. A test checks that every preset has one.
 var gameNames = []GameName{
 	{"nmm", "nine-mens-morris"},
 	{"tmm", "twelve-mens-morris"},
@@ -34,6 +36,11 @@ var gameNames = []GameName{
 	{"tapatan", "tapatan"},
 	{"six", "six-mens-morris"},
 	{"seven", "seven-mens-morris"},
+	{"dooz", "dooz"},
+	{"chengsanqi", "cheng-san-qi"},
+	{"dasanqi", "da-san-qi"},
+	{"zhiqi", "zhi-qi"},
+	{"elfilja", "el-filja"},
 }
 
 // GameNames returns the table of game names, in a fixed order.

@@ -164,7 +164,7 @@ func TestExec(t *testing.T) {
 		{"nmm move 106 bob secret-bob resign", []string{"ok: board 106: bob resigns:", "wins"}, nil},
 
 		// Help.
-		{"help", []string{"Commands:", "GAME move BOARD USERID PASSWORD MOVE[#N]", "nmm      nine-mens-morris"}, nil},
+		{"help", []string{"Commands:", "GAME move BOARD USERID PASSWORD MOVE[#N]", "nmm         nine-mens-morris"}, nil},
 		{"help move", []string{"GAME move BOARD", "propose offers a draw"}, nil},
 		{"nmm help", []string{"nmm: nine-mens-morris:", "nmm challenge USERID1 USERID2"}, nil},
 		{"tmm help queue", []string{"tmm queue BOARD USERID PASSWORD MOVE[#N]"}, nil},

@@ -60,8 +60,12 @@ func help(cmd pbm.Command) string {
 	}
 	if cmd.Game == "" {
 		b.WriteString("Games:\n")
+		width := 0
 		for _, n := range pbm.GameNames() {
-			fmt.Fprintf(&b, "  %-8s %s\n", n.Name, n.Variant)
+			width = max(width, len(n.Name))
+		}
+		for _, n := range pbm.GameNames() {
+			fmt.Fprintf(&b, "  %-*s %s\n", width+1, n.Name, n.Variant)
 		}
 	}
 	b.WriteString("Moves: D2 places, D2-F2 moves, D3,G1 takes G1; help COMMAND tells more of one command.\n")

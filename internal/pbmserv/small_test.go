@@ -32,7 +32,7 @@ func TestSmallGames(t *testing.T) {
 		{"seven challenge ann bob", []string{"ok: board 105 started", "seven board 105: seven-mens-morris"}, nil},
 		{"seven move 105 ann secret-ann C3#1", []string{"ok: board 105: move 1 C3 played by ann", "3  .---.---W---.---."}, nil},
 		{"seven-mens-morris show 105", []string{"seven board 105"}, nil},
-		{"help", []string{"three    three-mens-morris", "tapatan  tapatan", "six      six-mens-morris", "seven    seven-mens-morris"}, nil},
+		{"help", []string{"three       three-mens-morris", "tapatan     tapatan", "six         six-mens-morris", "seven       seven-mens-morris"}, nil},
 	}
 	runScript(t, g, sess, script)
 }
