@@ -218,7 +218,7 @@ type watcher struct {
 	game         string // the short game name
 	board        *mill.Board
 	white, black string
-	first        mill.Color // who moved at ply 0
+	toMove       mill.Color // who is to move as last seen: the mover of the next move event
 	start        int        // the start position's ply: move numbers go on from it
 	endOnly      bool
 	push         func(string) error
@@ -234,7 +234,7 @@ func newWatcher(v server.GameView, endOnly bool, push func(string) error) *watch
 	start := v.Play.Start()
 	return &watcher{
 		id: v.ID, game: pbm.ShortName(v.Variant), board: v.Play.Rules().Board(), white: v.WhiteName, black: v.BlackName,
-		first: start.SideToMove(), start: start.Ply(), endOnly: endOnly, push: push, ply: len(v.Moves),
+		toMove: v.Play.Position().SideToMove(), start: start.Ply(), endOnly: endOnly, push: push, ply: len(v.Moves),
 	}
 }
 
@@ -244,6 +244,7 @@ type streamLine struct {
 	Type   string       `json:"type"`
 	Ply    int          `json:"ply"`
 	Move   string       `json:"move"`
+	ToMove string       `json:"toMove"`
 	Status string       `json:"status"`
 	Result string       `json:"result"`
 	Method string       `json:"method"`
@@ -266,11 +267,11 @@ func (w *watcher) event(line []byte) error {
 	switch e.Type {
 	case "move":
 		w.ply, w.offers = e.Ply+1, nil
+		// The mover is the side that was to move: turns do not always
+		// alternate (removals owed, a blocked side's removal).
+		mover := w.toMove
+		w.setToMove(e.ToMove)
 		if !w.endOnly {
-			mover := w.first
-			if e.Ply%2 == 1 {
-				mover = mover.Other()
-			}
 			text := e.Move
 			if m, err := w.board.ParseMove(e.Move); err == nil {
 				text = w.board.MoveText(m, mill.Pbm)
@@ -283,6 +284,7 @@ func (w *watcher) event(line []byte) error {
 			fmt.Fprintf(&out, "%s%s says: %s\n", prefix, e.User, e.Text)
 		}
 	case "gameState":
+		w.setToMove(e.ToMove)
 		ended = e.Status == string(store.Finished)
 		if !ended && !w.endOnly {
 			if e.Ply < w.ply {
@@ -326,6 +328,15 @@ func (w *watcher) event(line []byte) error {
 		return errFollowEnded
 	}
 	return nil
+}
+
+func (w *watcher) setToMove(side string) {
+	switch side {
+	case "white":
+		w.toMove = mill.White
+	case "black":
+		w.toMove = mill.Black
+	}
 }
 
 func (w *watcher) label(c mill.Color) string {

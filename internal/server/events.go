@@ -151,9 +151,9 @@ func (o *owner) summary() *wire.GameSummary {
 }
 
 // summaryOf is the summary of a stored game, the side to move worked out
-// from its start and ply.
+// from its start and ply, or its moves.
 func (s *Service) summaryOf(g store.Game) *wire.GameSummary {
-	sum := summary(g, toMoveOf(g))
+	sum := summary(g, s.toMoveOf(g))
 	s.markBots(sum)
 	return sum
 }
@@ -164,15 +164,30 @@ func (s *Service) markBots(sum *wire.GameSummary) {
 }
 
 // toMoveOf returns the side to move of an active stored game ("" when it
-// is over): turns alternate from the start position's side, Shah's
-// removal included (it is a turn of its own).
-func toMoveOf(g store.Game) string {
+// is over). Where turns alternate it follows from the start position's
+// side and the ply; where a side may move twice running (twiceRunning)
+// the moves are read and replayed.
+func (s *Service) toMoveOf(g store.Game) string {
 	if g.Status != store.Active {
 		return ""
 	}
-	game, err := replay(store.Game{Rules: g.Rules, Start: g.Start, Seed: g.Seed, HasSeed: g.HasSeed}, nil)
+	bare := store.Game{Rules: g.Rules, Start: g.Start, Seed: g.Seed, HasSeed: g.HasSeed}
+	game, err := replay(bare, nil)
 	if err != nil {
 		return ""
+	}
+	if g.Ply > 0 && twiceRunning(game.Rules()) {
+		moves, err := s.st.Moves(s.ctx, g.ID)
+		if err != nil {
+			return ""
+		}
+		if len(moves) > g.Ply {
+			moves = moves[:g.Ply] // a move played since g was read
+		}
+		if game, err = replay(bare, moves); err != nil {
+			return ""
+		}
+		return colorName(game.Position().SideToMove())
 	}
 	c := game.Position().SideToMove()
 	if g.Ply%2 == 1 {

@@ -94,6 +94,13 @@ func (s *Service) playLocked(ctx context.Context, o *owner, user int64, text str
 	moveText := pos.MoveText(m)
 	if outcome != mill.NoOutcome {
 		st.Stop(now)
+	} else if ctl.RealTime() {
+		// The clock of the side to move runs: the other side's after most
+		// moves, the mover's again when it moves twice running (a removal
+		// it owes, a blocked side's removal, the second player moving
+		// first after placing). Moved gave the mover its increment for
+		// this move either way.
+		st.Running = clock.Side(game.Position().SideToMove())
 	}
 	// On a shared store another process may have made an offer this copy
 	// does not show: a move withdraws the offers whatever the copy says.
@@ -383,18 +390,19 @@ func (s *Service) answerLocked(ctx context.Context, o *owner, side mill.Color, k
 }
 
 // takebackTo returns the ply to go back to so that side is to move again
-// with its last move undone: one ply if the opponent is to move, two if
-// side is (its move and the reply).
+// with its last move undone: the last ply before now at which side was to
+// move. When turns alternate that is one ply back if the opponent is to
+// move, two if side is (its move and the reply); when a side moves twice
+// running (removals) only its last move, and the opponent's after it, are
+// undone.
 func (o *owner) takebackTo(side mill.Color) (int, error) {
-	n := 1
-	if o.game.Position().SideToMove() == side {
-		n = 2
+	ps := o.game.Positions()
+	for to := o.g.Ply - 1; to >= 0 && to < len(ps); to-- {
+		if ps[to].SideToMove() == side {
+			return to, nil
+		}
 	}
-	to := o.g.Ply - n
-	if to < 0 {
-		return 0, errorf(Conflict, "there is no move of yours to take back in game %d", o.id)
-	}
-	return to, nil
+	return 0, errorf(Conflict, "there is no move of yours to take back in game %d", o.id)
 }
 
 // takebackLocked takes back side's last move (and the reply to it).
@@ -487,14 +495,15 @@ func (s *Service) Queue(ctx context.Context, user User, id int64, text string, p
 		if ply <= o.g.Ply {
 			return errorf(Conflict, "game %d is at move %d already", o.id, o.g.Ply+1)
 		}
-		// Turns alternate, so the player's are every other ply, except
-		// with Shah's deferred removal, a turn of its own that may follow
-		// the same side's last placement.
+		// Where turns alternate, the player's are every other ply. Where a
+		// side may move twice running, which plies are whose depends on
+		// the moves to come: the move waits for the player's first turn
+		// from that ply on (playQueued).
 		mine := o.g.Ply
 		if o.game.Position().SideToMove() != side {
 			mine++
 		}
-		if (ply-mine)%2 != 0 && o.game.Rules().Options().PlacingCaptures != mill.CaptureDeferred {
+		if (ply-mine)%2 != 0 && !twiceRunning(o.game.Rules()) {
 			return errorf(BadRequest, "move %d is your opponent's, not yours", ply+1)
 		}
 		if err := s.st.QueueMove(ctx, store.QueuedMove{Game: o.id, User: user.ID, Move: text, Ply: ply, At: s.now()}); err != nil {
@@ -511,15 +520,20 @@ func (s *Service) Queue(ctx context.Context, user User, id int64, text string, p
 }
 
 // playQueued plays the queued move of the player to move, if there is one
-// for this ply and it is legal; a move that is not legal then is dropped.
-// A move queued for a later turn of the player's stays queued.
+// for this turn and it is legal; a move that is not legal then is dropped.
+// A move queued for a later turn of the player's stays queued. The turn
+// is the player's first from the queued ply on: the ply itself where turns
+// alternate, maybe a later one where the opponent moves twice running; a
+// move whose turn has passed is dropped.
 func (s *Service) playQueued(ctx context.Context, id int64) {
-	for range 2 { // a queued move may meet the opponent's queued reply
+	for range 4 { // a queued move may meet the opponent's queued reply, and a side may move twice
 		var user int64
-		var ply int
+		var ply, last int
 		_ = s.locked(ctx, id, func(o *owner) error {
 			if o.active() && o.queued {
-				user, ply = o.userOf(o.game.Position().SideToMove()), o.g.Ply
+				side := o.game.Position().SideToMove()
+				user, ply = o.userOf(side), o.g.Ply
+				last = o.lastTurn(side)
 			}
 			return nil
 		})
@@ -536,12 +550,12 @@ func (s *Service) playQueued(ctx context.Context, id int64) {
 		if left, err := s.st.QueuedMoves(ctx, id); err == nil && len(left) == 0 {
 			_ = s.locked(ctx, id, func(o *owner) error { o.queued = false; return nil })
 		}
-		if q.Ply < ply {
+		if q.Ply <= last {
 			s.log.Info("queued move dropped: its turn has passed", "game", id, "user", user, "move", q.Move)
 			return
 		}
 		err = s.locked(ctx, id, func(o *owner) error {
-			_, err := s.playLocked(ctx, o, user, q.Move, q.Ply)
+			_, err := s.playLocked(ctx, o, user, q.Move, ply)
 			return err
 		})
 		if err != nil {
@@ -549,4 +563,32 @@ func (s *Service) playQueued(ctx context.Context, id int64) {
 			return
 		}
 	}
+}
+
+// lastTurn returns the last ply before side's present turn at which side
+// was to move, or -1 if none; side is to move now. A move queued for a
+// later ply was queued for the present turn: side has not moved since.
+func (o *owner) lastTurn(side mill.Color) int {
+	ps := o.game.Positions()
+	k := min(o.g.Ply, len(ps)-1)
+	for k > 0 && ps[k-1].SideToMove() == side {
+		k-- // the present turn: side moves twice running
+	}
+	for k--; k >= 0 && ps[k].SideToMove() != side; k-- {
+	}
+	return k
+}
+
+// twiceRunning reports whether the rules let a side move twice running:
+// the removals owed when placing ends (Shah's, the counted mills, a full
+// board's), a blocked side's removal, the second player moving first
+// after placing. Under the others turns alternate, and the side to move
+// follows from the ply.
+func twiceRunning(r *mill.Rules) bool {
+	o := r.Options()
+	switch o.PlacingCaptures {
+	case mill.CaptureDeferred, mill.CaptureCounted, mill.CaptureCountedEach:
+		return true
+	}
+	return o.FullBoard == mill.FullBoardRemovals || o.Blocked == mill.BlockedRemoves || o.SecondMovesFirst
 }
