@@ -228,6 +228,7 @@ type event struct {
 	Version int64  `json:"version"`
 	Ply     int    `json:"ply"`
 	Move    string `json:"move"`
+	ToMove  string `json:"toMove"`
 	Status  string `json:"status"`
 	Result  string `json:"result"`
 	Moves   []string
@@ -257,6 +258,7 @@ func next(t testing.TB, c <-chan []byte) event {
 // game states, and checks that versions only grow.
 type watcher struct {
 	moves   []string
+	turns   []string // the side to move after each move event seen
 	version int64
 	over    bool
 }
@@ -276,6 +278,7 @@ func (w *watcher) apply(t testing.TB, e event) {
 			t.Fatalf("move event at ply %d after %d moves", e.Ply, len(w.moves))
 		}
 		w.moves = append(w.moves, e.Move)
+		w.turns = append(w.turns, e.ToMove)
 		w.over = e.Status == "finished"
 	case "chat":
 	default:
@@ -348,7 +351,9 @@ func (s *socket) send(t testing.TB, ctx context.Context, m socketMessage) socket
 // users, white over HTTP and black over WebSocket, while a spectator
 // follows the NDJSON stream and another the WebSocket; a third stream
 // drops in the middle and reconnects with its last version. Every stream
-// must see every move, in order.
+// must see every move, in order, each with the side to move after it (the
+// regional presets move a side twice running); the position JSON shows
+// the first marks and removals owed.
 func TestWholeGamesEveryPreset(t *testing.T) {
 	storetest.Each(t, testWholeGamesEveryPreset)
 }
@@ -388,9 +393,23 @@ func testWholeGamesEveryPreset(t *testing.T, dsn string) {
 
 			g := mill.NewGame(start.Rules(), mill.FromPosition(start))
 			rng := rand.New(rand.NewPCG(uint64(i), 7))
-			var played []string
+			var played, turns []string
+			twice := 0
+			shown := map[string]bool{}
 			for g.Outcome() == mill.NoOutcome && len(played) < 400 {
 				p := g.Position()
+				// The position JSON of the first position with marks, and
+				// of the first where a side owes removals.
+				for what, now := range map[string]bool{"marks": p.Marked() != 0, "removals": p.Owed(mill.White)+p.Owed(mill.Black) > 0} {
+					if now && !shown[what] {
+						shown[what] = true
+						var pv positionView
+						ts.must(t, 200, "POST", "/api/position", "", map[string]any{"position": full.Start, "moves": played}, &pv)
+						if pv.Position != p.String() || len(pv.Marked) != popcount(p.Marked()) || pv.Owed != (colorPair[int]{p.Owed(mill.White), p.Owed(mill.Black)}) || pv.RemovesOwn != p.RemovesOwn() {
+							t.Errorf("the position JSON of %s: %s, marked %v, owed %+v, own %v", p, pv.Position, pv.Marked, pv.Owed, pv.RemovesOwn)
+						}
+					}
+				}
 				moves := p.Moves(nil)
 				m := moves[rng.IntN(len(moves))]
 				text := p.MoveText(m)
@@ -414,6 +433,10 @@ func testWholeGamesEveryPreset(t *testing.T, dsn string) {
 					t.Fatal(err)
 				}
 				played = append(played, text)
+				turns = append(turns, colorName(g.Position().SideToMove()))
+				if g.Position().SideToMove() == p.SideToMove() {
+					twice++
+				}
 				if len(played) == 6 {
 					drop()
 				}
@@ -453,6 +476,22 @@ func testWholeGamesEveryPreset(t *testing.T, dsn string) {
 				if strings.Join(w.moves, " ") != strings.Join(played, " ") {
 					t.Errorf("%s saw %v, want %v", name, w.moves, played)
 				}
+			}
+			// The side to move after each move: the same side again after
+			// a removal it owes, a blocked side's removal, or the last
+			// placement of da san qi. A resignation's state has the last
+			// move's side.
+			for name, w := range map[string]*watcher{"spectator": &sw, "socket": &ws} {
+				if got := strings.Join(w.turns, " "); got != strings.Join(turns, " ") {
+					t.Errorf("%s: the side to move after each move: got %s, want %s", name, got, strings.Join(turns, " "))
+				}
+			}
+			// The rules that move a side twice running did so here.
+			if o := start.Rules().Options(); o.SecondMovesFirst && len(played) > 2*o.Pieces && twice == 0 {
+				t.Errorf("%s: placing ended, and the second player did not move first: %v", v.ID, played)
+			}
+			if o := start.Rules().Options(); o.PlacingCaptures == mill.CaptureMark && !shown["marks"] || o.PlacingCaptures == mill.CaptureCounted && !shown["removals"] {
+				t.Errorf("%s: no position with marks or removals owed: %v", v.ID, played)
 			}
 			var after wire.GameFull
 			ts.must(t, 200, "GET", fmt.Sprintf("/api/game/%d", c.Game), "", nil, &after)

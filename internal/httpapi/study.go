@@ -133,13 +133,23 @@ type positionView struct {
 	InHand   colorPair[int]   `json:"inHand"`
 	InMills  colorPair[[]int] `json:"inMills"`
 	Flying   colorPair[bool]  `json:"flying"`
-	Removal  string           `json:"removal,omitempty"` // the side with a removal pending (Shah)
+	Removal  string           `json:"removal,omitempty"` // the side whose move is a removal: owed, or a blocked side's (blocked=removes)
 	Status   string           `json:"status"`            // "*", "1-0", "0-1", "1/2-1/2"
 	Method   string           `json:"method,omitempty"`
 	Legal    []legalMove      `json:"legal"`
 	Start    string           `json:"start"`
 	Moves    []string         `json:"moves"`
 	History  []string         `json:"history"` // the position after each move
+
+	// Marked are the marked pieces (placing-captures=mark): on the board,
+	// out of play, of no colour; they are in neither Pieces.
+	Marked []int `json:"marked"`
+	// Owed are the removals each side still owes (Shah's, the removals
+	// when placing ends), made one a move by the side to move first.
+	Owed colorPair[int] `json:"owed"`
+	// RemovesOwn: the removals owed take the remover's own pieces (el
+	// filja with no mill).
+	RemovesOwn bool `json:"removesOwn,omitempty"`
 }
 
 func points(set uint32) []int {
@@ -163,15 +173,23 @@ func viewOf(g *mill.Game) positionView {
 		InHand:  colorPair[int]{p.InHand(mill.White), p.InHand(mill.Black)},
 		InMills: colorPair[[]int]{points(p.InMills(mill.White)), points(p.InMills(mill.Black))},
 		Flying:  colorPair[bool]{p.Flying(mill.White), p.Flying(mill.Black)},
-		Status:  g.Outcome().String(), Legal: []legalMove{}, Start: g.Start().String(), Moves: []string{}, History: []string{},
+		Marked:  points(p.Marked()), Owed: colorPair[int]{p.Owed(mill.White), p.Owed(mill.Black)}, RemovesOwn: p.RemovesOwn(),
+		Status: g.Outcome().String(), Legal: []legalMove{}, Start: g.Start().String(), Moves: []string{}, History: []string{},
 	}
 	if g.Outcome() != mill.NoOutcome {
 		v.Method = g.Method().String()
 	}
+	legal := g.LegalMoves()
+	removals := len(legal) > 0
+	for _, m := range legal {
+		removals = removals && m.Kind() == mill.RemoveMove
+	}
 	if c, ok := p.Pending(); ok {
 		v.Removal = colorName(c)
+	} else if removals {
+		v.Removal = colorName(p.SideToMove()) // a blocked side's removal
 	}
-	for _, m := range g.LegalMoves() {
+	for _, m := range legal {
 		lm := legalMove{Text: b.MoveText(m, mill.Standard), Pbm: b.MoveText(m, mill.Pbm), From: -1, To: -1, Captures: []int{}}
 		switch m.Kind() {
 		case mill.PlaceMove:
