@@ -111,7 +111,8 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 		w.stack[0].pos = root
 		w.stack[0].key = root.Key()
 		w.stack[1].pos = root.Play(m)
-		s := -w.search(1, d, -Infinity, Infinity)
+		lo, hi, sign := window(-Infinity, Infinity, w.stack[1].pos.SideToMove() == root.SideToMove())
+		s := sign * w.search(1, d, lo, hi)
 		all = append(all, scored{m, s})
 	}
 	top := -Infinity

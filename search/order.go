@@ -47,9 +47,11 @@ func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 	side := p.SideToMove()
 	blocks, threatening := twos(p, side.Other())
 	// Under mill-wins a move into a hole of one's own two may close a
-	// mill and win: it goes first, as a capture would.
+	// mill and win: it goes first, as a capture would; and so does a
+	// placement there whose mill takes from the opponent's hand
+	// (placing-captures=hand), a capture that names no piece.
 	var wins uint32
-	if p.Rules().Options().MillWins {
+	if w.millWins || (w.handTakes && p.InHand(side) > 0 && p.InHand(side.Other()) > 0) {
 		wins, _ = twos(p, side)
 	}
 	k := &w.killers[ply]

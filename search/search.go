@@ -148,6 +148,12 @@ type worker struct {
 	noise     func(int) int
 	rootMove  mill.Move // the last root move of this iteration that raised alpha
 	rootDepth int       // the depth of the iteration: extensions stop at twice it
+
+	// The root's rules, as the quiescence search and the ordering need
+	// them: a mill wins the game (mill-wins); a placement's mill takes
+	// from the opponent's hand (placing-captures=hand), a capture that
+	// names no piece; a blocked side removes a piece (blocked=removes).
+	millWins, handTakes, blockedRemoves bool
 }
 
 func newWorker(e *Engine, id int) *worker {
@@ -213,6 +219,10 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		w.press = e.press
 		w.noise = e.opts.Noise
 		w.stack[0].pos = root
+		o := root.Rules().Options()
+		w.millWins = o.MillWins
+		w.handTakes = o.PlacingCaptures == mill.CaptureFromHand
+		w.blockedRemoves = o.Blocked == mill.BlockedRemoves
 	}
 	main := e.workers[0]
 	main.maxNodes = lim.Nodes
@@ -463,6 +473,20 @@ var lmr = func() (t [64][64]int8) {
 	return t
 }()
 
+// window returns the window in which to search a child of a node searched
+// in (alpha, beta), and the sign that turns the child's score into the
+// node's. Negamax negates both; but where the same side moves again (a
+// removal owed when placing ends, a blocked side's removal, the second
+// player moving first after placing last: same), the child's score is
+// already the node's, and so is its window. It is inlined: the alternating
+// case pays a predictable branch.
+func window(alpha, beta int, same bool) (lo, hi, sign int) {
+	if same {
+		return alpha, beta, 1
+	}
+	return -beta, -alpha, -1
+}
+
 // search is a principal variation search of the position at ply.
 func (w *worker) search(ply, depth, alpha, beta int) int {
 	if ply == 0 {
@@ -483,8 +507,15 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 			return 0
 		}
 		// Mate distance pruning: no result here beats a shorter one found.
+		// The side to move wins at the next ply at the soonest, or here
+		// when it has just moved too (a removal that leaves the opponent
+		// two pieces, and the same side to move).
 		alpha = max(alpha, -(Mate - ply))
-		beta = min(beta, Mate-ply-1)
+		if w.stack[ply-1].pos.SideToMove() == p.SideToMove() {
+			beta = min(beta, Mate-ply)
+		} else {
+			beta = min(beta, Mate-ply-1)
+		}
 		if alpha >= beta {
 			return alpha
 		}
@@ -553,13 +584,16 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	origAlpha := alpha
 	best := -Infinity
 	var bestMove mill.Move
+	us := p.SideToMove()
 	for i := range moves {
 		pickBest(moves, f.scores, i)
 		m := moves[i]
 		w.stack[ply+1].pos = p.Play(m)
+		same := w.stack[ply+1].pos.SideToMove() == us
 		var score int
 		if i == 0 {
-			score = -w.search(ply+1, depth-1+ext, -beta, -alpha)
+			lo, hi, sign := window(alpha, beta, same)
+			score = sign * w.search(ply+1, depth-1+ext, lo, hi)
 		} else {
 			r := 0
 			if depth >= 3 && i >= lmrFrom && m.NumCaptures() == 0 && f.scores[i] < orderKiller {
@@ -569,9 +603,11 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 				}
 				r = max(0, min(r, depth-2))
 			}
-			score = -w.search(ply+1, depth-1+ext-r, -alpha-1, -alpha)
+			lo, hi, sign := window(alpha, alpha+1, same)
+			score = sign * w.search(ply+1, depth-1+ext-r, lo, hi)
 			if score > alpha && (r > 0 || score < beta) {
-				score = -w.search(ply+1, depth-1+ext, -beta, -alpha)
+				lo, hi, sign = window(alpha, beta, same)
+				score = sign * w.search(ply+1, depth-1+ext, lo, hi)
 			}
 		}
 		if w.e.stop.Load() {
@@ -593,7 +629,7 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 					w.rootMove = m
 				}
 				if score >= beta {
-					w.rememberCut(ply, p.SideToMove(), m, depth)
+					w.rememberCut(ply, us, m, depth)
 					break
 				}
 			}
@@ -628,8 +664,40 @@ func closingMoves(p *mill.Position, dst []mill.Move) []mill.Move {
 	return ms[:n]
 }
 
+// handTakes filters moves, the legal moves of p, down to those that take
+// something: the captures, and the placements that close a mill of the side
+// to move, which under placing-captures=hand take from the opponent's hand
+// and name no capture.
+func handTakes(p *mill.Position, moves []mill.Move) []mill.Move {
+	holes, _ := twos(p, p.SideToMove())
+	n := 0
+	for _, m := range moves {
+		if m.NumCaptures() > 0 || (m.Kind() == mill.PlaceMove && holes&(1<<m.To()) != 0) {
+			moves[n] = m
+			n++
+		}
+	}
+	return moves[:n]
+}
+
+// takes filters moves down to the captures, in place.
+func takes(moves []mill.Move) []mill.Move {
+	n := 0
+	for _, m := range moves {
+		if m.NumCaptures() > 0 {
+			moves[n] = m
+			n++
+		}
+	}
+	return moves[:n]
+}
+
 // quiesce searches captures only (the moves that win, under mill-wins), standing pat on the evaluation, so that
-// the horizon does not fall in the middle of an exchange of pieces.
+// the horizon does not fall in the middle of an exchange of pieces. A side
+// that must remove (a removal owed, or a blocked side's under
+// blocked=removes) cannot stand pat: every removal is searched. Under
+// placing-captures=hand the placements whose mill takes from the
+// opponent's hand count as captures.
 func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	f := &w.stack[ply]
 	p := &f.pos
@@ -640,16 +708,28 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	if ply > w.selDepth {
 		w.selDepth = ply
 	}
-	_, pending := p.Pending()
+	us := p.SideToMove()
+	_, forced := p.Pending()
 	var moves []mill.Move
-	stand := 0
-	if pending {
+	if !forced && w.blockedRemoves {
+		// Only the whole list says whether the side is blocked and removes.
 		moves = p.Moves(f.moves[:0])
 		if len(moves) == 0 {
 			return terminal(p, ply)
 		}
-	} else {
-		if !p.HasMoves() {
+		forced = moves[0].Kind() == mill.RemoveMove
+	}
+	stand := 0
+	switch {
+	case forced:
+		if moves == nil {
+			moves = p.Moves(f.moves[:0])
+		}
+		if len(moves) == 0 {
+			return terminal(p, ply)
+		}
+	default:
+		if moves == nil && !p.HasMoves() {
 			return terminal(p, ply)
 		}
 		stand = w.evaluate(p)
@@ -657,20 +737,29 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 			return stand
 		}
 		alpha = max(alpha, stand)
-		if p.Rules().Options().MillWins {
+		switch {
+		case w.millWins:
 			moves = closingMoves(p, f.moves[:0])
-		} else {
+		case w.handTakes && p.InHand(us) > 0 && p.InHand(us.Other()) > 0:
+			if moves == nil {
+				moves = p.Moves(f.moves[:0])
+			}
+			moves = handTakes(p, moves)
+		case moves != nil:
+			moves = takes(moves)
+		default:
 			moves = p.Captures(f.moves[:0])
 		}
 	}
 	f.moves = moves[:0]
 	best := stand
-	if pending {
+	if forced {
 		best = -Infinity
 	}
 	for _, m := range moves {
 		w.stack[ply+1].pos = p.Play(m)
-		score := -w.quiesce(ply+1, -beta, -alpha, qply+1)
+		lo, hi, sign := window(alpha, beta, w.stack[ply+1].pos.SideToMove() == us)
+		score := sign * w.quiesce(ply+1, lo, hi, qply+1)
 		if w.e.stop.Load() {
 			return 0
 		}

@@ -101,7 +101,7 @@ func (pr *prover) value(p mill.Position, ply, depth, alpha, beta int) int {
 	pr.path = append(pr.path, key)
 	best := -proofInf
 	for _, m := range moves {
-		v := -pr.value(p.Play(m), ply+1, depth-1, -beta, -max(alpha, best))
+		v := pr.child(p, m, ply+1, depth-1, max(alpha, best), beta)
 		if v > best {
 			best = v
 			if best >= beta {
@@ -117,9 +117,21 @@ func (pr *prover) value(p mill.Position, ply, depth, alpha, beta int) int {
 // at the root of playing m and then searching depth-1 plies.
 func (pr *prover) moveValue(p mill.Position, m mill.Move, depth, alpha, beta int) int {
 	pr.path = append(pr.path[:0], p.Key())
-	v := -pr.value(p.Play(m), 1, depth-1, -beta, -alpha)
+	v := pr.child(p, m, 1, depth-1, alpha, beta)
 	pr.path = pr.path[:0]
 	return v
+}
+
+// child is the value, for the side to move in p, of playing m and searching
+// the position it leads to at ply, depth plies deep: negated when the turn
+// passes, and as it is when the same side moves again (a removal owed when
+// placing ends, a blocked side's removal, the second player moving first).
+func (pr *prover) child(p mill.Position, m mill.Move, ply, depth, alpha, beta int) int {
+	c := p.Play(m)
+	if c.SideToMove() == p.SideToMove() {
+		return pr.value(c, ply, depth, alpha, beta)
+	}
+	return -pr.value(c, ply, depth, -beta, -alpha)
 }
 
 // best returns the value of p at depth, and the moves that reach it (every
