@@ -70,6 +70,17 @@ var Default = Weights{
 
 // Evaluate returns the score of p for the side to move. It does not look at
 // the end of the game: the search handles that.
+//
+// The rules of the regional presets change little here. A marked piece
+// (placing-captures=mark) is out of play: it is material its side has lost
+// (Pieces leaves it out), a point nobody can move or place to, and a line
+// through it makes no two until placing ends. Removals owed (Owed: at the
+// end of placing, or Shah's deferred one) are pieces about to go: each
+// counts as the loss of a piece of the side that loses it. Under
+// blocked=removes (zhi qi) a side that cannot move takes a piece instead of
+// losing, so Cramp, the penalty of a side about to be shut in, does not
+// count. A mill that takes from the hand (dooz) shrinks the hand, which is
+// material as a piece on the board is.
 func (w *Weights) Evaluate(p *mill.Position) int {
 	us := p.SideToMove()
 	s := w.side(p, us) - w.side(p, us.Other()) + w.Tempo
@@ -80,9 +91,17 @@ func (w *Weights) side(p *mill.Position, c mill.Color) int {
 	r := p.Rules()
 	b := r.Board()
 	own, opp := p.Pieces(c), p.Pieces(c.Other())
-	empty := r.All() &^ (own | opp)
+	marked := p.Marked()
+	empty := r.All() &^ (own | opp | marked)
 	ph := PhaseOf(p, c)
 	score := w.Piece[ph] * (bits.OnesCount32(own) + p.InHand(c))
+	// Removals owed take pieces of c: those the opponent owes, or c's own
+	// when the removals take the remover's own pieces.
+	lost := p.Owed(c.Other())
+	if p.RemovesOwn() {
+		lost = p.Owed(c)
+	}
+	score -= w.Piece[ph] * lost
 
 	// Where own pieces can go in one move.
 	var reach uint32
@@ -106,7 +125,7 @@ func (w *Weights) side(p *mill.Position, c mill.Color) int {
 		case o == l:
 			mills++
 			inMill |= l
-		case bits.OnesCount32(o) == 2 && l&opp == 0:
+		case bits.OnesCount32(o) == 2 && l&(opp|marked) == 0:
 			twos++
 			hole := l &^ o
 			closing |= hole
@@ -133,7 +152,7 @@ func (w *Weights) side(p *mill.Position, c mill.Color) int {
 	}
 	score += w.Mill[ph]*mills + w.Two[ph]*twos + w.Closable[ph]*closable + w.Double[ph]*double
 	cramp := 0
-	if mobility < CrampBelow {
+	if mobility < CrampBelow && r.Options().Blocked != mill.BlockedRemoves {
 		cramp = (CrampBelow - mobility) * (CrampBelow - mobility)
 	}
 	if ph == Placing && w.Taper {

@@ -61,3 +61,44 @@ func TestTaper(t *testing.T) {
 		t.Errorf("with taper: %d, want %d", got, want)
 	}
 }
+
+// TestRegionalRules: the evaluation of the regional rules' state. Marked
+// points (da san qi) are neither steps nor holes of twos, and a marked piece
+// is material lost; removals owed are pieces about to be lost (el filja,
+// zhi qi, Shah); under blocked=removes a side shut in is not cramped.
+func TestRegionalRules(t *testing.T) {
+	piece := Weights{Piece: [NumPhases]int{1, 1, 1}}
+	for _, tc := range []struct {
+		name, pos string
+		w         Weights
+		want      int // for the side to move
+	}{
+		// Black (to move): g7 steps to g4 and f6, d7 to d6 (not to the
+		// marked a7), d5 to d6, c5 and e5: 6; white a1 2, d1 1, g1 2, b4 4.
+		{"mark: no steps to a marked point", "da-san-qi WWW1BBX1/7W/5B2 b 8,8 - 0 8", Weights{Mobility: [NumPhases]int{1, 1, 1}}, 6 - 9},
+		// a7-d7-g7 is no two of black's while a7 is marked; d7-d6-d5 is.
+		{"mark: no two through a marked point", "da-san-qi WWW1BBX1/7W/5B2 b 8,8 - 0 8", Weights{Two: [NumPhases]int{1, 1, 1}}, 1},
+		{"mark: the marked piece is lost", "da-san-qi WWW1BBX1/7W/5B2 b 8,8 - 0 8", piece, 3 + 8 - (4 + 8)},
+		// White removes two black pieces, black one white piece.
+		{"owed removals", "el-filja BWWBBWBW/BBWWBBWB/WWWBWBBW w 0,0 xw2,xb 0 24", piece, (12 - 1) - (12 - 2)},
+		{"owed removals of one's own", "el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,xb,own 0 24", piece, (12 - 1) - (12 - 1)},
+		{"owed removals when the board fills (zhi qi)", "zhi-qi WBWBBWBW/BWBWWBWB/WBWBWBWB w 0,0 xw,xb 0 24", piece, (12 - 1) - (12 - 1)},
+		{"Shah's deferred removal", "shah WBWBWBWB/BWBWBWBW/WBWBWBWB w 0,0 xw 0 24", piece, 12 - (12 - 1)},
+		{"a hand emptied by mills (dooz)", "dooz WWW2BB1/8/8 b 9,9 - 0 5", piece, (2 + 9) - (3 + 9)},
+		// White is shut in: it will remove a black piece, not lose.
+		{"blocked=removes: no cramp", "zhi-qi WWWB1BWB/BBB3B1/3B4 w 0,0 - 0 40", Weights{Cramp: [NumPhases]int{0, -40, 0}}, 0},
+		// The same board where a blocked side loses: white has no step
+		// (4² squares short), black has 5.
+		{"blocked=loses: cramp", "zhi-qi,blocked=loses WWWB1BWB/BBB3B1/3B4 w 0,0 - 0 40", Weights{Cramp: [NumPhases]int{0, -40, 0}}, -40 * 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := mill.ParsePosition(tc.pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.w.Evaluate(&p); got != tc.want {
+				t.Errorf("%s: got %d, want %d", tc.pos, got, tc.want)
+			}
+		})
+	}
+}
