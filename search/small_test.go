@@ -61,27 +61,37 @@ func TestSmallBoards(t *testing.T) {
 	}
 }
 
-// TestSmallBoardsAgainstLevelOne plays level 10 (at a fixed depth) against
-// level 1 on the small boards, with either colour where the game is not a
-// forced win for the first player: the full-strength engine must never
-// lose. Tapatan is a win for the first player, who opens in the centre
-// (the engine finds it in 9 plies from the start): there level 10 moves
-// first and must win; with the centre banned it plays both colours.
-func TestSmallBoardsAgainstLevelOne(t *testing.T) {
+// TestLevelTenAgainstLevelOne plays level 10 (at a fixed depth) against
+// level 1, with either colour where the game is not a forced win for the
+// first player: the full-strength engine must never lose, and must win
+// where mustWin says so. On the small boards: tapatan is a win for the first
+// player, who opens in the centre (the engine finds it in 9 plies from the
+// start): there level 10 moves first and must win; with the centre banned it
+// plays both colours. The regional presets, where the same side often moves
+// twice in a row (and Shah, where it does when placing ends), level 10 must
+// win at a small depth.
+func TestLevelTenAgainstLevelOne(t *testing.T) {
 	games := 4
 	if testing.Short() {
 		games = 2
 	}
 	for _, tc := range []struct {
 		rules     string
+		depth     int  // level 10's depth
 		firstOnly bool // level 10 moves first in every game
 		mustWin   bool
 	}{
-		{"three-mens-morris", false, false},
-		{"tapatan", true, true},
-		{"tapatan,centre-ban=yes", false, false},
-		{"six-mens-morris", false, false},
-		{"seven-mens-morris", false, false},
+		{"three-mens-morris", 10, false, false},
+		{"tapatan", 10, true, true},
+		{"tapatan,centre-ban=yes", 10, false, false},
+		{"six-mens-morris", 10, false, false},
+		{"seven-mens-morris", 10, false, false},
+		{"dooz", 4, false, true},
+		{"cheng-san-qi", 4, false, true},
+		{"da-san-qi", 4, false, true},
+		{"zhi-qi", 4, false, true},
+		{"el-filja", 4, false, true},
+		{"shah", 4, false, true},
 	} {
 		t.Run(tc.rules, func(t *testing.T) {
 			r, err := mill.ParseRules(tc.rules)
@@ -91,16 +101,16 @@ func TestSmallBoardsAgainstLevelOne(t *testing.T) {
 			rng := rand.New(rand.NewPCG(3, uint64(len(tc.rules))))
 			strong, weak := New(Options{HashMB: 4}), New(Options{HashMB: 4})
 			for gi := 0; gi < games; gi++ {
-				g := mill.NewGame(r)
+				g := mill.NewGame(r, mill.WithSeed(uint64(gi)))
 				strongSide := mill.Color(gi % 2)
 				if tc.firstOnly {
 					strongSide = g.Position().SideToMove()
 				}
-				for g.Outcome() == mill.NoOutcome && len(g.Moves()) < 200 {
+				for g.Outcome() == mill.NoOutcome && len(g.Moves()) < 300 {
 					side := g.Position().SideToMove()
 					e, lv, lim := weak, LevelFor(1), Limits{Depth: 1}
 					if side == strongSide {
-						e, lv, lim = strong, LevelFor(10), Limits{Depth: 10}
+						e, lv, lim = strong, LevelFor(10), Limits{Depth: tc.depth}
 					}
 					res := e.Choose(context.Background(), g.Positions(), lv, lim, rng, nil)
 					if err := g.Play(res.Move); err != nil {
