@@ -206,7 +206,7 @@ func (a *analyzer) game(n int, rec *record.Record) error {
 		case o != mill.NoOutcome:
 			played = -(search.Mate - 1)
 		case m != res.Move:
-			played = parentScore(a.search(replay.Positions(), child).Score)
+			played = parentScore(a.search(replay.Positions(), child).Score, replay.Position().SideToMove() == mover)
 		}
 		loss, mark := judge(res.Score, played)
 		s := &sides[mover]
@@ -240,9 +240,19 @@ func (a *analyzer) game(n int, rec *record.Record) error {
 }
 
 // parentScore turns the score of a position, for its side to move, into the
-// score of the move that led to it, for the side that played it: negated,
-// and a forced end one ply further away.
-func parentScore(s int) int {
+// score of the move that led to it, for the side that played it: negated
+// (as it is when the same side moves again: a removal owed when placing
+// ends, a blocked side's removal), and a forced end one ply further away.
+func parentScore(s int, same bool) int {
+	if same {
+		switch {
+		case s > search.MateBound:
+			return s - 1
+		case s < -search.MateBound:
+			return s + 1
+		}
+		return s
+	}
 	switch {
 	case s > search.MateBound:
 		return -s + 1

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/morrisgame/morris/search"
 )
 
 // analyze runs cmdAnalyze with one thread and a small table: repeatable.
@@ -90,5 +92,35 @@ func TestAnalyzeBad(t *testing.T) {
 	var ue usageError
 	if err == nil || errors.As(err, &ue) || !strings.Contains(out, "illegal") {
 		t.Errorf("a bad record: got %v and\n%s\nwant an error that is not a usage error", err, out)
+	}
+}
+
+// TestAnalyzeSameSide: -record judges a move after which the same side moves
+// again by the score of the position it leads to as it is, not negated. In
+// el filja white owes two removals; xb6 and xc3 both win in 6 plies.
+func TestAnalyzeSameSide(t *testing.T) {
+	pgn := "[Variant \"el-filja\"]\n[Position \"el-filja 8/3BWWBW/BB3BWW w 0,0 xw2,xb 0 40\"]\n\n21. xb6 *\n"
+	var b, errb bytes.Buffer
+	if err := cmdAnalyze([]string{"-depth", "7", "-threads", "1", "-hash", "8", "-record", "-"}, strings.NewReader(pgn), &b, &errb); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if !strings.Contains(b.String(), "mate 3    mate 3") || !strings.Contains(b.String(), "0 blunder(s)") {
+		t.Errorf("xb6 scores as the win it is (mate 3, no blunder): got\n%s", b.String())
+	}
+	for _, tc := range []struct {
+		s    int
+		same bool
+		want int
+	}{
+		{35, false, -35},
+		{35, true, 35},
+		{search.Mate - 5, false, -(search.Mate - 6)},
+		{search.Mate - 5, true, search.Mate - 6},
+		{-(search.Mate - 4), false, search.Mate - 5},
+		{-(search.Mate - 4), true, -(search.Mate - 5)},
+	} {
+		if got := parentScore(tc.s, tc.same); got != tc.want {
+			t.Errorf("parentScore(%d, %v) = %d, want %d", tc.s, tc.same, got, tc.want)
+		}
 	}
 }
