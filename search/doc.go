@@ -6,7 +6,10 @@
 // search over captures (over the moves that close a mill where a mill wins
 // the game, as in three men's morris), draws by repetition and no progress
 // inside the tree, endgame database probes, the opening book, and time control
-// through context deadlines. testdata/suite.txt is its regression suite of
+// through context deadlines. Where the same side moves twice in a row (removals
+// owed when placing ends, a blocked side's removal, the second player moving
+// first) a child's score and window are the parent's, not negated (window in
+// search.go; docs/search.md). testdata/suite.txt is its regression suite of
 // proved positions (TestSuite; docs/search.md).
 //
 //	search.go  the engine, iterative deepening, PVS, extensions, quiescence
