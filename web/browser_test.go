@@ -233,6 +233,7 @@ type positionView struct {
 		White []int `json:"white"`
 		Black []int `json:"black"`
 	} `json:"pieces"`
+	Marked  []int       `json:"marked"`
 	Legal   []legalMove `json:"legal"`
 	Moves   []string    `json:"moves"`
 	History []string    `json:"history"`

@@ -26,7 +26,7 @@
 //	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback
 //	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, user, study, rules
 //	static/i18n/en.json     every visible string (a new language: i18n/LANG.json and its code in i18n.js)
-//	static/data/rules.json  the rules of every preset in plain English (from RULES.md and the README)
+//	static/data/rules.json  the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill)
 //	static/img/logo.svg     the logo and icon
 //
 // # Pages
@@ -63,9 +63,11 @@
 //
 // A move on the board, by clicks: a placement is a click on the empty
 // point; a slide or flight a click on the piece and one on the target; each
-// capture then a click on the piece to take; a removal (Shah) a click on the
-// piece; a pass the pass button. chromedp.Click on the points works (they
-// are SVG groups with a hit area).
+// capture (or mark, da san qi) then a click on the piece to take; a
+// removal (Shah, the removals owed when placing ends, a blocked side's in
+// zhi qi) a click on the piece; a pass the pass button. chromedp.Click on
+// the points works (they are SVG groups with a hit area). A side may move
+// several times running: toMove, not the ply, says whose turn it is.
 //
 // The stable data-testid values (ID, NAME, SIDE, N stand for the variable
 // part; white or black for SIDE):
@@ -75,13 +77,16 @@
 //	                notice-open-lobby, notice-open-game (a correspondence reminder), main, not-found, boot-error
 //	board           board (data-board = the board id), board-svg, board-holder, board-hint (the engine's
 //	                best move on the study board), announcer (screen-reader messages);
-//	                point-NAME for every point, e.g. point-d6, with data-piece = "white", "black" or "",
-//	                data-point = its index, aria-label "d6, empty" / "d6, white piece" (then ", legal
-//	                move", ", selected" or ", can be taken"), and classes has-piece, is-target, selected,
-//	                movable, capturable, chosen, in-mill, last-from, last-to, last-capture
+//	                point-NAME for every point, e.g. point-d6, with data-piece = "white", "black",
+//	                "marked" (a piece marked by a mill while placing, da san qi: drawn grey with a
+//	                cross, of no side) or "", data-point = its index, aria-label "d6, empty" / "d6,
+//	                white piece" (then ", legal move", ", selected" or ", can be taken"), and classes
+//	                has-piece, marked, is-target, selected, movable, capturable, chosen, in-mill,
+//	                last-from, last-to, last-capture, last-mark
 //	game page       game-page (data-game = ID), game-info, game-variant (data-variant), spectating, status
 //	                (data-connection, data-game-status, data-to-move), player-SIDE (the cards),
 //	                player-name-SIDE, clock-SIDE (data-ms = ms left), hand-SIDE (data-count), flying-SIDE,
+//	                owes-SIDE (the removals the side owes, data-count),
 //	                flip, game-controls, pass, offer-draw, offer-takeback, resign, resign-confirm,
 //	                resign-cancel, claim-victory, offers, offer-banner-draw and offer-banner-takeback
 //	                (data-by), draw-accept, draw-decline, takeback-accept, takeback-decline, result

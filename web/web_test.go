@@ -3,6 +3,7 @@ package web
 import (
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/morrisgame/morris/mill"
 )
 
 func get(t *testing.T, h http.Handler, target string, header ...string) *http.Response {
@@ -253,4 +256,103 @@ func TestTestIDsDocumented(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestRulesDataAgrees checks the client's rules data against the presets
+// of package mill: every preset has its page, a name in en.json, and the
+// facts its table shows (board, pieces, diagonal mills, flying,
+// protection, blocked, first player, a mill while placing, a full board,
+// the second player moving first) as mill plays them; and every value of
+// those options has its words in en.json.
+func TestRulesDataAgrees(t *testing.T) {
+	raw, err := static.ReadFile("static/data/rules.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data struct {
+		Presets map[string]struct {
+			Name             string   `json:"name"`
+			Board            string   `json:"board"`
+			Pieces           int      `json:"pieces"`
+			DiagonalMills    bool     `json:"diagonalMills"`
+			Flying           *int     `json:"flying"`
+			Protection       string   `json:"protection"`
+			Blocked          string   `json:"blocked"`
+			First            string   `json:"first"`
+			PlacingCaptures  string   `json:"placingCaptures"`
+			FullBoard        string   `json:"fullBoard"`
+			SecondMovesFirst bool     `json:"secondMovesFirst"`
+			MillWins         bool     `json:"millWins"`
+			Summary          string   `json:"summary"`
+			Rules            []string `json:"rules"`
+		} `json:"presets"`
+	}
+	if err := json.Unmarshal(raw, &data); err != nil {
+		t.Fatalf("rules.json: %v", err)
+	}
+	rawEn, err := static.ReadFile("static/i18n/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var en map[string]string
+	if err := json.Unmarshal(rawEn, &en); err != nil {
+		t.Fatal(err)
+	}
+	option := func(name string) mill.Option {
+		o, ok := mill.LookupOption(name)
+		if !ok {
+			t.Fatalf("no option %s", name)
+		}
+		return o
+	}
+	for _, v := range mill.Variants() {
+		p, ok := data.Presets[v.ID]
+		if !ok {
+			t.Errorf("rules.json has no preset %s", v.ID)
+			continue
+		}
+		if en["variant."+v.ID] == "" {
+			t.Errorf("en.json has no name variant.%s", v.ID)
+		}
+		if p.Name == "" || p.Summary == "" || len(p.Rules) == 0 {
+			t.Errorf("%s: no name, summary or rules", v.ID)
+		}
+		o := v.Options
+		flying := "never"
+		if p.Flying != nil {
+			flying = fmt.Sprint(*p.Flying)
+		}
+		placing, full := p.PlacingCaptures, p.FullBoard
+		if placing == "" {
+			placing = "immediate"
+		}
+		if full == "" {
+			full = "gridlock"
+		}
+		for _, c := range []struct{ option, got string }{
+			{"board", p.Board}, {"pieces", fmt.Sprint(p.Pieces)}, {"diagonal-mills", yesNo(p.DiagonalMills)},
+			{"flying", flying}, {"protection", p.Protection}, {"blocked", p.Blocked}, {"first", p.First},
+			{"placing-captures", placing}, {"full-board", full}, {"second-moves-first", yesNo(p.SecondMovesFirst)},
+			{"mill-wins", yesNo(p.MillWins)},
+		} {
+			if want := option(c.option).Get(&o); c.got != want {
+				t.Errorf("rules.json: %s has %s %s, mill %s", v.ID, c.option, c.got, want)
+			}
+		}
+	}
+	for name, prefix := range map[string]string{"blocked": "rules.blocked.", "placing-captures": "rules.placing.", "full-board": "rules.fullBoard.",
+		"protection": "rules.protection.", "first": "rules.first.", "board": "board.name."} {
+		for _, value := range strings.Split(option(name).Values, "|") {
+			if en[prefix+value] == "" {
+				t.Errorf("en.json has no words for %s=%s (%s%s)", name, value, prefix, value)
+			}
+		}
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

@@ -7,8 +7,11 @@
 // A move is chosen in steps: a placement is one click on an empty point; a
 // slide or a flight is a click on the piece (its targets are marked) and
 // one on the target, or a drag; when the move closes a mill the pieces it
-// may take are marked and a click on each chooses them; a removal (Shah)
-// is a click on the piece to remove. onMove gets the legal move.
+// may take are marked and a click on each chooses them (a mark, da san
+// qi, is chosen the same way); a removal (Shah, the removals owed when
+// placing ends, a blocked side's) is a click on the piece to remove.
+// onMove gets the legal move. Marked pieces (placing-captures=mark) are
+// drawn grey with a cross: on the board, of no side, out of play.
 
 import { h, s } from './dom.js';
 import { t } from './i18n.js';
@@ -28,6 +31,7 @@ export class Board {
     this.flipped = !!opts.flipped;
     this.static = !!opts.static; // a picture: no focus, no clicks
     this.cells = data.points.map(() => null);
+    this.marked = new Set();
     this.inMills = new Set();
     this.legal = [];
     this.interactive = false;
@@ -96,6 +100,7 @@ export class Board {
       s('circle', { class: 'piece-inner', r: 20 }),
       s('circle', { class: 'target', r: 14 }),
       s('path', { class: 'cross', d: 'M-14 -14L14 14M14 -14L-14 14' }),
+      s('path', { class: 'x-mark', d: 'M-15 -15L15 15M15 -15L-15 15' }),
       s('circle', { class: 'focus', r: 46 }));
       this.pointsG.append(g);
       return g;
@@ -182,12 +187,13 @@ export class Board {
     this.setFlipped(!this.flipped);
   }
 
-  // update shows a position: view has pieces {white, black}, inMills
-  // {white, black}; opts: legal (moves that may be made), interactive,
-  // lastMove {from, to, captures}.
+  // update shows a position: view has pieces {white, black}, marked (the
+  // marked points), inMills {white, black}; opts: legal (moves that may be
+  // made), interactive, lastMove {from, to, captures}.
   update(view, opts = {}) {
     this.cells = this.data.points.map(() => null);
     for (const c of ['white', 'black']) for (const i of (view.pieces && view.pieces[c]) || []) this.cells[i] = c;
+    this.marked = new Set(view.marked || []);
     this.inMills = new Set([...((view.inMills && view.inMills.white) || []), ...((view.inMills && view.inMills.black) || [])]);
     this.legal = opts.legal || [];
     this.interactive = !!opts.interactive && this.legal.length > 0;
@@ -195,8 +201,9 @@ export class Board {
     this.sideToMove = view.toMove || 'white';
     // The same position and moves again (a redraw): keep what the user
     // is in the middle of choosing.
-    const same = this.interactive && this.cells.join() + '|' + this.legal.map((m) => m.text).join() === this.shownKey;
-    this.shownKey = this.cells.join() + '|' + this.legal.map((m) => m.text).join();
+    const shown = this.cells.join() + '|' + [...this.marked].join() + '|' + this.legal.map((m) => m.text).join();
+    const same = this.interactive && shown === this.shownKey;
+    this.shownKey = shown;
     if (!same) {
       this.selected = -1;
       this.pending = null;
@@ -281,7 +288,8 @@ export class Board {
       if (m.to >= 0) shown[m.to] = this.pending.side;
     }
     this.pointEls.forEach((g, i) => {
-      const piece = shown[i] || '';
+      const marked = this.marked.has(i) && !shown[i];
+      const piece = shown[i] || (marked ? 'marked' : '');
       const cls = ['pt'];
       if (piece) cls.push('has-piece', piece);
       if (this.inMills.has(i) && !this.pending) cls.push('in-mill');
@@ -294,6 +302,7 @@ export class Board {
       if (lm && lm.to === i) cls.push('last-to');
       if (lm && lm.from === i) cls.push('last-from');
       if (lm && lm.captures && lm.captures.includes(i) && !piece) cls.push('last-capture');
+      if (lm && lm.captures && lm.captures.includes(i) && marked) cls.push('last-mark');
       if (this.drag && this.drag.moved && this.drag.from === i) cls.push('dragging');
       g.setAttribute('class', cls.join(' '));
       g.setAttribute('data-piece', piece);

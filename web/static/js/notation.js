@@ -3,28 +3,49 @@
 // last move), rules strings, and move numbers as records write them.
 
 // parsePosition reads "nine-mens-morris W2B4/8/8 b 8,8 - 0 2": the pieces by
-// colour (point indices in board order), side to move, pieces in hand, ply.
+// colour (point indices in board order), the marked points (X: pieces
+// marked by a mill while placing, of no colour, under
+// placing-captures=mark), side to move, pieces in hand, the removals each
+// side owes (state entries xw, xb2) and whether they take the remover's
+// own pieces (own), ply.
 export function parsePosition(text) {
   const f = text.trim().split(/\s+/);
   const list = parseRuns(f[1] || '');
   const pieces = { white: [], black: [] };
-  list.forEach((c, i) => { if (c) pieces[c].push(i); });
+  const marked = [];
+  list.forEach((c, i) => {
+    if (c === 'marked') marked.push(i);
+    else if (c) pieces[c].push(i);
+  });
   const [wh, bh] = (f[3] || '0,0').split(',').map(Number);
+  const owed = { white: 0, black: 0 };
+  let removesOwn = false;
+  for (const e of (f[4] || '-').split(',')) {
+    const m = /^x([wb])(\d*)$/.exec(e);
+    if (m) owed[m[1] === 'w' ? 'white' : 'black'] = Number(m[2] || 1);
+    if (e === 'own') removesOwn = true;
+  }
   return {
     rules: f[0],
     pieces,
+    marked,
     toMove: f[2] === 'b' ? 'black' : 'white',
     inHand: { white: wh || 0, black: bh || 0 },
+    owed,
+    removesOwn,
     ply: Number(f[6] || 0),
   };
 }
 
+// parseRuns reads the board field: a cell per point, 'white', 'black',
+// 'marked' or null, in board order (the slashes between groups of eight
+// points are skipped).
 function parseRuns(field) {
   const cells = [];
-  const re = /([WBwb])|(\d+)/g;
+  const re = /([WBXwbx])|(\d+)/g;
   let m;
   while ((m = re.exec(field))) {
-    if (m[1]) cells.push(m[1].toUpperCase() === 'W' ? 'white' : 'black');
+    if (m[1]) cells.push({ W: 'white', B: 'black', X: 'marked' }[m[1].toUpperCase()]);
     else for (let i = 0; i < Number(m[2]); i++) cells.push(null);
   }
   return cells;
@@ -89,4 +110,14 @@ export function boardOf(rules, variantList) {
   if (o.board) return o.board;
   const v = (variantList || []).find((x) => x.id === presetOf(rules));
   return v ? v.board : 'standard24';
+}
+
+// placingCaptures returns what a mill closed while placing does under a
+// rules string (immediate, mark, hand, ...): the override, else the
+// preset's (from the rules data of the client).
+export function placingCaptures(rules, rulesData) {
+  const o = overridesOf(rules);
+  if ('placing-captures' in o) return o['placing-captures'];
+  const p = rulesData && rulesData.presets && rulesData.presets[presetOf(rules)];
+  return (p && p.placingCaptures) || 'immediate';
 }

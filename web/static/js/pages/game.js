@@ -1,13 +1,16 @@
 // The game page (#/game/ID): live over the game's WebSocket (a player with
 // a token plays, anyone else watches), moves sent with their ply, clocks
 // counting down locally, offers, resign, claim, chat, reconnection with
-// ?since so nothing is lost, and a replay of the moves.
+// ?since so nothing is lost, and a replay of the moves. Turns need not
+// alternate: a side may move several times running (removals owed, a
+// blocked side's removal, the second player moving first), so whose turn it
+// is always comes from the server's toMove, never from the ply.
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session, GameSocket, boards, variants, rulesText, position as fetchPosition, ApiError } from '../api.js';
 import { Board, handStones } from '../board.js';
-import { parsePosition, parseMove, diagonalMills, boardOf } from '../notation.js';
+import { parsePosition, parseMove, diagonalMills, boardOf, placingCaptures } from '../notation.js';
 import { MoveList, replayKeys, rulesName, controlText, resultText, sideName, playerLink, errorText, ratingText } from '../ui.js';
 import { play as playSound } from '../sound.js';
 
@@ -378,6 +381,7 @@ export function mount(main, params, app) {
     const v = live() && st.view && st.viewFor === st.position ? st.view : (text ? parsePosition(text) : null);
     const inHand = v ? v.inHand[side] : 0;
     const flying = live() && st.status === 'active' && st.view && st.viewFor === st.position && st.view.flying && st.view.flying[side];
+    const owes = st.status === 'active' && v && v.owed ? v.owed[side] : 0;
     const toMove = st.status === 'active' && st.toMove === side;
     card.dataset.testid = 'player-' + side;
     card.className = 'player-card ' + (card === cards.top ? 'top' : 'bottom') + (toMove ? ' to-move' : '');
@@ -389,7 +393,8 @@ export function mount(main, params, app) {
         st.mySide === side ? h('span', { class: 'badge you' }, t('game.you')) : null),
       h('span', { class: 'card-extra' },
         inHand > 0 ? handSource(handStones(side, inHand), side) : h('span', { class: 'hand', testid: 'hand-' + side, 'data-count': 0 }),
-        flying ? h('span', { class: 'badge flying', testid: 'flying-' + side }, t('game.flying')) : null),
+        flying ? h('span', { class: 'badge flying', testid: 'flying-' + side }, t('game.flying')) : null,
+        owes > 0 ? h('span', { class: 'badge owes', testid: 'owes-' + side, 'data-count': owes }, t('game.owes', { n: owes })) : null),
       st.clocks ? h('span', { class: 'clock' + (toMove ? ' running' : ''), testid: 'clock-' + side, 'data-ms': '' }, clockText(clockLeft(side))) : null);
   }
 
@@ -414,11 +419,17 @@ export function mount(main, params, app) {
       else if (st.mySide && st.toMove === st.mySide) {
         text = t('game.yourTurn');
         if (v && v.legal.length && v.legal.every((m) => m.kind === 'pass')) text = t('game.mustPass');
-        else if (v && v.legal.length && v.legal.every((m) => m.kind === 'remove')) text = t('game.chooseRemoval');
+        else if (v && v.legal.length && v.legal.every((m) => m.kind === 'remove')) text = removalText(v);
         else if (v && v.inHand[st.mySide] > 0 && v.legal.some((m) => m.kind === 'place')) text = t('game.yourTurnPlace', { n: v.inHand[st.mySide] });
         else if (v && v.flying[st.mySide]) text = t('game.yourTurnFly');
-      } else if (st.mySide) text = t('game.waiting', { name: player(st.toMove).name });
-      else text = t('game.toMove', { side: sideName(st.toMove) });
+      } else if (st.mySide) {
+        const n = v && v.removal === st.toMove ? Math.max(1, v.owed[st.toMove]) : 0;
+        const name = player(st.toMove).name;
+        text = n > 1 ? t('game.waitingRemovals', { name, n }) : n ? t('game.waitingRemoval', { name }) : t('game.waiting', { name });
+      } else {
+        text = v && v.removal === st.toMove ? t('game.toMoveRemoval', { side: sideName(st.toMove) }) : t('game.toMove', { side: sideName(st.toMove) });
+      }
+      if (v && v.marked && v.marked.length && live()) text += ' · ' + t('game.marked', { n: v.marked.length });
       if (!live()) text += ' · ' + t('game.viewing', { n: st.cursor });
       const dl = deadlineText();
       if (dl) text += ' · ' + dl;
@@ -429,6 +440,17 @@ export function mount(main, params, app) {
     status.dataset.gameStatus = st.status;
     status.dataset.toMove = st.toMove;
     status.classList.toggle('warn', st.conn === 'reconnecting' || !!st.message);
+  }
+
+  // removalText says what a turn of removals asks: how many are owed,
+  // one's own pieces (el filja with no mill), or a blocked side's removal
+  // before it moves (zhi qi).
+  function removalText(v) {
+    const owed = v.owed ? v.owed[st.mySide] : 0;
+    if (owed === 0 && v.removal) return t('game.blockedRemoval');
+    if (v.removesOwn) return t('game.chooseOwnRemoval');
+    if (owed > 1) return t('game.chooseRemovals', { n: owed });
+    return t('game.chooseRemoval');
   }
 
   let messageTimer = 0;
@@ -474,9 +496,12 @@ export function mount(main, params, app) {
     const myTurn = st.toMove === st.mySide;
     const canPass = myTurn && v && v.legal.some((m) => m.kind === 'pass');
     const offered = (kind) => st.offers.some((o) => o.kind === kind && o.by === st.mySide);
-    // A take-back undoes my last move: one ply when the opponent is to
-    // move, two (mine and the reply) when I am, as the server counts.
-    const takebackPlies = myTurn ? 2 : 1;
+    // A take-back undoes my last move (and the replies to it), so it needs
+    // a ply at which I was to move: with turns alternating, one ply when the
+    // opponent is to move, two when I am; one whenever I moved first. The
+    // server checks exactly (a side may have moved twice running).
+    const iStarted = parsePosition(st.full.start).toMove === st.mySide;
+    const takebackPlies = myTurn && !iStarted ? 2 : 1;
     const btn = (tid, label, fn, extra = {}) => h('button', { type: 'button', class: 'btn small', testid: tid, onclick: fn, ...extra }, label);
     replace(controls,
       canPass ? btn('pass', t('game.pass'), () => {
@@ -578,10 +603,16 @@ export function mount(main, params, app) {
     const side = st.mySide;
     const other = side === 'white' ? 'black' : 'white';
     const pieces = { white: v.pieces.white.slice(), black: v.pieces.black.slice() };
+    const marked = (v.marked || []).slice();
+    // A mark (da san qi) leaves the piece on its point; a removal of one's
+    // own pieces (el filja) takes from the mover.
+    const marks = m.kind === 'place' && m.captures.length > 0 && placingCaptures(st.full.rules || st.full.variant, st.rulesData) === 'mark';
+    const victim = m.kind === 'remove' && v.removesOwn ? side : other;
     if (m.from >= 0) pieces[side] = pieces[side].filter((p) => p !== m.from);
     if (m.to >= 0) pieces[side].push(m.to);
-    pieces[other] = pieces[other].filter((p) => !m.captures.includes(p));
-    board.update({ pieces, inMills: { white: [], black: [] }, toMove: other }, { lastMove: m });
+    pieces[victim] = pieces[victim].filter((p) => !m.captures.includes(p));
+    if (marks) marked.push(...m.captures);
+    board.update({ pieces, marked, inMills: { white: [], black: [] }, toMove: other }, { lastMove: m });
     playSound(m.captures.length ? 'capture' : 'move');
   }
 

@@ -1,6 +1,6 @@
 // The rules: a list of the presets (#/rules) and a page per preset
 // (#/rules/ID) with its board drawn and its rules in plain English, from
-// data/rules.json (written from RULES.md and the README's readings).
+// data/rules.json (written in our own words, agreeing with docs/rules.md).
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -19,8 +19,11 @@ function facts(p, data) {
     [t('rules.fact.protection'), p.millWins ? t('rules.protection.millWins') : t('rules.protection.' + p.protection)],
     [t('rules.fact.blocked'), t('rules.blocked.' + p.blocked)],
     [t('rules.fact.first'), t('rules.first.' + p.first)],
+    p.millWins ? null : [t('rules.fact.placingCaptures'), t('rules.placing.' + (p.placingCaptures || 'immediate'))],
+    [t('rules.fact.fullBoard'), t('rules.fullBoard.' + (p.fullBoard || 'gridlock'))],
+    p.secondMovesFirst ? [t('rules.fact.secondMovesFirst'), t('rules.secondMovesFirst')] : null,
     [t('rules.fact.source'), p.source],
-  ];
+  ].filter(Boolean);
 }
 
 function drawBoard(bs, p) {

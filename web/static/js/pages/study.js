@@ -210,7 +210,14 @@ export function mount(main, _params, app, query, gameId) {
     }
     let text;
     if (v.status !== '*') text = resultText(v.status, v.method);
-    else if (v.removal) text = t('study.removal', { side: sideName(v.toMove) });
+    else if (v.removal) {
+      const side = sideName(v.toMove);
+      const owed = v.owed ? v.owed[v.toMove] : 1;
+      if (owed === 0) text = t('study.blockedRemoval', { side });
+      else if (v.removesOwn) text = t('study.removalOwn', { side });
+      else if (owed > 1) text = t('study.removals', { side, n: owed });
+      else text = t('study.removal', { side });
+    }
     else if (v.legal.length && v.legal.every((m) => m.kind === 'pass')) text = t('study.mustPass', { side: sideName(v.toMove) });
     else text = t('game.toMove', { side: sideName(v.toMove) });
     if (v.status === '*') {
@@ -219,6 +226,7 @@ export function mount(main, _params, app, query, gameId) {
         if (v.inHand[side] > 0) parts.push(t('study.hand', { side: sideName(side), n: v.inHand[side] }));
         if (v.flying[side]) parts.push(t('study.flying', { side: sideName(side) }));
       }
+      if (v.marked && v.marked.length) parts.push(t('study.marked', { n: v.marked.length }));
       if (parts.length) text += ' · ' + parts.join(' · ');
     }
     status.textContent = text;
