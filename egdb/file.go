@@ -107,6 +107,14 @@ func writeSector(dir string, h fileHeader, vals []retro.Value) error {
 		f.Close()
 		return err
 	}
+	return finish(f, final)
+}
+
+// finish makes the temporary file f, written whole, the file final: it is
+// made readable, synced, closed and renamed, so that a file under the final
+// name is always whole. f is closed on every path; the caller removes the
+// temporary name if this fails.
+func finish(f *os.File, final string) error {
 	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		return err
@@ -118,7 +126,7 @@ func writeSector(dir string, h fileHeader, vals []retro.Value) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, final)
+	return os.Rename(f.Name(), final)
 }
 
 // sectorFile is the file of a sector opened for reading: its header, and
@@ -310,18 +318,7 @@ func markVerified(dir string, k Key, sum uint64, took time.Duration) error {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, verifiedPath(dir, k))
+	return finish(f, verifiedPath(dir, k))
 }
 
 // wasVerified reports whether the file of k with checksum sum was verified,
