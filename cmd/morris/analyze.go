@@ -240,26 +240,15 @@ func (a *analyzer) game(n int, rec *record.Record) error {
 }
 
 // parentScore turns the score of a position, for its side to move, into the
-// score of the move that led to it, for the side that played it: negated
-// (as it is when the same side moves again: a removal owed when placing
-// ends, a blocked side's removal), and a forced end one ply further away.
+// score of the move that led to it, for the side that played it: negated,
+// unless the same side moves again (a removal owed when placing ends, a
+// blocked side's removal), and a forced end one ply further away
+// (moveScore).
 func parentScore(s int, same bool) int {
-	if same {
-		switch {
-		case s > search.MateBound:
-			return s - 1
-		case s < -search.MateBound:
-			return s + 1
-		}
-		return s
+	if !same {
+		s = -s
 	}
-	switch {
-	case s > search.MateBound:
-		return -s + 1
-	case s < -search.MateBound:
-		return -s - 1
-	}
-	return -s
+	return moveScore(s)
 }
 
 // judge returns what the move played lost against the best move, both scored
