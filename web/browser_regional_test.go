@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func regionalPick(p mill.Position, seen map[mill.Position]bool) mill.Move {
 				score += 10000
 			}
 			for _, l := range q.Rules().MillLines() {
-				if n := popcount(l & q.Pieces(us)); n == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
+				if n := bits.OnesCount32(l & q.Pieces(us)); n == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
 					score += 100
 				}
 			}
@@ -51,14 +52,6 @@ func regionalPick(p mill.Position, seen map[mill.Position]bool) mill.Move {
 		}
 	}
 	return pick
-}
-
-func popcount(x uint32) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }
 
 // markedPoints reads the points a page draws as marked pieces.
@@ -98,6 +91,24 @@ func checkMarked(b *browser, p *page, s *site, start string, moves []string) {
 // statusJS is the text of the page's status line.
 const statusJS = `document.querySelector('[data-testid="status"]').textContent`
 
+// regionalGame starts a site with a game of variant between ann (white)
+// and bob (black), each signed in on a page of one browser (given timeout
+// to live) with the game open.
+func regionalGame(t *testing.T, variant string, timeout time.Duration) (*site, *browser, int, map[mill.Color]*page) {
+	t.Helper()
+	s := startSite(t)
+	ann, bob := s.account(t, "ann", "annpass1"), s.account(t, "bob", "bobpass1")
+	id := s.gameBetween(t, ann, "bob", bob, map[string]any{"variant": variant})
+	b := newBrowser(t, s, timeout)
+	players := map[mill.Color]*page{mill.White: b.newPage("ann"), mill.Black: b.newPage("bob")}
+	players[mill.White].signIn("ann", "annpass1")
+	players[mill.Black].signIn("bob", "bobpass1")
+	for _, p := range players {
+		p.openGame(id)
+	}
+	return s, b, id, players
+}
+
 // TestBrowserElFilja: a game of el filja between two players by clicks,
 // to its end. Placing fills the board (the mills take nothing); then white
 // owes several removals and black some: the remover's page says how many
@@ -106,17 +117,8 @@ const statusJS = `document.querySelector('[data-testid="status"]').textContent`
 // side owes. Then the moving phase to the end.
 func TestBrowserElFilja(t *testing.T) {
 	start := time.Now()
-	s := startSite(t)
-	tok := map[string]string{"white": s.account(t, "ann", "annpass1"), "black": s.account(t, "bob", "bobpass1")}
-	id := s.gameBetween(t, tok["white"], "bob", tok["black"], map[string]any{"variant": "el-filja"})
-	b := newBrowser(t, s, 300*time.Second)
-	ann := b.newPage("ann")
-	bob := b.newPage("bob")
-	ann.signIn("ann", "annpass1")
-	bob.signIn("bob", "bobpass1")
-	players := map[mill.Color]*page{mill.White: ann, mill.Black: bob}
+	s, b, id, players := regionalGame(t, "el-filja", 300*time.Second)
 	for _, p := range players {
-		p.openGame(id)
 		p.waitJS("the variant shown", `document.querySelector('[data-testid="game-variant"]').dataset.variant === 'el-filja'`)
 	}
 	g := mill.NewGame(mill.MustRules("el-filja"))
@@ -196,18 +198,8 @@ func TestBrowserElFilja(t *testing.T) {
 // nobody may place there. When placing ends the marks leave, and black,
 // who placed last, moves first: twice running. Then on to the end.
 func TestBrowserDaSanQi(t *testing.T) {
-	s := startSite(t)
-	tok := map[string]string{"white": s.account(t, "ann", "annpass1"), "black": s.account(t, "bob", "bobpass1")}
-	id := s.gameBetween(t, tok["white"], "bob", tok["black"], map[string]any{"variant": "da-san-qi"})
-	b := newBrowser(t, s, 240*time.Second)
-	ann := b.newPage("ann")
-	bob := b.newPage("bob")
-	ann.signIn("ann", "annpass1")
-	bob.signIn("bob", "bobpass1")
-	players := map[mill.Color]*page{mill.White: ann, mill.Black: bob}
-	for _, p := range players {
-		p.openGame(id)
-	}
+	s, b, id, players := regionalGame(t, "da-san-qi", 240*time.Second)
+	bob := players[mill.Black]
 	start := s.game(t, id).Start
 	g := mill.NewGame(mill.MustRules("da-san-qi"))
 	seen := map[mill.Position]bool{}
@@ -244,7 +236,7 @@ func TestBrowserDaSanQi(t *testing.T) {
 				pg.waitMoves(moves)
 				checkMarked(b, pg, s, start, moves)
 				marked := pg.markedPoints()
-				if len(marked) != popcount(g.Position().Marked()) {
+				if len(marked) != bits.OnesCount32(g.Position().Marked()) {
 					b.fatalf("page %s: marked %v after %s", pg.name, marked, text)
 				}
 				label := eval[string](pg, fmt.Sprintf(`document.querySelector('[data-testid="point-%s"]').getAttribute('aria-label')`, marked[0]))

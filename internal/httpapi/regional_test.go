@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -132,7 +133,7 @@ func placeForMills(p mill.Position) mill.Move {
 		if us == mill.White {
 			own := q.Pieces(us)
 			for _, l := range q.Rules().MillLines() {
-				if popcount(l&own) == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
+				if bits.OnesCount32(l&own) == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
 					score += 10
 				}
 			}
@@ -142,14 +143,6 @@ func placeForMills(p mill.Position) mill.Move {
 		}
 	}
 	return pick
-}
-
-func popcount(x uint32) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }
 
 // TestClockWhenASideMovesTwice: a real-time game of el filja on a real
