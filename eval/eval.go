@@ -40,10 +40,11 @@ type Weights struct {
 	Mobility [NumPhases]int // per legal step (moving phase)
 	Blocked  [NumPhases]int // per piece with no empty neighbour
 	Cramp    [NumPhases]int // per square of the steps missing below CrampBelow (a side about to be blocked): negative to penalise
+	Reserved [NumPhases]int // per empty point next to an own piece that no opposing piece can step to (the opponent slides)
 	Tempo    int            // for the side to move
 
 	// Taper mixes, for a side still placing, the placing weights of
-	// Mobility, Blocked and Cramp with the moving ones in the proportion
+	// Mobility, Blocked, Cramp and Reserved with the moving ones in the proportion
 	// of its pieces already placed: the mobility that matters is the one
 	// the side will have when placing ends.
 	Taper bool
@@ -53,8 +54,8 @@ type Weights struct {
 // side with m steps.
 const CrampBelow = 4
 
-// Default are the weights tuned by self-play, with Cramp and Taper kept by
-// matches against Sanmill (see docs/eval.md).
+// Default are the weights tuned by self-play, with Cramp, Taper and
+// Reserved kept by matches against Sanmill (see docs/eval.md).
 var Default = Weights{
 	Piece:    [NumPhases]int{100, 100, 100},
 	Mill:     [NumPhases]int{12, 14, 10},
@@ -64,6 +65,7 @@ var Default = Weights{
 	Mobility: [NumPhases]int{2, 6, 0},
 	Blocked:  [NumPhases]int{-3, -4, 0},
 	Cramp:    [NumPhases]int{0, -40, 0},
+	Reserved: [NumPhases]int{0, 20, 0},
 	Taper:    true,
 	Tempo:    5,
 }
@@ -81,20 +83,31 @@ var Default = Weights{
 // losing, so Cramp, the penalty of a side about to be shut in, does not
 // count. A mill that takes from the hand (dooz) shrinks the hand, which is
 // material as a piece on the board is.
+//
+// Reserved counts a side's empty points that only it can step to: next to
+// one of its pieces and to none of the opponent's. They are moves the
+// opponent cannot take away by stepping in, the room that keeps a side
+// from being shut in. While the opponent still places or flies it can go
+// anywhere and nothing is reserved, but under Taper a placing side's points
+// count in the proportion of its pieces placed, as Mobility does: the room
+// that matters is the one left when placing ends.
 func (w *Weights) Evaluate(p *mill.Position) int {
-	us := p.SideToMove()
-	s := w.side(p, us) - w.side(p, us.Other()) + w.Tempo
-	return s
+	us, them := p.SideToMove(), p.SideToMove().Other()
+	su, nearU, ku := w.side(p, us)
+	st, nearT, kt := w.side(p, them)
+	return su - st + w.Tempo + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
 }
 
-func (w *Weights) side(p *mill.Position, c mill.Color) int {
+// side returns c's sum but for Reserved, the empty points next to c's
+// pieces, and the weight of a reserved point of c's (0 when c can have none).
+func (w *Weights) side(p *mill.Position, c mill.Color) (score int, near uint32, reservedWeight int) {
 	r := p.Rules()
 	b := r.Board()
 	own, opp := p.Pieces(c), p.Pieces(c.Other())
 	marked := p.Marked()
 	empty := r.All() &^ (own | opp | marked)
 	ph := PhaseOf(p, c)
-	score := w.Piece[ph] * (bits.OnesCount32(own) + p.InHand(c))
+	score = w.Piece[ph] * (bits.OnesCount32(own) + p.InHand(c))
 	// Removals owed take pieces of c: those the opponent owes, or c's own
 	// when the removals take the remover's own pieces.
 	lost := p.Owed(c.Other())
@@ -103,8 +116,7 @@ func (w *Weights) side(p *mill.Position, c mill.Color) int {
 	}
 	score -= w.Piece[ph] * lost
 
-	// Where own pieces can go in one move.
-	var reach uint32
+	// Where own pieces can step.
 	mobility, blocked := 0, 0
 	for s := own; s != 0; s &= s - 1 {
 		pt := mill.Point(bits.TrailingZeros32(s))
@@ -113,10 +125,7 @@ func (w *Weights) side(p *mill.Position, c mill.Color) int {
 			blocked++
 		}
 		mobility += bits.OnesCount32(n)
-		reach |= n
-	}
-	if ph == Flying || ph == Placing {
-		reach = empty
+		near |= n
 	}
 	mills, twos, closable := 0, 0, 0
 	var inMill, closing uint32
@@ -155,12 +164,23 @@ func (w *Weights) side(p *mill.Position, c mill.Color) int {
 	if mobility < CrampBelow && r.Options().Blocked != mill.BlockedRemoves {
 		cramp = (CrampBelow - mobility) * (CrampBelow - mobility)
 	}
+	// Reserved points: none while the opponent flies, nor for a side that
+	// slides while the opponent still places (it can place anywhere);
+	// both sides placing, Taper counts them as the room c will have when
+	// placing ends.
+	reserves := !p.Flying(c.Other()) && (ph == Placing || p.InHand(c.Other()) == 0)
 	if ph == Placing && w.Taper {
 		h, n := p.InHand(c), r.Options().Pieces
 		mix := func(wt *[NumPhases]int) int { return (wt[Placing]*h + wt[Moving]*(n-h)) / n }
 		score += mix(&w.Mobility)*mobility + mix(&w.Blocked)*blocked + mix(&w.Cramp)*cramp
-		return score
+		if reserves {
+			reservedWeight = mix(&w.Reserved)
+		}
+		return score, near, reservedWeight
 	}
 	score += w.Mobility[ph]*mobility + w.Blocked[ph]*blocked + w.Cramp[ph]*cramp
-	return score
+	if reserves {
+		reservedWeight = w.Reserved[ph]
+	}
+	return score, near, reservedWeight
 }

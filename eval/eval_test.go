@@ -102,3 +102,40 @@ func TestRegionalRules(t *testing.T) {
 		})
 	}
 }
+
+// TestReserved: the empty points next to a side's pieces and to none of the
+// opponent's, counted for a sliding side, and under Taper as the room to
+// come while both sides place.
+func TestReserved(t *testing.T) {
+	moving := Weights{Reserved: [NumPhases]int{0, 1, 0}}
+	for _, tc := range []struct {
+		name string
+		pos  string
+		w    Weights
+		want int // for the side to move
+	}{
+		// The cramped position of TestMobilityAndCramp, white to move.
+		// Empty: a7 (next to black's a4 only), d7 (white's d6), g7
+		// (white's g4), b6 and f6 (white's d6, b4, f4), d5 and c4 (both
+		// sides'): white 4, black 1.
+		{"moving", "nine-mens-morris WWBW3B/BBBW1W1W/WBBBW1B1 w 0,0 - 0 18", moving, 4 - 1},
+		// White's pieces of the same board against black's g1, a4 and
+		// e4, flying: nothing is out of black's reach.
+		{"the opponent flies", "nine-mens-morris WWBW3B/3W1W1W/W2BW3 w 0,0 - 0 30", moving, 0 - 0},
+		// Both placing (TestTaper's position): white d6, b4, f6 have b6,
+		// d5, c4, b2 and f4 to themselves, black a1, g1, g7 have d1 and
+		// g4. Without Taper the placing weight (0) counts; with it 9·3/9.
+		{"placing", "nine-mens-morris B1B1B3/4WW1W/8 w 6,6 - 0 6", Weights{Reserved: [NumPhases]int{0, 9, 0}}, 0},
+		{"placing, tapered", "nine-mens-morris B1B1B3/4WW1W/8 w 6,6 - 0 6", Weights{Reserved: [NumPhases]int{0, 9, 0}, Taper: true}, 3*5 - 3*2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := mill.ParsePosition(tc.pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.w.Evaluate(&p); got != tc.want {
+				t.Errorf("%s: got %d, want %d", tc.pos, got, tc.want)
+			}
+		})
+	}
+}

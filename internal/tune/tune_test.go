@@ -118,6 +118,8 @@ func TestAblate(t *testing.T) {
 		{"no running mills", func(w *eval.Weights) { w.Double = [eval.NumPhases]int{} }},
 		{"no mobility", func(w *eval.Weights) { w.Mobility = [eval.NumPhases]int{} }},
 		{"no blocked", func(w *eval.Weights) { w.Blocked = [eval.NumPhases]int{} }},
+		{"no cramp", func(w *eval.Weights) { w.Cramp = [eval.NumPhases]int{} }},
+		{"no reserved points", func(w *eval.Weights) { w.Reserved = [eval.NumPhases]int{} }},
 	}
 	fmt.Printf("| default against | games | +win =draw -loss | score | Elo ± 95%% |\n|---|---|---|---|---|\n")
 	for i, v := range variants {
