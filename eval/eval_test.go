@@ -68,11 +68,7 @@ func TestTaper(t *testing.T) {
 // zhi qi, Shah); under blocked=removes a side shut in is not cramped.
 func TestRegionalRules(t *testing.T) {
 	piece := Weights{Piece: [NumPhases]int{1, 1, 1}}
-	for _, tc := range []struct {
-		name, pos string
-		w         Weights
-		want      int // for the side to move
-	}{
+	evalCases(t, []evalCase{
 		// Black (to move): g7 steps to g4 and f6, d7 to d6 (not to the
 		// marked a7), d5 to d6, c5 and e5: 6; white a1 2, d1 1, g1 2, b4 4.
 		{"mark: no steps to a marked point", "da-san-qi WWW1BBX1/7W/5B2 b 8,8 - 0 8", Weights{Mobility: [NumPhases]int{1, 1, 1}}, 6 - 9},
@@ -90,17 +86,7 @@ func TestRegionalRules(t *testing.T) {
 		// The same board where a blocked side loses: white has no step
 		// (4² squares short), black has 5.
 		{"blocked=loses: cramp", "zhi-qi,blocked=loses WWWB1BWB/BBB3B1/3B4 w 0,0 - 0 40", Weights{Cramp: [NumPhases]int{0, -40, 0}}, -40 * 16},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := mill.ParsePosition(tc.pos)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := tc.w.Evaluate(&p); got != tc.want {
-				t.Errorf("%s: got %d, want %d", tc.pos, got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // TestReserved: the empty points next to a side's pieces and to none of the
@@ -108,12 +94,7 @@ func TestRegionalRules(t *testing.T) {
 // come while both sides place.
 func TestReserved(t *testing.T) {
 	moving := Weights{Reserved: [NumPhases]int{0, 1, 0}}
-	for _, tc := range []struct {
-		name string
-		pos  string
-		w    Weights
-		want int // for the side to move
-	}{
+	evalCases(t, []evalCase{
 		// The cramped position of TestMobilityAndCramp, white to move.
 		// Empty: a7 (next to black's a4 only), d7 (white's d6), g7
 		// (white's g4), b6 and f6 (white's d6, b4, f4), d5 and c4 (both
@@ -127,7 +108,19 @@ func TestReserved(t *testing.T) {
 		// g4. Without Taper the placing weight (0) counts; with it 9·3/9.
 		{"placing", "nine-mens-morris B1B1B3/4WW1W/8 w 6,6 - 0 6", Weights{Reserved: [NumPhases]int{0, 9, 0}}, 0},
 		{"placing, tapered", "nine-mens-morris B1B1B3/4WW1W/8 w 6,6 - 0 6", Weights{Reserved: [NumPhases]int{0, 9, 0}, Taper: true}, 3*5 - 3*2},
-	} {
+	})
+}
+
+// evalCase is a position text and the score the weights give it.
+type evalCase struct {
+	name, pos string
+	w         Weights
+	want      int // for the side to move
+}
+
+func evalCases(t *testing.T, cases []evalCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := mill.ParsePosition(tc.pos)
 			if err != nil {
