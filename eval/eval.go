@@ -41,7 +41,7 @@ type Weights struct {
 	Blocked  [NumPhases]int // per piece with no empty neighbour
 	Cramp    [NumPhases]int // per square of the steps missing below CrampBelow (a side about to be blocked): negative to penalise
 	Reserved [NumPhases]int // per empty point next to an own piece that no opposing piece can step to (the opponent slides)
-	Tempo    int            // for the side to move
+	Tempo    [NumPhases]int // for the side to move, by its phase
 
 	// Taper mixes, for a side still placing, the placing weights of
 	// Mobility, Blocked, Cramp and Reserved with the moving ones in the proportion
@@ -55,7 +55,8 @@ type Weights struct {
 const CrampBelow = 4
 
 // Default are the weights tuned by self-play, with Cramp, Taper and
-// Reserved kept by matches against Sanmill (see docs/eval.md).
+// Reserved kept by matches against Sanmill (see docs/eval.md): those of
+// every preset but nine men's morris.
 var Default = Weights{
 	Piece:    [NumPhases]int{100, 100, 100},
 	Mill:     [NumPhases]int{12, 14, 10},
@@ -67,7 +68,39 @@ var Default = Weights{
 	Cramp:    [NumPhases]int{0, -40, 0},
 	Reserved: [NumPhases]int{0, 20, 0},
 	Taper:    true,
-	Tempo:    5,
+	Tempo:    [NumPhases]int{5, 5, 5},
+}
+
+// NineMensMorris are Default with the placing weights and the placing
+// tempo fitted to deeper searches of nine men's morris placing positions
+// (docs/eval.md, "Fitted to deeper searches"). They are measured on that
+// game only: under other rules (Shah's mills that take nothing while
+// placing, twelve men) they are untested, and a fitted placing weight
+// can mislead there.
+var NineMensMorris = Weights{
+	Piece:    [NumPhases]int{100, 100, 100},
+	Mill:     [NumPhases]int{-8, 14, 10},
+	Two:      [NumPhases]int{64, 8, 20},
+	Closable: [NumPhases]int{1, 18, 30},
+	Double:   [NumPhases]int{0, 40, 0},
+	Mobility: [NumPhases]int{22, 6, 0},
+	Blocked:  [NumPhases]int{-31, -4, 0},
+	Cramp:    [NumPhases]int{51, -40, 0},
+	Reserved: [NumPhases]int{23, 20, 0},
+	Taper:    true,
+	Tempo:    [NumPhases]int{67, 5, 5},
+}
+
+// For returns the weights for a game under rules r: NineMensMorris for
+// nine men's morris (whatever its repetition and no-progress draws),
+// Default for every other rule set.
+func For(r *mill.Rules) *Weights {
+	o, nine := r.Options(), mill.DefaultOptions()
+	o.Repetition, o.DrawAfter = nine.Repetition, nine.DrawAfter
+	if o == nine {
+		return &NineMensMorris
+	}
+	return &Default
 }
 
 // Evaluate returns the score of p for the side to move. It does not look at
@@ -95,7 +128,7 @@ func (w *Weights) Evaluate(p *mill.Position) int {
 	us, them := p.SideToMove(), p.SideToMove().Other()
 	su, nearU, ku := w.side(p, us)
 	st, nearT, kt := w.side(p, them)
-	return su - st + w.Tempo + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
+	return su - st + w.Tempo[PhaseOf(p, us)] + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
 }
 
 // side returns c's sum but for Reserved, the empty points next to c's

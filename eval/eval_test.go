@@ -32,7 +32,7 @@ func TestMobilityAndCramp(t *testing.T) {
 		{"pieces", Weights{Piece: [NumPhases]int{0, 1, 0}}, 8 - 9},
 		// Black is one step short of CrampBelow: (4-3)² = 1; white is not cramped.
 		{"cramp", Weights{Cramp: [NumPhases]int{0, -40, 0}}, 0 - (-40)},
-		{"tempo", Weights{Tempo: 7}, 7},
+		{"tempo", Weights{Tempo: [NumPhases]int{3, 7, 11}}, 7}, // white slides: the moving tempo
 	} {
 		if got := tc.w.Evaluate(&p); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)

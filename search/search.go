@@ -35,7 +35,7 @@ func (f TablebaseFunc) Probe(p mill.Position) (result, plies int, ok bool) { ret
 type Options struct {
 	HashMB    int           // transposition table size in MiB (default 64)
 	Threads   int           // search threads (default 1)
-	Weights   *eval.Weights // evaluation (default eval.Default)
+	Weights   *eval.Weights // evaluation (default eval.For the rules of each search's root)
 	Tablebase Tablebase     // endgame databases, or nil
 	Noise     func(int) int // added to the evaluation (weak levels), or nil
 	Book      *book.Book    // the opening book Choose plays from (levels BookLevel and up), or nil
@@ -97,15 +97,19 @@ func New(o Options) *Engine {
 	if o.Threads <= 0 {
 		o.Threads = 1
 	}
-	if o.Weights == nil {
-		w := eval.Default
-		o.Weights = &w
-	}
 	e := &Engine{opts: o, tt: newTable(o.HashMB)}
 	for i := 0; i < o.Threads; i++ {
 		e.workers = append(e.workers, newWorker(e, i))
 	}
 	return e
+}
+
+// weights returns the evaluation for a search under rules r.
+func (e *Engine) weights(r *mill.Rules) *eval.Weights {
+	if e.opts.Weights != nil {
+		return e.opts.Weights
+	}
+	return eval.For(r)
 }
 
 // Options returns the engine's options.
@@ -213,7 +217,7 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		w.nodes.Store(0)
 		w.tbHits.Store(0)
 		w.maxNodes = 0
-		w.weights = e.opts.Weights
+		w.weights = e.weights(root.Rules())
 		w.tb = e.opts.Tablebase
 		w.drawAfter = root.Rules().Options().DrawAfter
 		w.press = e.press
@@ -774,4 +778,23 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 		}
 	}
 	return best
+}
+
+// Quiesce returns the score of p for the side to move by the quiescence
+// search alone: the evaluation once the captures (and removals owed) have
+// been played out. Tuning fits the evaluation's weights against deeper
+// searches with it (internal/tune). It uses the first thread's stack and
+// must not run during a Search.
+func (e *Engine) Quiesce(p mill.Position) int {
+	w := e.workers[0]
+	e.stop.Store(false)
+	w.maxNodes = 0
+	w.weights = e.weights(p.Rules())
+	w.noise = nil
+	o := p.Rules().Options()
+	w.millWins = o.MillWins
+	w.handTakes = o.PlacingCaptures == mill.CaptureFromHand
+	w.blockedRemoves = o.Blocked == mill.BlockedRemoves
+	w.stack[0].pos = p
+	return w.quiesce(0, -Infinity, Infinity, 0)
 }

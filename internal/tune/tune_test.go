@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,85 @@ func TestCompare(t *testing.T) {
 		res := Match(context.Background(), r, &cand, &def, *pairs, 8, *depth, uint64(2000+i), 2)
 		elo, margin := res.Elo()
 		fmt.Printf("| `%s` | %d | %d | +%d =%d -%d | %.1f%% | %+.0f ± %.0f | %s |\n", edit, *depth, res.Games(), res.Wins, res.Draws, res.Losses, 100*res.Score(), elo, margin, time.Since(start).Round(time.Second))
+	}
+}
+
+var (
+	fitFlag  = flag.String("fit", "", "fit the placing weights to the samples in this file, made first if it does not exist")
+	fitGames = flag.Int("fit-games", 500, "with -fit: games played for the sample positions")
+	fitTime  = flag.Duration("fit-movetime", 300*time.Millisecond, "with -fit: the search time that scores each sample")
+)
+
+// placingParams are the weights of a side still placing, and the tempo of
+// a side to move that places: the weights the placing positions decide.
+var placingParams = []Param{
+	{"Mill[placing]", func(w *eval.Weights) *int { return &w.Mill[eval.Placing] }},
+	{"Two[placing]", func(w *eval.Weights) *int { return &w.Two[eval.Placing] }},
+	{"Closable[placing]", func(w *eval.Weights) *int { return &w.Closable[eval.Placing] }},
+	{"Mobility[placing]", func(w *eval.Weights) *int { return &w.Mobility[eval.Placing] }},
+	{"Blocked[placing]", func(w *eval.Weights) *int { return &w.Blocked[eval.Placing] }},
+	{"Cramp[placing]", func(w *eval.Weights) *int { return &w.Cramp[eval.Placing] }},
+	{"Reserved[placing]", func(w *eval.Weights) *int { return &w.Reserved[eval.Placing] }},
+	{"Tempo[placing]", func(w *eval.Weights) *int { return &w.Tempo[eval.Placing] }},
+}
+
+// TestFit fits the placing weights of nine men's morris to deeper searches
+// (docs/eval.md, "Fitted to deeper searches"): positions of the placing
+// phase from varied games, each scored by a search of -fit-movetime, and
+// the weights moved to bring the quiescence score of each position closest
+// to its search's score. Every fifth sample is held out. Run:
+//
+//	go test ./internal/tune -run TestFit -fit samples.tsv -v -timeout 0
+func TestFit(t *testing.T) {
+	if *fitFlag == "" {
+		t.Skip("fitting runs only with -fit FILE")
+	}
+	ctx := context.Background()
+	if _, err := os.Stat(*fitFlag); err != nil {
+		r := mill.MustRules("nine-mens-morris")
+		start := time.Now()
+		ps := Positions(ctx, r, *fitGames, 4, 18, func(p mill.Position) bool {
+			_, owed := p.Pending()
+			return p.Ply() >= 6 && !owed && p.InHand(p.SideToMove()) > 0
+		}, 3)
+		t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
+		start = time.Now()
+		samples := Label(ctx, ps, nil, *fitTime, 2)
+		t.Logf("scored at %v each in %v", *fitTime, time.Since(start).Round(time.Second))
+		f, err := os.Create(*fitFlag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteSamples(f, samples); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(*fitFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := ReadSamples(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var train, hold []Sample
+	for i, s := range samples {
+		if i%5 == 4 {
+			hold = append(hold, s)
+		} else {
+			train = append(train, s)
+		}
+	}
+	const k = 150
+	w := eval.Default // the hand-set weights the first fit started from
+	t.Logf("%d samples (%d held out); loss %.5f, held out %.5f", len(samples), len(hold), Loss(train, &w, k), Loss(hold, &w, k))
+	Fit(train, &w, placingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
+	t.Logf("held out %.5f", Loss(hold, &w, k))
+	for _, p := range placingParams {
+		t.Logf("%s = %d (was %d)", p.Name, *p.At(&w), *p.At(&eval.Default))
 	}
 }

@@ -1,0 +1,61 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/eval"
+	"github.com/morrisgame/morris/mill"
+)
+
+// TestFitSmall runs the whole fitting on a few positions: samples made,
+// written and read back the same, and a fit that never raises the loss.
+func TestFitSmall(t *testing.T) {
+	ctx := context.Background()
+	r := mill.MustRules("nine-mens-morris")
+	ps := Positions(ctx, r, 2, 4, 12, func(p mill.Position) bool { return p.InHand(p.SideToMove()) > 0 }, 1)
+	if len(ps) < 8 {
+		t.Fatalf("%d positions from 2 games of 12 plies, want at least 8", len(ps))
+	}
+	samples := Label(ctx, ps, nil, 5*time.Millisecond, 2)
+	var buf bytes.Buffer
+	if err := WriteSamples(&buf, samples); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSamples(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(samples) {
+		t.Fatalf("read %d samples, wrote %d", len(back), len(samples))
+	}
+	for i := range back {
+		if back[i].Pos.Key() != samples[i].Pos.Key() || back[i].Score != samples[i].Score {
+			t.Fatalf("sample %d read back as %v, written %v", i, back[i], samples[i])
+		}
+	}
+	w := eval.Default
+	before := Loss(samples, &w, 150)
+	after := Fit(samples, &w, placingParams[:2], 150, 2, nil)
+	if after > before {
+		t.Errorf("the fit raised the loss from %.5f to %.5f", before, after)
+	}
+	if got := Loss(samples, &w, 150); got != after {
+		t.Errorf("Fit returned %.5f, the weights it left give %.5f", after, got)
+	}
+}
+
+func TestReadSamplesErrors(t *testing.T) {
+	for _, in := range []string{
+		"nine-mens-morris 8/8/8 w 9,9 - 0 0",     // no score
+		"nine-mens-morris 8/8/8 w 9,9 - 0 0\tx",  // a score that is not a number
+		"nine-mens-morris 9/8/8 w 9,9 - 0 0\t10", // a bad position
+	} {
+		if _, err := ReadSamples(strings.NewReader(in + "\n")); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+}
