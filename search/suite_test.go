@@ -31,9 +31,13 @@ const (
 
 // suiteFloors are the positions solved per category today (2026-11-24,
 // docs/search.md "Regression suite"), with suiteNodes and suiteNodesShort.
+// The short floor of mill-in-two fell to 11 with the placing weights fitted
+// to deeper searches (2026-11-25, docs/eval.md): mill-in-two-03, a placing
+// position, is found with the full budget, not within 100,000 nodes (the
+// fitted weights play d3 there at depth 9, +115, and g7 from more nodes).
 var suiteFloors = map[string][2]int{
 	"blockade":    {14, 13},
-	"mill-in-two": {12, 12},
+	"mill-in-two": {12, 11},
 	"endgame":     {9, 9},
 	"capture":     {12, 12},
 }
