@@ -77,19 +77,18 @@ var Default = Weights{
 // game only: under other rules (Shah's mills that take nothing while
 // placing, twelve men) they are untested, and a fitted placing weight
 // can mislead there.
-var NineMensMorris = Weights{
-	Piece:    [NumPhases]int{100, 100, 100},
-	Mill:     [NumPhases]int{-8, 14, 10},
-	Two:      [NumPhases]int{64, 8, 20},
-	Closable: [NumPhases]int{1, 18, 30},
-	Double:   [NumPhases]int{0, 40, 0},
-	Mobility: [NumPhases]int{22, 6, 0},
-	Blocked:  [NumPhases]int{-31, -4, 0},
-	Cramp:    [NumPhases]int{51, -40, 0},
-	Reserved: [NumPhases]int{23, 20, 0},
-	Taper:    true,
-	Tempo:    [NumPhases]int{67, 5, 5},
-}
+var NineMensMorris = func() Weights {
+	w := Default
+	w.Mill[Placing] = -8
+	w.Two[Placing] = 64
+	w.Closable[Placing] = 1
+	w.Mobility[Placing] = 22
+	w.Blocked[Placing] = -31
+	w.Cramp[Placing] = 51
+	w.Reserved[Placing] = 23
+	w.Tempo[Placing] = 67
+	return w
+}()
 
 // For returns the weights for a game under rules r: NineMensMorris for
 // nine men's morris (whatever its repetition and no-progress draws),

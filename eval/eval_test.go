@@ -132,3 +132,26 @@ func evalCases(t *testing.T, cases []evalCase) {
 		})
 	}
 }
+
+// TestFor: nine men's morris (with any draw rules) gets the fitted weights,
+// which differ from Default in the placing column only; other rules Default.
+func TestFor(t *testing.T) {
+	if For(mill.MustRules("nine-mens-morris")) != &NineMensMorris || For(mill.MustRules("nine-mens-morris", "repetition=0")) != &NineMensMorris {
+		t.Error("nine men's morris does not get NineMensMorris")
+	}
+	for _, v := range []string{"shah", "lasker", "twelve-mens-morris"} {
+		if For(mill.MustRules(v)) != &Default {
+			t.Errorf("%s does not get Default", v)
+		}
+	}
+	n, d := NineMensMorris, Default
+	for _, a := range []*[NumPhases]int{&n.Mill, &n.Two, &n.Closable, &n.Mobility, &n.Blocked, &n.Cramp, &n.Reserved, &n.Tempo} {
+		a[Placing] = 0
+	}
+	for _, a := range []*[NumPhases]int{&d.Mill, &d.Two, &d.Closable, &d.Mobility, &d.Blocked, &d.Cramp, &d.Reserved, &d.Tempo} {
+		a[Placing] = 0
+	}
+	if n != d {
+		t.Errorf("NineMensMorris differs from Default outside the placing column: %+v", n)
+	}
+}
