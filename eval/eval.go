@@ -71,12 +71,12 @@ var Default = Weights{
 	Tempo:    [NumPhases]int{5, 5, 5},
 }
 
-// NineMensMorris are Default with the placing weights and the placing
-// tempo fitted to deeper searches of nine men's morris placing positions
-// (docs/eval.md, "Fitted to deeper searches"). They are measured on that
-// game only: under other rules (Shah's mills that take nothing while
-// placing, twelve men) they are untested, and a fitted placing weight
-// can mislead there.
+// NineMensMorris are Default with the placing and the moving weights and
+// tempi fitted to deeper searches of nine men's morris positions: of the
+// placing phase, and of the first plies after it (docs/eval.md, "Fitted to
+// deeper searches"). They are measured on that game only: under other
+// rules (Shah's mills that take nothing while placing, twelve men) they
+// are untested, and a fitted weight can mislead there.
 var NineMensMorris = func() Weights {
 	w := Default
 	w.Mill[Placing] = -8
@@ -87,6 +87,16 @@ var NineMensMorris = func() Weights {
 	w.Cramp[Placing] = 51
 	w.Reserved[Placing] = 23
 	w.Tempo[Placing] = 67
+
+	w.Mill[Moving] = 84
+	w.Two[Moving] = 19
+	w.Closable[Moving] = 132
+	w.Double[Moving] = 51
+	w.Mobility[Moving] = 16
+	w.Blocked[Moving] = -26
+	w.Cramp[Moving] = -27
+	w.Reserved[Moving] = 11
+	w.Tempo[Moving] = 29
 	return w
 }()
 

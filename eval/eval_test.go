@@ -134,7 +134,8 @@ func evalCases(t *testing.T, cases []evalCase) {
 }
 
 // TestFor: nine men's morris (with any draw rules) gets the fitted weights,
-// which differ from Default in the placing column only; other rules Default.
+// which differ from Default in the placing and moving columns only (the
+// flying one is Default's); other rules Default.
 func TestFor(t *testing.T) {
 	if For(mill.MustRules("nine-mens-morris")) != &NineMensMorris || For(mill.MustRules("nine-mens-morris", "repetition=0")) != &NineMensMorris {
 		t.Error("nine men's morris does not get NineMensMorris")
@@ -145,13 +146,13 @@ func TestFor(t *testing.T) {
 		}
 	}
 	n, d := NineMensMorris, Default
-	for _, a := range []*[NumPhases]int{&n.Mill, &n.Two, &n.Closable, &n.Mobility, &n.Blocked, &n.Cramp, &n.Reserved, &n.Tempo} {
-		a[Placing] = 0
+	for _, a := range []*[NumPhases]int{&n.Mill, &n.Two, &n.Closable, &n.Double, &n.Mobility, &n.Blocked, &n.Cramp, &n.Reserved, &n.Tempo} {
+		a[Placing], a[Moving] = 0, 0
 	}
-	for _, a := range []*[NumPhases]int{&d.Mill, &d.Two, &d.Closable, &d.Mobility, &d.Blocked, &d.Cramp, &d.Reserved, &d.Tempo} {
-		a[Placing] = 0
+	for _, a := range []*[NumPhases]int{&d.Mill, &d.Two, &d.Closable, &d.Double, &d.Mobility, &d.Blocked, &d.Cramp, &d.Reserved, &d.Tempo} {
+		a[Placing], a[Moving] = 0, 0
 	}
 	if n != d {
-		t.Errorf("NineMensMorris differs from Default outside the placing column: %+v", n)
+		t.Errorf("NineMensMorris differs from Default outside the placing and moving columns: %+v", n)
 	}
 }

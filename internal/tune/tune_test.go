@@ -175,6 +175,93 @@ var placingParams = []Param{
 	{"Tempo[placing]", func(w *eval.Weights) *int { return &w.Tempo[eval.Placing] }},
 }
 
+// movingParams are the weights of a side that slides, and the tempo of a
+// side to move that slides: the weights the positions after placing decide
+// (and, under Taper, part of a placing side's).
+var movingParams = []Param{
+	{"Mill[moving]", func(w *eval.Weights) *int { return &w.Mill[eval.Moving] }},
+	{"Two[moving]", func(w *eval.Weights) *int { return &w.Two[eval.Moving] }},
+	{"Closable[moving]", func(w *eval.Weights) *int { return &w.Closable[eval.Moving] }},
+	{"Double[moving]", func(w *eval.Weights) *int { return &w.Double[eval.Moving] }},
+	{"Mobility[moving]", func(w *eval.Weights) *int { return &w.Mobility[eval.Moving] }},
+	{"Blocked[moving]", func(w *eval.Weights) *int { return &w.Blocked[eval.Moving] }},
+	{"Cramp[moving]", func(w *eval.Weights) *int { return &w.Cramp[eval.Moving] }},
+	{"Reserved[moving]", func(w *eval.Weights) *int { return &w.Reserved[eval.Moving] }},
+	{"Tempo[moving]", func(w *eval.Weights) *int { return &w.Tempo[eval.Moving] }},
+}
+
+var fitMoving = flag.String("fit-moving", "", "fit the moving weights to the samples in this file (positions after placing), made first if it does not exist")
+
+// TestFitMoving fits the moving weights of nine men's morris as TestFit
+// fits the placing ones, on the positions of the first plies after placing
+// (both hands empty, neither side flying, plies 18 to 31): the positions at
+// the horizon of every search of the placing phase, where a blockade to
+// come decides the game. The samples of eval.NineMensMorris's moving
+// weights (5,826 positions of 400 games, each searched for 400 ms) are in
+// testdata; to fit them again (seconds), or to make new ones (-fit-games,
+// -fit-movetime; 20 minutes for these):
+//
+//	go test ./internal/tune -run TestFitMoving -fit-moving testdata/moving-samples.tsv -v -timeout 0
+func TestFitMoving(t *testing.T) {
+	if *fitMoving == "" {
+		t.Skip("fitting runs only with -fit-moving FILE")
+	}
+	ctx := context.Background()
+	if _, err := os.Stat(*fitMoving); err != nil {
+		r := mill.MustRules("nine-mens-morris")
+		start := time.Now()
+		ps := Positions(ctx, r, *fitGames, 4, 32, func(p mill.Position) bool {
+			_, owed := p.Pending()
+			return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 &&
+				!p.Flying(mill.White) && !p.Flying(mill.Black)
+		}, 5)
+		t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
+		start = time.Now()
+		samples := Label(ctx, ps, nil, *fitTime, 2)
+		t.Logf("scored at %v each in %v", *fitTime, time.Since(start).Round(time.Second))
+		f, err := os.Create(*fitMoving)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteSamples(f, samples); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(*fitMoving)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := ReadSamples(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var train, hold []Sample
+	for i, s := range samples {
+		if i%5 == 4 {
+			hold = append(hold, s)
+		} else {
+			train = append(train, s)
+		}
+	}
+	const k = 150
+	// The weights the samples were scored with: the fitted placing ones,
+	// the moving ones of Default.
+	w := eval.NineMensMorris
+	for _, p := range movingParams {
+		*p.At(&w) = *p.At(&eval.Default)
+	}
+	t.Logf("%d samples (%d held out); loss %.5f, held out %.5f", len(samples), len(hold), Loss(train, &w, k), Loss(hold, &w, k))
+	Fit(train, &w, movingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
+	t.Logf("held out %.5f", Loss(hold, &w, k))
+	for _, p := range movingParams {
+		t.Logf("%s = %d (was %d; eval.NineMensMorris has %d)", p.Name, *p.At(&w), *p.At(&eval.Default), *p.At(&eval.NineMensMorris))
+	}
+}
+
 // TestFit fits the placing weights of nine men's morris to deeper searches
 // (docs/eval.md, "Fitted to deeper searches"): positions of the placing
 // phase from varied games, each scored by a search of -fit-movetime, and
