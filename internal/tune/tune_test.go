@@ -206,47 +206,11 @@ func TestFitMoving(t *testing.T) {
 	if *fitMoving == "" {
 		t.Skip("fitting runs only with -fit-moving FILE")
 	}
-	ctx := context.Background()
-	if _, err := os.Stat(*fitMoving); err != nil {
-		r := mill.MustRules("nine-mens-morris")
-		start := time.Now()
-		ps := Positions(ctx, r, *fitGames, 4, 32, func(p mill.Position) bool {
-			_, owed := p.Pending()
-			return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 &&
-				!p.Flying(mill.White) && !p.Flying(mill.Black)
-		}, 5)
-		t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
-		start = time.Now()
-		samples := Label(ctx, ps, nil, *fitTime, 2)
-		t.Logf("scored at %v each in %v", *fitTime, time.Since(start).Round(time.Second))
-		f, err := os.Create(*fitMoving)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteSamples(f, samples); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f, err := os.Open(*fitMoving)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samples, err := ReadSamples(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var train, hold []Sample
-	for i, s := range samples {
-		if i%5 == 4 {
-			hold = append(hold, s)
-		} else {
-			train = append(train, s)
-		}
-	}
+	samples, train, hold := fitSamples(t, *fitMoving, 32, func(p mill.Position) bool {
+		_, owed := p.Pending()
+		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 &&
+			!p.Flying(mill.White) && !p.Flying(mill.Black)
+	}, 5)
 	const k = 150
 	// The weights the samples were scored with: the fitted placing ones,
 	// the moving ones of Default.
@@ -273,19 +237,36 @@ func TestFit(t *testing.T) {
 	if *fitFlag == "" {
 		t.Skip("fitting runs only with -fit FILE")
 	}
+	samples, train, hold := fitSamples(t, *fitFlag, 18, func(p mill.Position) bool {
+		_, owed := p.Pending()
+		return p.Ply() >= 6 && !owed && p.InHand(p.SideToMove()) > 0
+	}, 3)
+	const k = 150
+	w := eval.Default // the hand-set weights the first fit started from
+	t.Logf("%d samples (%d held out); loss %.5f, held out %.5f", len(samples), len(hold), Loss(train, &w, k), Loss(hold, &w, k))
+	Fit(train, &w, placingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
+	t.Logf("held out %.5f", Loss(hold, &w, k))
+	for _, p := range placingParams {
+		t.Logf("%s = %d (was %d)", p.Name, *p.At(&w), *p.At(&eval.Default))
+	}
+}
+
+// fitSamples returns the samples of file, made first when it does not exist
+// (-fit-games games of nine men's morris up to ply maxPly, the positions
+// keep accepts, each searched for -fit-movetime), and them split: every
+// fifth held out.
+func fitSamples(t *testing.T, file string, maxPly int, keep func(mill.Position) bool, seed uint64) (samples, train, hold []Sample) {
+	t.Helper()
 	ctx := context.Background()
-	if _, err := os.Stat(*fitFlag); err != nil {
+	if _, err := os.Stat(file); err != nil {
 		r := mill.MustRules("nine-mens-morris")
 		start := time.Now()
-		ps := Positions(ctx, r, *fitGames, 4, 18, func(p mill.Position) bool {
-			_, owed := p.Pending()
-			return p.Ply() >= 6 && !owed && p.InHand(p.SideToMove()) > 0
-		}, 3)
+		ps := Positions(ctx, r, *fitGames, 4, maxPly, keep, seed)
 		t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
 		start = time.Now()
 		samples := Label(ctx, ps, nil, *fitTime, 2)
 		t.Logf("scored at %v each in %v", *fitTime, time.Since(start).Round(time.Second))
-		f, err := os.Create(*fitFlag)
+		f, err := os.Create(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,16 +277,15 @@ func TestFit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f, err := os.Open(*fitFlag)
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	samples, err := ReadSamples(f)
+	samples, err = ReadSamples(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var train, hold []Sample
 	for i, s := range samples {
 		if i%5 == 4 {
 			hold = append(hold, s)
@@ -313,12 +293,5 @@ func TestFit(t *testing.T) {
 			train = append(train, s)
 		}
 	}
-	const k = 150
-	w := eval.Default // the hand-set weights the first fit started from
-	t.Logf("%d samples (%d held out); loss %.5f, held out %.5f", len(samples), len(hold), Loss(train, &w, k), Loss(hold, &w, k))
-	Fit(train, &w, placingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
-	t.Logf("held out %.5f", Loss(hold, &w, k))
-	for _, p := range placingParams {
-		t.Logf("%s = %d (was %d)", p.Name, *p.At(&w), *p.At(&eval.Default))
-	}
+	return samples, train, hold
 }
