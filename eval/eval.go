@@ -101,11 +101,15 @@ var NineMensMorris = func() Weights {
 }()
 
 // For returns the weights for a game under rules r: NineMensMorris for
-// nine men's morris (whatever its repetition and no-progress draws),
-// Default for every other rule set.
+// nine men's morris (whatever its repetition and no-progress draws) and
+// for Russian mill, which is nine men's morris with mills that capture
+// once only (matched against Sanmill, docs/eval.md: "The fitted weights
+// on the other presets"); Default for every other rule set, where the
+// fitted weights were no better (Lasker, the twelve men's boards) or are
+// untested.
 func For(r *mill.Rules) *Weights {
 	o, nine := r.Options(), mill.DefaultOptions()
-	o.Repetition, o.DrawAfter = nine.Repetition, nine.DrawAfter
+	o.Repetition, o.DrawAfter, o.OneTimeMills = nine.Repetition, nine.DrawAfter, nine.OneTimeMills
 	if o == nine {
 		return &NineMensMorris
 	}

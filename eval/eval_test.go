@@ -137,10 +137,12 @@ func evalCases(t *testing.T, cases []evalCase) {
 // which differ from Default in the placing and moving columns only (the
 // flying one is Default's); other rules Default.
 func TestFor(t *testing.T) {
-	if For(mill.MustRules("nine-mens-morris")) != &NineMensMorris || For(mill.MustRules("nine-mens-morris", "repetition=0")) != &NineMensMorris {
-		t.Error("nine men's morris does not get NineMensMorris")
+	for _, r := range []*mill.Rules{mill.MustRules("nine-mens-morris"), mill.MustRules("nine-mens-morris", "repetition=0"), mill.MustRules("russian-mill")} {
+		if For(r) != &NineMensMorris {
+			t.Errorf("%s does not get NineMensMorris", r)
+		}
 	}
-	for _, v := range []string{"shah", "lasker", "twelve-mens-morris"} {
+	for _, v := range []string{"shah", "lasker", "twelve-mens-morris", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi"} {
 		if For(mill.MustRules(v)) != &Default {
 			t.Errorf("%s does not get Default", v)
 		}
