@@ -85,6 +85,24 @@ func Label(ctx context.Context, ps []mill.Position, w *eval.Weights, movetime ti
 	return out
 }
 
+// LabelExact scores the positions that probe knows (a result of +1, 0 or
+// -1 for the side to move, as search.Tablebase and egdb.DB.Tablebase give
+// it) by their exact value: a win fitClamp less the plies to it (a faster
+// win scores higher), a draw 0, a loss the negative. Positions probe does
+// not know are left out. A fit to such samples learns from a teacher that
+// sees to the end of the game, not to the horizon of a search.
+func LabelExact(ps []mill.Position, probe func(mill.Position) (result, plies int, ok bool)) []Sample {
+	var out []Sample
+	for _, p := range ps {
+		res, plies, ok := probe(p)
+		if !ok {
+			continue
+		}
+		out = append(out, Sample{p, res * (fitClamp - min(plies, fitClamp/2))})
+	}
+	return out
+}
+
 // WriteSamples writes one sample a line: the position text, a tab, the score.
 func WriteSamples(w io.Writer, s []Sample) error {
 	bw := bufio.NewWriter(w)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 )
@@ -59,3 +60,40 @@ func TestReadSamplesErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelExact scores positions of three pieces a side by the databases
+// of that sector: each sample's sign is the probe's result, wins and losses
+// within the clamp, and positions the databases do not hold are left out.
+func TestLabelExact(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	dir := t.TempDir()
+	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := egdb.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ps []mill.Position
+	for _, text := range []string{
+		"nine-mens-morris W1W5/B6W/B1B5 w 0,0 - 0 40",
+		"nine-mens-morris W1W5/B6W/B1B5 b 0,0 - 0 41",
+		"nine-mens-morris WW6/1B6/B1B4W w 0,0 - 0 40",
+		"nine-mens-morris 8/8/8 w 9,9 - 0 0", // the start: no sector of the moving phase
+	} {
+		ps = append(ps, mill.MustParsePosition(text))
+	}
+	samples := LabelExact(ps, db.Tablebase())
+	if len(samples) != 3 {
+		t.Fatalf("%d samples, want the 3 positions of 3v3", len(samples))
+	}
+	for _, s := range samples {
+		v, _ := db.Probe(s.Pos)
+		if sign(s.Score) != int(v.Result) || abs(s.Score) > fitClamp || (v.Result != egdb.Draw && abs(s.Score) < fitClamp/2) {
+			t.Errorf("%s: score %d for %s", s.Pos, s.Score, v)
+		}
+	}
+}
+
+func abs(x int) int { return max(x, -x) }

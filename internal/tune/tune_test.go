@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 )
@@ -277,15 +278,26 @@ func fitSamples(t *testing.T, file string, maxPly int, keep func(mill.Position) 
 			t.Fatal(err)
 		}
 	}
+	return split(readSamples(t, file))
+}
+
+// readSamples reads the sample file named file.
+func readSamples(t *testing.T, file string) []Sample {
+	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	samples, err = ReadSamples(f)
-	f.Close()
+	defer f.Close()
+	samples, err := ReadSamples(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", file, err)
 	}
+	return samples
+}
+
+// split returns samples and them split: every fifth held out.
+func split(samples []Sample) (all, train, hold []Sample) {
 	for i, s := range samples {
 		if i%5 == 4 {
 			hold = append(hold, s)
@@ -294,4 +306,109 @@ func fitSamples(t *testing.T, file string, maxPly int, keep func(mill.Position) 
 		}
 	}
 	return samples, train, hold
+}
+
+var (
+	relabel    = flag.String("relabel", "", "score the positions of this sample file again, with the weights of eval.For and -fit-movetime, into -relabel-out")
+	relabelOut = flag.String("relabel-out", "", "with -relabel: the file written")
+	fitJoint   = flag.String("fit-joint", "", "PLACING,MOVING: fit the placing and the moving weights together to the samples of both files, from eval.NineMensMorris")
+)
+
+// TestRelabel scores the positions of a sample file again with the engine
+// as it is (its weights, a search of -fit-movetime), so that a fit can start
+// from the weights that scored its samples (docs/eval.md, "Fitted again").
+// The positions stay; only the scores change. For the two files of
+// testdata, 15 and 17 minutes on 2 threads:
+//
+//	go test ./internal/tune -run TestRelabel -relabel testdata/placing-samples.tsv -relabel-out placing-2.tsv -fit-movetime 300ms -v -timeout 0
+func TestRelabel(t *testing.T) {
+	if *relabel == "" || *relabelOut == "" {
+		t.Skip("relabelling runs only with -relabel FILE -relabel-out FILE")
+	}
+	samples := readSamples(t, *relabel)
+	ps := make([]mill.Position, len(samples))
+	for i, s := range samples {
+		ps[i] = s.Pos
+	}
+	start := time.Now()
+	out := Label(context.Background(), ps, nil, *fitTime, 2)
+	t.Logf("%d positions scored at %v each in %v", len(out), *fitTime, time.Since(start).Round(time.Second))
+	f, err := os.Create(*relabelOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSamples(f, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFitJoint fits the placing and the moving weights of nine men's
+// morris together, from eval.NineMensMorris, to a file of placing samples
+// and one of moving samples (made by TestFit and TestFitMoving, or scored
+// again by TestRelabel): under Taper the moving weights count in placing
+// positions too. Every fifth sample of each file is held out.
+//
+//	go test ./internal/tune -run TestFitJoint -fit-joint placing-2.tsv,moving-2.tsv -v -timeout 0
+func TestFitJoint(t *testing.T) {
+	placing, moving, ok := strings.Cut(*fitJoint, ",")
+	if !ok {
+		t.Skip("fitting runs only with -fit-joint PLACING,MOVING")
+	}
+	_, trainP, holdP := split(readSamples(t, placing))
+	_, trainM, holdM := split(readSamples(t, moving))
+	train := append(trainP, trainM...)
+	params := append(append([]Param{}, placingParams...), movingParams...)
+	const k = 150
+	w := eval.NineMensMorris
+	t.Logf("%d samples; held out: placing %.5f, moving %.5f", len(train)+len(holdP)+len(holdM), Loss(holdP, &w, k), Loss(holdM, &w, k))
+	Fit(train, &w, params, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
+	t.Logf("held out: placing %.5f, moving %.5f", Loss(holdP, &w, k), Loss(holdM, &w, k))
+	for _, p := range params {
+		t.Logf("%s = %d (eval.NineMensMorris has %d)", p.Name, *p.At(&w), *p.At(&eval.NineMensMorris))
+	}
+}
+
+var (
+	exactDB  = flag.String("exact", "", "a directory of nine men's morris databases (morris solve): score positions after placing by them into -exact-out")
+	exactOut = flag.String("exact-out", "", "with -exact: the sample file written")
+)
+
+// TestExactSamples plays -fit-games games as TestFitMoving does and scores
+// the positions after placing (both hands empty, no removal owed, plies 18
+// to 31) by the databases of the moving phase instead of a search: exact
+// samples, for fits (TestFitMoving, TestFitJoint) that learn what no search
+// of the engine sees (docs/search.md, "What to try next"). The databases
+// take 3 hours to build here and cannot be kept; the samples can.
+//
+//	go test ./internal/tune -run TestExactSamples -exact DIR -exact-out exact.tsv -fit-games 4000 -v -timeout 0
+func TestExactSamples(t *testing.T) {
+	if *exactDB == "" || *exactOut == "" {
+		t.Skip("runs only with -exact DIR -exact-out FILE")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	db, err := egdb.Open(*exactDB, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	start := time.Now()
+	ps := Positions(context.Background(), r, *fitGames, 4, 32, func(p mill.Position) bool {
+		_, owed := p.Pending()
+		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0
+	}, 7)
+	samples := LabelExact(ps, db.Tablebase())
+	t.Logf("%d positions from %d games, %d in the databases, in %v", len(ps), *fitGames, len(samples), time.Since(start).Round(time.Second))
+	f, err := os.Create(*exactOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSamples(f, samples); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
