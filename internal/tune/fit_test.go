@@ -77,10 +77,10 @@ func TestLabelExact(t *testing.T) {
 	defer db.Close()
 	var ps []mill.Position
 	for _, text := range []string{
-		"nine-mens-morris W1W5/B6W/B1B5 w 0,0 - 0 40",
-		"nine-mens-morris W1W5/B6W/B1B5 b 0,0 - 0 41",
-		"nine-mens-morris WW6/1B6/B1B4W w 0,0 - 0 40",
-		"nine-mens-morris 8/8/8 w 9,9 - 0 0", // the start: no sector of the moving phase
+		"nine-mens-morris 6W1/2B1W3/3B2WB w 0,0 - 0 40", // a win in 5
+		"nine-mens-morris B5W1/2BB4/W4W2 w 0,0 - 0 40",  // a loss in 6
+		"nine-mens-morris 1B6/WBW5/WB6 w 0,0 - 0 40",    // a draw
+		"nine-mens-morris 8/8/8 w 9,9 - 0 0",            // the start: no sector of the moving phase
 	} {
 		ps = append(ps, mill.MustParsePosition(text))
 	}
@@ -88,12 +88,13 @@ func TestLabelExact(t *testing.T) {
 	if len(samples) != 3 {
 		t.Fatalf("%d samples, want the 3 positions of 3v3", len(samples))
 	}
-	for _, s := range samples {
-		v, _ := db.Probe(s.Pos)
-		if sign(s.Score) != int(v.Result) || abs(s.Score) > fitClamp || (v.Result != egdb.Draw && abs(s.Score) < fitClamp/2) {
-			t.Errorf("%s: score %d for %s", s.Pos, s.Score, v)
+	want := []egdb.Value{{Result: egdb.Win, Plies: 5}, {Result: egdb.Loss, Plies: 6}, {Result: egdb.Draw}}
+	for i, s := range samples {
+		if v, _ := db.Probe(s.Pos); v != want[i] {
+			t.Fatalf("%s: the databases say %s, the test wants %s", s.Pos, v, want[i])
 		}
 	}
+	if got := []int{samples[0].Score, samples[1].Score, samples[2].Score}; got[0] != fitClamp-5 || got[1] != -(fitClamp-6) || got[2] != 0 {
+		t.Errorf("scores %v, want [%d %d 0]", got, fitClamp-5, -(fitClamp - 6))
+	}
 }
-
-func abs(x int) int { return max(x, -x) }

@@ -267,16 +267,7 @@ func fitSamples(t *testing.T, file string, maxPly int, keep func(mill.Position) 
 		start = time.Now()
 		samples := Label(ctx, ps, nil, *fitTime, 2)
 		t.Logf("scored at %v each in %v", *fitTime, time.Since(start).Round(time.Second))
-		f, err := os.Create(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteSamples(f, samples); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
+		writeSamples(t, file, samples)
 	}
 	return split(readSamples(t, file))
 }
@@ -294,6 +285,21 @@ func readSamples(t *testing.T, file string) []Sample {
 		t.Fatalf("%s: %v", file, err)
 	}
 	return samples
+}
+
+// writeSamples writes samples to the file named file.
+func writeSamples(t *testing.T, file string, samples []Sample) {
+	t.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSamples(f, samples); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // split returns samples and them split: every fifth held out.
@@ -333,16 +339,7 @@ func TestRelabel(t *testing.T) {
 	start := time.Now()
 	out := Label(context.Background(), ps, nil, *fitTime, 2)
 	t.Logf("%d positions scored at %v each in %v", len(out), *fitTime, time.Since(start).Round(time.Second))
-	f, err := os.Create(*relabelOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteSamples(f, out); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSamples(t, *relabelOut, out)
 }
 
 // TestFitJoint fits the placing and the moving weights of nine men's
@@ -401,14 +398,5 @@ func TestExactSamples(t *testing.T) {
 	}, 7)
 	samples := LabelExact(ps, db.Tablebase())
 	t.Logf("%d positions from %d games, %d in the databases, in %v", len(ps), *fitGames, len(samples), time.Since(start).Round(time.Second))
-	f, err := os.Create(*exactOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteSamples(f, samples); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSamples(t, *exactOut, samples)
 }
