@@ -48,6 +48,10 @@ type Weights struct {
 	// of its pieces already placed: the mobility that matters is the one
 	// the side will have when placing ends.
 	Taper bool
+
+	// Net, when set, adds its value in the positions it applies to (both
+	// sides sliding): see Net.
+	Net *Net
 }
 
 // CrampBelow is the mobility under which Cramp counts: (CrampBelow-m)² for a
@@ -141,7 +145,11 @@ func (w *Weights) Evaluate(p *mill.Position) int {
 	us, them := p.SideToMove(), p.SideToMove().Other()
 	su, nearU, ku := w.side(p, us)
 	st, nearT, kt := w.side(p, them)
-	return su - st + w.Tempo[PhaseOf(p, us)] + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
+	score := su - st + w.Tempo[PhaseOf(p, us)] + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
+	if w.Net != nil && w.Net.Applies(p) {
+		score += w.Net.Eval(p)
+	}
+	return score
 }
 
 // side returns c's sum but for Reserved, the empty points next to c's

@@ -1,0 +1,209 @@
+package eval
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// A Net is a small neural network that adds to the weighted sum in the
+// moving phase: when both sides slide (nothing in hand, neither flies, no
+// removal owed), Evaluate adds Net's output to the score. It sees the board
+// only, as the side to move does: one input for each point with one of its
+// pieces and one for each point with an opposing piece, a hidden layer of
+// rectified units, and one output in the evaluation's units. It is trained
+// (internal/tune) on positions whose values the endgame databases know, to
+// correct what the weighted sum misjudges: mostly the blockades that the
+// counts of steps do not see coming.
+//
+// The weights are integers (fixed point, NetScale to the unit) so that a
+// search gives the same tree on every machine; the output is exact integer
+// arithmetic, with no allocation.
+type Net struct {
+	Points int     // points of the board; the inputs are 2·Points
+	Hidden int     // hidden units, at most MaxHidden
+	W1     []int32 // 2·Points rows (the side to move's points, then the opponent's) of Hidden weights, NetScale to 1
+	B1     []int32 // Hidden biases, NetScale to 1
+	W2     []int32 // Hidden output weights, NetScale to 1
+	B2     int32   // output bias, in the evaluation's units
+}
+
+// MaxHidden bounds a Net's hidden units.
+const MaxHidden = 64
+
+// NetScale is the fixed point of a Net's weights: a weight w stands for
+// w/NetScale. The output of hidden unit j is max(0, B1[j] + the weights of
+// the inputs that are on), and the net's value is B2 plus the sum of the
+// hidden outputs times W2, divided by NetScale².
+const NetScale = 256
+
+// Applies reports whether the net scores p: both sides slide, nothing is
+// in hand or owed, and no point is marked.
+func (n *Net) Applies(p *mill.Position) bool {
+	if p.InHand(mill.White) != 0 || p.InHand(mill.Black) != 0 || p.Flying(mill.White) || p.Flying(mill.Black) {
+		return false
+	}
+	if p.Marked() != 0 || p.Owed(mill.White) != 0 || p.Owed(mill.Black) != 0 {
+		return false
+	}
+	return true
+}
+
+// Eval returns the net's value of p for the side to move. p must be a
+// position the net Applies to, on a board of n.Points points.
+func (n *Net) Eval(p *mill.Position) int {
+	us := p.SideToMove()
+	var acc [MaxHidden]int32
+	h := acc[:n.Hidden]
+	copy(h, n.B1)
+	add := func(i int) {
+		row := n.W1[i*n.Hidden : (i+1)*n.Hidden]
+		row = row[:len(h)]
+		for j, w := range row {
+			h[j] += w
+		}
+	}
+	for s := p.Pieces(us); s != 0; s &= s - 1 {
+		add(bits.TrailingZeros32(s))
+	}
+	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
+		add(n.Points + bits.TrailingZeros32(s))
+	}
+	var out int64
+	w2 := n.W2[:len(h)]
+	for j, a := range h {
+		if a > 0 {
+			out += int64(a) * int64(w2[j])
+		}
+	}
+	return int(n.B2) + int(out/(NetScale*NetScale))
+}
+
+// Validate reports whether the sizes of n agree with each other.
+func (n *Net) Validate() error {
+	switch {
+	case n.Points <= 0 || n.Points > 32:
+		return fmt.Errorf("net: %d points (want 1 to 32)", n.Points)
+	case n.Hidden <= 0 || n.Hidden > MaxHidden:
+		return fmt.Errorf("net: %d hidden units (want 1 to %d)", n.Hidden, MaxHidden)
+	case len(n.W1) != n.Hidden*2*n.Points:
+		return fmt.Errorf("net: %d input weights, want %d", len(n.W1), n.Hidden*2*n.Points)
+	case len(n.B1) != n.Hidden || len(n.W2) != n.Hidden:
+		return fmt.Errorf("net: %d biases and %d output weights, want %d each", len(n.B1), len(n.W2), n.Hidden)
+	}
+	return nil
+}
+
+// netMagic starts a net's text.
+const netMagic = "morris-net 1"
+
+// Write writes n as text: a first line "morris-net 1 POINTS HIDDEN", a
+// line of the hidden biases, one line for each input (the side to move's
+// points, then the opponent's) of its weights into the hidden units, a
+// line of the output weights and, last, the output bias.
+func (n *Net) Write(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s %d %d\n", netMagic, n.Points, n.Hidden)
+	line := func(v []int32) {
+		for j, x := range v {
+			if j > 0 {
+				bw.WriteByte(' ')
+			}
+			bw.WriteString(strconv.Itoa(int(x)))
+		}
+		bw.WriteByte('\n')
+	}
+	line(n.B1)
+	for i := 0; i < 2*n.Points; i++ {
+		line(n.W1[i*n.Hidden : (i+1)*n.Hidden])
+	}
+	line(n.W2)
+	line([]int32{n.B2})
+	return bw.Flush()
+}
+
+// ReadNet reads what Write wrote.
+func ReadNet(r io.Reader) (*Net, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	line := 0
+	// next reads the next line as want integers.
+	next := func(want int) ([]int32, error) {
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("net: line %d: unexpected end", line+1)
+		}
+		line++
+		f := strings.Fields(sc.Text())
+		if len(f) != want {
+			return nil, fmt.Errorf("net: line %d: %d numbers, want %d", line, len(f), want)
+		}
+		out := make([]int32, want)
+		for i, s := range f {
+			v, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				return nil, fmt.Errorf("net: line %d: %v", line, err)
+			}
+			out[i] = int32(v)
+		}
+		return out, nil
+	}
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("net: line 1: unexpected end")
+	}
+	line++
+	f := strings.Fields(sc.Text())
+	if len(f) != 4 || strings.Join(f[:2], " ") != netMagic {
+		return nil, fmt.Errorf("net: line 1: want %q, the points and the hidden units", netMagic)
+	}
+	n := &Net{}
+	var err error
+	if n.Points, err = strconv.Atoi(f[2]); err != nil {
+		return nil, fmt.Errorf("net: line 1: points: %v", err)
+	}
+	if n.Hidden, err = strconv.Atoi(f[3]); err != nil {
+		return nil, fmt.Errorf("net: line 1: hidden units: %v", err)
+	}
+	if n.Points <= 0 || n.Points > 32 || n.Hidden <= 0 || n.Hidden > MaxHidden {
+		return nil, fmt.Errorf("net: line 1: %d points and %d hidden units (want 1-32 and 1-%d)", n.Points, n.Hidden, MaxHidden)
+	}
+	if n.B1, err = next(n.Hidden); err != nil {
+		return nil, err
+	}
+	n.W1 = make([]int32, 0, 2*n.Points*n.Hidden)
+	for i := 0; i < 2*n.Points; i++ {
+		row, err := next(n.Hidden)
+		if err != nil {
+			return nil, err
+		}
+		n.W1 = append(n.W1, row...)
+	}
+	if n.W2, err = next(n.Hidden); err != nil {
+		return nil, err
+	}
+	b2, err := next(1)
+	if err != nil {
+		return nil, err
+	}
+	n.B2 = b2[0]
+	for sc.Scan() {
+		line++
+		if strings.TrimSpace(sc.Text()) != "" {
+			return nil, fmt.Errorf("net: line %d: text after the output bias", line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return n, n.Validate()
+}

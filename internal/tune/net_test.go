@@ -1,0 +1,162 @@
+package tune
+
+import (
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/eval"
+	"github.com/morrisgame/morris/mill"
+)
+
+var (
+	fitNet     = flag.String("fit-net", "", "train a net over eval.NineMensMorris on this sample file (every fifth held out)")
+	netOut     = flag.String("net-out", "", "with -fit-net: write the net here")
+	netHidden  = flag.Int("net-hidden", 32, "with -fit-net: hidden units")
+	netEpochs  = flag.Int("net-epochs", 30, "with -fit-net: epochs")
+	netRate    = flag.Float64("net-rate", 0.002, "with -fit-net: Adam's learning rate")
+	netDecay   = flag.Float64("net-decay", 1e-5, "with -fit-net: L2 decay of the weights a step")
+	netNoSym   = flag.Bool("net-nosym", false, "with -fit-net: do not train on the board's symmetric images")
+	netBaseDef = flag.Bool("net-base-default", false, "with -fit-net: the net adds to eval.Default instead of eval.NineMensMorris")
+)
+
+// TestFitNet trains a net (eval.Net) to add to the weighted sum of nine
+// men's morris in the moving phase, on a sample file (TestExactSamples
+// writes one scored by the databases), and reports the loss of the held
+// out fifth with and without it, as Loss computes it (through the
+// quiescence search, the net in fixed point as the engine plays it):
+//
+//	go test ./internal/tune -run TestFitNet -fit-net exact.tsv -net-out nine.net -v -timeout 0
+func TestFitNet(t *testing.T) {
+	if *fitNet == "" {
+		t.Skip("training runs only with -fit-net FILE")
+	}
+	_, train, hold := split(readSamples(t, *fitNet))
+	base := eval.NineMensMorris
+	if *netBaseDef {
+		base = eval.Default
+	}
+	const k = 150
+	applies := func(s []Sample) []Sample {
+		var out []Sample
+		for _, x := range s {
+			if (&eval.Net{}).Applies(&x.Pos) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	train, hold = applies(train), applies(hold)
+	t.Logf("%d samples to train on, %d held out; held out loss without a net %.5f (train %.5f)", len(train), len(hold), Loss(hold, &base, k), Loss(train, &base, k))
+	start := time.Now()
+	n := TrainNet(train, &base, NetOptions{Hidden: *netHidden, Epochs: *netEpochs, Batch: 256, Rate: *netRate, Decay: *netDecay, K: k, Symmetries: !*netNoSym, Seed: 1},
+		func(epoch int, loss float64) {
+			t.Logf("epoch %d: %.5f (%v)", epoch+1, loss, time.Since(start).Round(time.Second))
+		})
+	w := base
+	w.Net = n
+	t.Logf("with the net: held out %.5f, train %.5f", Loss(hold, &w, k), Loss(train, &w, k))
+	if *netOut != "" {
+		f, err := os.Create(*netOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Write(f); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestTrainNetLearns trains a small net on a rule the weighted sum does
+// not know (a position is good for the side to move exactly when it holds
+// the point a1) and checks that the net learns it, in fixed point as the
+// engine computes it, and that it survives Write and ReadNet.
+func TestTrainNetLearns(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	ps := slidingPositions(r, 300, 1)
+	if len(ps) < 200 {
+		t.Fatalf("only %d positions", len(ps))
+	}
+	base := eval.Weights{} // scores 0: the net must carry it all
+	a1, _ := r.Board().PointByName("a1")
+	var samples []Sample
+	for _, p := range ps {
+		score := -400
+		if p.Pieces(p.SideToMove())&(1<<a1) != 0 {
+			score = 400
+		}
+		samples = append(samples, Sample{p, score})
+	}
+	var last float64
+	n := TrainNet(samples, &base, NetOptions{Hidden: 8, Epochs: 200, Batch: 16, Rate: 0.01, K: 150, Seed: 1}, func(_ int, loss float64) { last = loss })
+	if last > 0.01 {
+		t.Errorf("training loss %.4f after the last epoch (0.19 for a net that says 0)", last)
+	}
+	var buf strings.Builder
+	if err := n.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	n2, err := eval.ReadNet(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := 0
+	for _, s := range samples {
+		p := s.Pos
+		if v := n2.Eval(&p); (v > 0) != (s.Score > 0) {
+			wrong++
+		}
+	}
+	if wrong > len(samples)/20 {
+		t.Errorf("%d of %d positions on the wrong side of 0", wrong, len(samples))
+	}
+}
+
+// slidingPositions returns up to n distinct positions of random games
+// under r in which both sides slide, after 18 to 40 random plies.
+func slidingPositions(r *mill.Rules, n int, seed uint64) []mill.Position {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	seen := map[uint64]bool{}
+	var out []mill.Position
+	for tries := 0; len(out) < n && tries < 20*n; tries++ {
+		p := opening(r, rng, 18+rng.IntN(23))
+		if (&eval.Net{}).Applies(&p) && !seen[p.Key()] {
+			seen[p.Key()] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestNetQuantized checks that the fixed-point net computes what the float
+// net it came from computes, to within rounding.
+func TestNetQuantized(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	ps := slidingPositions(r, 200, 5)
+	f := &floatNet{in: 48, hidden: 16, w1: make([]float64, 16*48), b1: make([]float64, 16), w2: make([]float64, 16), b2: []float64{0.37}}
+	for i := range f.w1 {
+		f.w1[i] = math.Sin(float64(i)) * 0.8
+	}
+	for j := range f.b1 {
+		f.b1[j] = math.Cos(float64(j)) * 0.3
+		f.w2[j] = math.Sin(float64(3*j+1)) * 0.5
+	}
+	n := f.quantize(24)
+	if err := n.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	h := make([]float64, 16)
+	for _, p := range ps {
+		want := f.forward(netInputs(&p), h)
+		if got := n.Eval(&p); math.Abs(float64(got)-want) > 2 {
+			t.Errorf("%v: fixed point %d, float %.2f", p, got, want)
+		}
+	}
+}
