@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	fitNet     = flag.String("fit-net", "", "train a net over eval.NineMensMorris on this sample file (every fifth held out)")
+	fitNet     = flag.String("fit-net", "", "train a net over eval.NineMensMorris on these sample files, comma-separated (every fifth sample held out)")
 	netOut     = flag.String("net-out", "", "with -fit-net: write the net here")
 	netHidden  = flag.Int("net-hidden", 32, "with -fit-net: hidden units")
 	netEpochs  = flag.Int("net-epochs", 30, "with -fit-net: epochs")
@@ -35,7 +35,11 @@ func TestFitNet(t *testing.T) {
 	if *fitNet == "" {
 		t.Skip("training runs only with -fit-net FILE")
 	}
-	_, train, hold := split(readSamples(t, *fitNet))
+	var all []Sample
+	for _, file := range strings.Split(*fitNet, ",") {
+		all = append(all, readSamples(t, file)...)
+	}
+	_, train, hold := split(all)
 	base := eval.NineMensMorris
 	if *netBaseDef {
 		base = eval.Default
@@ -159,4 +163,36 @@ func TestNetQuantized(t *testing.T) {
 			t.Errorf("%v: fixed point %d, float %.2f", p, got, want)
 		}
 	}
+}
+
+var (
+	netSamplesOut = flag.String("net-samples", "", "write samples for TestFitNet here: positions where both sides slide from -fit-games games (plies 18 to 47, seed -fit-seed), each scored by a search of -fit-movetime")
+	fitSeed       = flag.Uint64("fit-seed", 11, "with -net-samples: the seed of the games")
+)
+
+// TestNetSamples makes a sample file for TestFitNet: the positions where
+// both sides slide (plies 18 to 47) of -fit-games games between levels 7
+// and 8 from random openings, each scored by a search of -fit-movetime on
+// two threads. Positions that the file testdata/moving-samples.tsv has
+// already are left out, so the two files can be joined.
+//
+//	go test ./internal/tune -run TestNetSamples -net-samples more.tsv -fit-games 400 -fit-seed 11 -v -timeout 0
+func TestNetSamples(t *testing.T) {
+	if *netSamplesOut == "" {
+		t.Skip("runs only with -net-samples FILE")
+	}
+	have := map[uint64]bool{}
+	for _, s := range readSamples(t, "testdata/moving-samples.tsv") {
+		have[s.Pos.Key()] = true
+	}
+	r := mill.MustRules("nine-mens-morris")
+	start := time.Now()
+	ps := Positions(t.Context(), r, *fitGames, 4, 48, func(p mill.Position) bool {
+		return (&eval.Net{}).Applies(&p) && !have[p.Key()]
+	}, *fitSeed)
+	t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
+	start = time.Now()
+	samples := Label(t.Context(), ps, nil, *fitTime, 2)
+	t.Logf("scored at %v each in %v", *fitTime, time.Since(start).Round(time.Second))
+	writeSamples(t, *netSamplesOut, samples)
 }
