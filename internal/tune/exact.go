@@ -1,0 +1,141 @@
+package tune
+
+import "github.com/morrisgame/morris/mill"
+
+// A Probe answers for the positions a database holds: the result for the
+// side to move (+1, 0, -1), the plies to the end, and whether it knows p.
+// egdb.DB.Tablebase gives one.
+type Probe func(p mill.Position) (result, plies int, ok bool)
+
+// ExactPlacing returns the value of p (+1 a win for the side to move, 0 a
+// draw, -1 a loss) by a full-width search of the placing phase that asks
+// probe at every position where placing has ended: both hands empty and
+// no removal owed. Ends of the game met on the way count as they are.
+// It gives up (ok false) when a position where placing has ended is
+// unknown to probe, or after maxNodes positions.
+//
+// The search takes a child that wins at once (no other move can do
+// better: values are only -1, 0 and +1) and remembers every value it
+// proves, so positions reached by several orders of placement cost once.
+// A mill closed while placing decides most positions, so moves that
+// capture are tried first.
+func ExactPlacing(p mill.Position, probe Probe, maxNodes int) (value int, ok bool) {
+	x := &exact{probe: probe, maxNodes: maxNodes, memo: map[uint64]int8{}}
+	v := x.solve(p)
+	return v, !x.failed
+}
+
+type exact struct {
+	probe    Probe
+	maxNodes int
+	nodes    int
+	failed   bool
+	memo     map[uint64]int8
+}
+
+func (x *exact) solve(p mill.Position) int {
+	if x.failed {
+		return 0
+	}
+	if o, _ := p.Status(); o != mill.NoOutcome {
+		switch o {
+		case mill.Draw:
+			return 0
+		case mill.Won(p.SideToMove()):
+			return 1
+		}
+		return -1
+	}
+	_, owed := p.Pending()
+	if !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
+		r, _, ok := x.probe(p)
+		if !ok {
+			x.failed = true
+		}
+		return r
+	}
+	k := p.Key()
+	if v, ok := x.memo[k]; ok {
+		return int(v)
+	}
+	if x.nodes++; x.nodes > x.maxNodes {
+		x.failed = true
+		return 0
+	}
+	ms := p.Moves(nil)
+	// Captures first, keeping the generator's order otherwise.
+	caps := 0
+	for i, m := range ms {
+		if m.NumCaptures() > 0 {
+			ms[caps], ms[i] = ms[i], ms[caps]
+			caps++
+		}
+	}
+	best := -2
+	for _, m := range ms {
+		c := p.Play(m)
+		v := x.solve(c)
+		if c.SideToMove() != p.SideToMove() {
+			v = -v
+		}
+		if x.failed {
+			break
+		}
+		if v > best {
+			best = v
+			if v == 1 {
+				break
+			}
+		}
+	}
+	if x.failed {
+		return 0
+	}
+	if best == -2 { // no move: Status would have said so
+		best = -1
+	}
+	x.memo[k] = int8(best)
+	return best
+}
+
+// exactPlacingScore is the score of a sample that ExactPlacing proves won
+// (lost: the negative): the distance is not known, so every proved win
+// counts alike, at two thirds of the clamp.
+const exactPlacingScore = fitClamp * 2 / 3
+
+// LabelExactPlacing scores the placing positions of ps that ExactPlacing
+// solves within maxNodes each, on workers goroutines (probe must allow
+// that; the databases' does): a win exactPlacingScore, a draw 0, a loss
+// the negative. The others are left out. The samples keep the order of ps.
+func LabelExactPlacing(ps []mill.Position, probe Probe, maxNodes, workers int) []Sample {
+	type result struct {
+		v  int
+		ok bool
+	}
+	res := make([]result, len(ps))
+	next := make(chan int)
+	done := make(chan struct{})
+	for w := 0; w < workers; w++ {
+		go func() {
+			for i := range next {
+				v, ok := ExactPlacing(ps[i], probe, maxNodes)
+				res[i] = result{v, ok}
+			}
+			done <- struct{}{}
+		}()
+	}
+	for i := range ps {
+		next <- i
+	}
+	close(next)
+	for w := 0; w < workers; w++ {
+		<-done
+	}
+	var out []Sample
+	for i, r := range res {
+		if r.ok {
+			out = append(out, Sample{ps[i], r.v * exactPlacingScore})
+		}
+	}
+	return out
+}

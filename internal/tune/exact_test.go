@@ -1,0 +1,122 @@
+package tune
+
+import (
+	"context"
+	"flag"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
+)
+
+// TestExactPlacing solves three men's morris on the nine men's board
+// (nine-mens-morris,pieces=3) whole, placing phase included, and checks
+// ExactPlacing, which reads only the moving phase's positions, against
+// the databases' own values of placing positions of random games.
+func TestExactPlacing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves a whole game (seconds)")
+	}
+	r := mill.MustRules("nine-mens-morris", "pieces=3")
+	dir := t.TempDir()
+	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{egdb.StartKey(r)}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := egdb.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tb := db.Tablebase()
+	moving := func(p mill.Position) (int, int, bool) {
+		if p.InHand(mill.White) != 0 || p.InHand(mill.Black) != 0 {
+			t.Fatalf("%s: probed while placing", p)
+		}
+		return tb(p)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	counts := map[int]int{}
+	var ps []mill.Position
+	for i := 0; i < 300; i++ {
+		p := r.Start()
+		for n := rng.IntN(6); n > 0; n-- {
+			ms := p.Moves(nil)
+			if o, _ := p.Status(); o != mill.NoOutcome || len(ms) == 0 || p.InHand(p.SideToMove()) == 0 {
+				break
+			}
+			p = p.Play(ms[rng.IntN(len(ms))])
+		}
+		if o, _ := p.Status(); o != mill.NoOutcome || p.InHand(p.SideToMove()) == 0 {
+			continue
+		}
+		want, ok := db.Probe(p)
+		if !ok {
+			t.Fatalf("%s: not in the databases", p)
+		}
+		got, ok := ExactPlacing(p, moving, 1<<20)
+		if !ok {
+			t.Fatalf("%s: gave up", p)
+		}
+		if got != int(want.Result) {
+			t.Fatalf("%s: ExactPlacing %d, the databases %s", p, got, want)
+		}
+		counts[got]++
+		ps = append(ps, p)
+	}
+	// The same on two goroutines, as samples.
+	samples := LabelExactPlacing(ps, moving, 1<<20, 2)
+	if len(samples) != len(ps) {
+		t.Fatalf("%d samples of %d positions", len(samples), len(ps))
+	}
+	for i, s := range samples {
+		want, _ := db.Probe(ps[i])
+		if s.Pos != ps[i] || s.Score != int(want.Result)*exactPlacingScore {
+			t.Fatalf("sample %d: %s %d, the databases %s", i, s.Pos, s.Score, want)
+		}
+	}
+	t.Logf("wins %d, draws %d, losses %d", counts[1], counts[0], counts[-1])
+	if counts[1] == 0 || counts[0] == 0 || counts[-1] == 0 {
+		t.Errorf("not every value met: %v", counts)
+	}
+	if _, ok := ExactPlacing(r.Start(), moving, 10); ok {
+		t.Error("the start solved within 10 positions")
+	}
+}
+
+var (
+	exactPlacingOut = flag.String("exact-placing-out", "", "with -exact: score positions of the placing phase by ExactPlacing into this file")
+	exactMinPly     = flag.Int("exact-min-ply", 10, "with -exact-placing-out: the first ply of the positions scored")
+	exactNodes      = flag.Int("exact-nodes", 2000000, "with -exact-placing-out: the positions ExactPlacing may visit for one sample")
+)
+
+// TestExactPlacingSamples plays -fit-games games as TestFit does and
+// scores their positions of the placing phase from ply -exact-min-ply on
+// exactly: a full-width search to the end of placing that reads the
+// databases of the moving phase there (ExactPlacing). A fit of the placing
+// weights to them learns what is decided when placing ends, which no
+// search of the engine sees from the early placements.
+//
+//	go test ./internal/tune -run TestExactPlacingSamples -exact DIR -exact-placing-out placing-exact.tsv -fit-games 2000 -v -timeout 0
+func TestExactPlacingSamples(t *testing.T) {
+	if *exactDB == "" || *exactPlacingOut == "" {
+		t.Skip("runs only with -exact DIR -exact-placing-out FILE")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	db, err := egdb.Open(*exactDB, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	start := time.Now()
+	ps := Positions(context.Background(), r, *fitGames, 4, 18, func(p mill.Position) bool {
+		_, owed := p.Pending()
+		return p.Ply() >= *exactMinPly && !owed && p.InHand(p.SideToMove()) > 0
+	}, 13)
+	t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
+	start = time.Now()
+	samples := LabelExactPlacing(ps, db.Tablebase(), *exactNodes, 2)
+	t.Logf("%d of them solved in %v", len(samples), time.Since(start).Round(time.Second))
+	writeSamples(t, *exactPlacingOut, samples)
+}
