@@ -3,12 +3,16 @@ package tune
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
 )
 
 // TestExactPlacing solves three men's morris on the nine men's board
@@ -119,4 +123,109 @@ func TestExactPlacingSamples(t *testing.T) {
 	samples := LabelExactPlacing(ps, db.Tablebase(), *exactNodes, 2)
 	t.Logf("%d of them solved in %v", len(samples), time.Since(start).Round(time.Second))
 	writeSamples(t, *exactPlacingOut, samples)
+}
+
+var (
+	exactRecords = flag.String("exact-records", "", "with -exact: game records (comma-separated files) whose games -exact-player lost are traced")
+	exactPlayer  = flag.String("exact-player", "morris", "with -exact-records: the player whose lost games are traced")
+)
+
+// TestExactRecords finds where the games a player lost were lost: for
+// each lost game of nine men's morris in the records, the value for the
+// player of every position from ply 8 on (ExactPlacing in the placing
+// phase, the databases after it) up to the first move of the player's that
+// turned a position not lost into a lost one, and the moves that would
+// have kept its value. Positions ExactPlacing
+// cannot solve within -exact-nodes show as "?".
+//
+//	go test ./internal/tune -run TestExactRecords -exact DIR -exact-records games.pgn -v -timeout 0
+func TestExactRecords(t *testing.T) {
+	if *exactDB == "" || *exactRecords == "" {
+		t.Skip("runs only with -exact DIR -exact-records FILES")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	db, err := egdb.Open(*exactDB, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	probe := db.Tablebase()
+	value := func(p mill.Position) (int, bool) {
+		if v, _, ok := probe(p); ok {
+			return v, true
+		}
+		if p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
+			return 0, false
+		}
+		return ExactPlacing(p, probe, *exactNodes)
+	}
+	sign := map[bool]int{true: 1, false: -1}
+	word := map[int]string{1: "win", 0: "draw", -1: "loss"}
+	for _, file := range strings.Split(*exactRecords, ",") {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := record.NewScanner(f)
+		for sc.Scan() {
+			rec := sc.Record()
+			if rec.Tag("Variant") != "nine-mens-morris" {
+				continue
+			}
+			var us mill.Color
+			switch *exactPlayer {
+			case rec.Tag("White"):
+				us = mill.White
+			case rec.Tag("Black"):
+				us = mill.Black
+			default:
+				continue
+			}
+			if rec.Result != mill.Won(us.Other()) {
+				continue
+			}
+			g, err := rec.Game()
+			if err != nil {
+				t.Fatalf("%s, round %s: %v", file, rec.Tag("Round"), err)
+			}
+			pos, moves := g.Positions(), g.Moves()
+			var line []string
+			prev, found := 2, false
+			for i := 8; i < len(pos) && i < len(moves); i++ {
+				p := pos[i]
+				v, ok := value(p)
+				if !ok {
+					line = append(line, "?")
+					prev = 2
+					continue
+				}
+				v *= sign[p.SideToMove() == us]
+				line = append(line, fmt.Sprintf("%d:%s", i, word[v]))
+				if !found && v == -1 && prev != 2 && prev > -1 && pos[i-1].SideToMove() == us {
+					found = true
+					q := pos[i-1]
+					var keep []string
+					for _, m := range q.Moves(nil) {
+						if c, ok := value(q.Play(m)); ok && c*sign[q.Play(m).SideToMove() == us] == prev {
+							keep = append(keep, q.MoveText(m))
+						}
+					}
+					t.Logf("%s round %s (%s): lost at ply %d by %s; kept the %s: %s", file, rec.Tag("Round"), us, i-1, q.MoveText(moves[i-1]), word[prev], strings.Join(keep, " "))
+				}
+				if found {
+					break
+				}
+				prev = v
+			}
+			if !found {
+				t.Logf("%s round %s (%s): no losing move found (%s)", file, rec.Tag("Round"), us, strings.Join(line, " "))
+			} else {
+				t.Logf("  values: %s", strings.Join(line, " "))
+			}
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		f.Close()
+	}
 }
