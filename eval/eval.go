@@ -49,9 +49,10 @@ type Weights struct {
 	// the side will have when placing ends.
 	Taper bool
 
-	// Net, when set, adds its value in the positions it applies to (both
-	// sides sliding): see Net.
-	Net *Net
+	// Net and PlacingNet, when set, add their values in the positions
+	// they apply to: see Net. Net is one of the moving phase (both sides
+	// sliding), PlacingNet one of the placing phase.
+	Net, PlacingNet *Net
 }
 
 // CrampBelow is the mobility under which Cramp counts: (CrampBelow-m)² for a
@@ -148,6 +149,8 @@ func (w *Weights) Evaluate(p *mill.Position) int {
 	score := su - st + w.Tempo[PhaseOf(p, us)] + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
 	if w.Net != nil && w.Net.Applies(p) {
 		score += w.Net.Eval(p)
+	} else if w.PlacingNet != nil && w.PlacingNet.Applies(p) {
+		score += w.PlacingNet.Eval(p)
 	}
 	return score
 }

@@ -11,26 +11,40 @@ import (
 	"github.com/morrisgame/morris/mill"
 )
 
-// A Net is a small neural network that adds to the weighted sum in the
-// moving phase: when both sides slide (nothing in hand, neither flies, no
-// removal owed), Evaluate adds Net's output to the score. It sees the board
-// only, as the side to move does: one input for each point with one of its
-// pieces and one for each point with an opposing piece, a hidden layer of
-// rectified units, and one output in the evaluation's units. It is trained
-// (internal/tune) on positions whose values the endgame databases know, to
-// correct what the weighted sum misjudges: mostly the blockades that the
-// counts of steps do not see coming.
+// A Net is a small neural network that adds to the weighted sum: Evaluate
+// adds its output in the positions it applies to. A net of the moving
+// phase (Hands 0) applies when both sides slide (nothing in hand, neither
+// flies); one of the placing phase (Hands > 0) when a side still has
+// pieces in hand, at most Hands each. Neither applies while a removal is
+// owed or a point is marked. It sees the position as the side to move
+// does: one input for each point with one of its pieces, one for each
+// point with an opposing piece, and for the placing phase one input for
+// the number of pieces in the mover's hand (0 to Hands) and one for the
+// opponent's; then a hidden layer of rectified units and one output in the
+// evaluation's units. It is trained (internal/tune) to correct what the
+// weighted sum misjudges, such as the blockades that the counts of steps
+// do not see coming.
 //
 // The weights are integers (fixed point, NetScale to the unit) so that a
 // search gives the same tree on every machine; the output is exact integer
 // arithmetic, with no allocation.
 type Net struct {
-	Points int     // points of the board; the inputs are 2·Points
+	Points int     // points of the board
+	Hands  int     // 0: a net of the moving phase; else of the placing phase, with hands of up to Hands pieces
 	Hidden int     // hidden units, at most MaxHidden
-	W1     []int32 // 2·Points rows (the side to move's points, then the opponent's) of Hidden weights, NetScale to 1
+	W1     []int32 // Inputs() rows (see Net) of Hidden weights, NetScale to 1
 	B1     []int32 // Hidden biases, NetScale to 1
 	W2     []int32 // Hidden output weights, NetScale to 1
 	B2     int32   // output bias, in the evaluation's units
+}
+
+// Inputs returns the number of the net's inputs: 2·Points, and 2·(Hands+1)
+// more for a net of the placing phase.
+func (n *Net) Inputs() int {
+	if n.Hands > 0 {
+		return 2*n.Points + 2*(n.Hands+1)
+	}
+	return 2 * n.Points
 }
 
 // MaxHidden bounds a Net's hidden units.
@@ -42,16 +56,16 @@ const MaxHidden = 64
 // hidden outputs times W2, divided by NetScale².
 const NetScale = 256
 
-// Applies reports whether the net scores p: both sides slide, nothing is
-// in hand or owed, and no point is marked.
+// Applies reports whether the net scores p (see Net).
 func (n *Net) Applies(p *mill.Position) bool {
-	if p.InHand(mill.White) != 0 || p.InHand(mill.Black) != 0 || p.Flying(mill.White) || p.Flying(mill.Black) {
-		return false
-	}
 	if p.Marked() != 0 || p.Owed(mill.White) != 0 || p.Owed(mill.Black) != 0 {
 		return false
 	}
-	return true
+	hw, hb := p.InHand(mill.White), p.InHand(mill.Black)
+	if n.Hands > 0 {
+		return hw+hb > 0 && hw <= n.Hands && hb <= n.Hands
+	}
+	return hw == 0 && hb == 0 && !p.Flying(mill.White) && !p.Flying(mill.Black)
 }
 
 // Eval returns the net's value of p for the side to move. p must be a
@@ -74,6 +88,10 @@ func (n *Net) Eval(p *mill.Position) int {
 	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
 		add(n.Points + bits.TrailingZeros32(s))
 	}
+	if n.Hands > 0 {
+		add(2*n.Points + p.InHand(us))
+		add(2*n.Points + n.Hands + 1 + p.InHand(us.Other()))
+	}
 	var out int64
 	w2 := n.W2[:len(h)]
 	for j, a := range h {
@@ -89,10 +107,12 @@ func (n *Net) Validate() error {
 	switch {
 	case n.Points <= 0 || n.Points > 32:
 		return fmt.Errorf("net: %d points (want 1 to 32)", n.Points)
+	case n.Hands < 0 || n.Hands > 32:
+		return fmt.Errorf("net: hands of %d pieces (want 0 to 32)", n.Hands)
 	case n.Hidden <= 0 || n.Hidden > MaxHidden:
 		return fmt.Errorf("net: %d hidden units (want 1 to %d)", n.Hidden, MaxHidden)
-	case len(n.W1) != n.Hidden*2*n.Points:
-		return fmt.Errorf("net: %d input weights, want %d", len(n.W1), n.Hidden*2*n.Points)
+	case len(n.W1) != n.Hidden*n.Inputs():
+		return fmt.Errorf("net: %d input weights, want %d", len(n.W1), n.Hidden*n.Inputs())
 	case len(n.B1) != n.Hidden || len(n.W2) != n.Hidden:
 		return fmt.Errorf("net: %d biases and %d output weights, want %d each", len(n.B1), len(n.W2), n.Hidden)
 	}
@@ -102,13 +122,13 @@ func (n *Net) Validate() error {
 // netMagic starts a net's text.
 const netMagic = "morris-net 1"
 
-// Write writes n as text: a first line "morris-net 1 POINTS HIDDEN", a
-// line of the hidden biases, one line for each input (the side to move's
-// points, then the opponent's) of its weights into the hidden units, a
-// line of the output weights and, last, the output bias.
+// Write writes n as text: a first line "morris-net 1 POINTS HANDS
+// HIDDEN", a line of the hidden biases, one line for each input (in the
+// order of Net) of its weights into the hidden units, a line of the output
+// weights and, last, the output bias.
 func (n *Net) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s %d %d\n", netMagic, n.Points, n.Hidden)
+	fmt.Fprintf(bw, "%s %d %d %d\n", netMagic, n.Points, n.Hands, n.Hidden)
 	line := func(v []int32) {
 		for j, x := range v {
 			if j > 0 {
@@ -119,7 +139,7 @@ func (n *Net) Write(w io.Writer) error {
 		bw.WriteByte('\n')
 	}
 	line(n.B1)
-	for i := 0; i < 2*n.Points; i++ {
+	for i := 0; i < n.Inputs(); i++ {
 		line(n.W1[i*n.Hidden : (i+1)*n.Hidden])
 	}
 	line(n.W2)
@@ -163,25 +183,28 @@ func ReadNet(r io.Reader) (*Net, error) {
 	}
 	line++
 	f := strings.Fields(sc.Text())
-	if len(f) != 4 || strings.Join(f[:2], " ") != netMagic {
-		return nil, fmt.Errorf("net: line 1: want %q, the points and the hidden units", netMagic)
+	if len(f) != 5 || strings.Join(f[:2], " ") != netMagic {
+		return nil, fmt.Errorf("net: line 1: want %q, the points, the hands and the hidden units", netMagic)
 	}
 	n := &Net{}
 	var err error
 	if n.Points, err = strconv.Atoi(f[2]); err != nil {
 		return nil, fmt.Errorf("net: line 1: points: %v", err)
 	}
-	if n.Hidden, err = strconv.Atoi(f[3]); err != nil {
+	if n.Hands, err = strconv.Atoi(f[3]); err != nil {
+		return nil, fmt.Errorf("net: line 1: hands: %v", err)
+	}
+	if n.Hidden, err = strconv.Atoi(f[4]); err != nil {
 		return nil, fmt.Errorf("net: line 1: hidden units: %v", err)
 	}
-	if n.Points <= 0 || n.Points > 32 || n.Hidden <= 0 || n.Hidden > MaxHidden {
-		return nil, fmt.Errorf("net: line 1: %d points and %d hidden units (want 1-32 and 1-%d)", n.Points, n.Hidden, MaxHidden)
+	if n.Points <= 0 || n.Points > 32 || n.Hands < 0 || n.Hands > 32 || n.Hidden <= 0 || n.Hidden > MaxHidden {
+		return nil, fmt.Errorf("net: line 1: %d points, hands of %d and %d hidden units (want 1-32, 0-32 and 1-%d)", n.Points, n.Hands, n.Hidden, MaxHidden)
 	}
 	if n.B1, err = next(n.Hidden); err != nil {
 		return nil, err
 	}
-	n.W1 = make([]int32, 0, 2*n.Points*n.Hidden)
-	for i := 0; i < 2*n.Points; i++ {
+	n.W1 = make([]int32, 0, n.Inputs()*n.Hidden)
+	for i := 0; i < n.Inputs(); i++ {
 		row, err := next(n.Hidden)
 		if err != nil {
 			return nil, err

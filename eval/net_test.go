@@ -10,9 +10,10 @@ import (
 )
 
 // randomNet returns a net of random weights for a board of points points.
-func randomNet(points, hidden int, seed uint64) *Net {
+func randomNet(points, hands, hidden int, seed uint64) *Net {
 	rng := rand.New(rand.NewPCG(seed, 3))
-	n := &Net{Points: points, Hidden: hidden, W1: make([]int32, hidden*2*points), B1: make([]int32, hidden), W2: make([]int32, hidden), B2: int32(rng.IntN(41) - 20)}
+	n := &Net{Points: points, Hands: hands, Hidden: hidden, B1: make([]int32, hidden), W2: make([]int32, hidden), B2: int32(rng.IntN(41) - 20)}
+	n.W1 = make([]int32, hidden*n.Inputs())
 	for i := range n.W1 {
 		n.W1[i] = int32(rng.IntN(2*NetScale+1) - NetScale)
 	}
@@ -26,19 +27,31 @@ func randomNet(points, hidden int, seed uint64) *Net {
 // slidingPositions returns positions of random games of nine men's morris
 // in which both sides slide.
 func slidingPositions(n int) []mill.Position {
+	return randomPositions(n, 18, 30, &Net{})
+}
+
+// placingPositions returns positions of random games of nine men's morris
+// in which a side still places.
+func placingPositions(n int) []mill.Position {
+	return randomPositions(n, 0, 18, &Net{Hands: 9})
+}
+
+// randomPositions returns n positions of random games of nine men's
+// morris, after from to from+spread-1 plies, that the net net applies to.
+func randomPositions(n, from, spread int, net *Net) []mill.Position {
 	r := mill.MustRules("nine-mens-morris")
 	rng := rand.New(rand.NewPCG(9, 9))
 	var out []mill.Position
 	for len(out) < n {
 		p := r.Start()
-		for i := 0; i < 18+rng.IntN(30); i++ {
+		for i := 0; i < from+rng.IntN(spread); i++ {
 			ms := p.Moves(nil)
 			if len(ms) == 0 {
 				break
 			}
 			p = p.Play(ms[rng.IntN(len(ms))])
 		}
-		if o, _ := p.Status(); o == mill.NoOutcome && (&Net{}).Applies(&p) {
+		if o, _ := p.Status(); o == mill.NoOutcome && net.Applies(&p) {
 			out = append(out, p)
 		}
 	}
@@ -46,46 +59,62 @@ func slidingPositions(n int) []mill.Position {
 }
 
 // TestNetEval checks Eval against the definition of NetScale, computed
-// the slow way: every input of the position, on or off.
+// the slow way: every input of the position, on or off, for a net of the
+// moving phase and one of the placing phase.
 func TestNetEval(t *testing.T) {
-	n := randomNet(24, 12, 1)
-	for _, p := range slidingPositions(200) {
-		us := p.SideToMove()
-		on := func(i int) bool {
-			if i < 24 {
-				return p.Pieces(us)&(1<<i) != 0
-			}
-			return p.Pieces(us.Other())&(1<<(i-24)) != 0
+	for _, n := range []*Net{randomNet(24, 0, 12, 1), randomNet(24, 9, 12, 2)} {
+		ps := slidingPositions(200)
+		if n.Hands > 0 {
+			ps = placingPositions(200)
 		}
-		var sum int64
-		for j := 0; j < n.Hidden; j++ {
-			a := int64(n.B1[j])
-			for i := 0; i < 48; i++ {
-				if on(i) {
-					a += int64(n.W1[i*n.Hidden+j])
+		for _, p := range ps {
+			us := p.SideToMove()
+			on := func(i int) bool {
+				switch {
+				case i < 24:
+					return p.Pieces(us)&(1<<i) != 0
+				case i < 48:
+					return p.Pieces(us.Other())&(1<<(i-24)) != 0
+				case i < 48+10:
+					return p.InHand(us) == i-48
 				}
+				return p.InHand(us.Other()) == i-58
 			}
-			sum += max(a, 0) * int64(n.W2[j])
-		}
-		if got, want := n.Eval(&p), int(n.B2)+int(sum/(NetScale*NetScale)); got != want {
-			t.Fatalf("%v: Eval %d, want %d", p, got, want)
+			var sum int64
+			for j := 0; j < n.Hidden; j++ {
+				a := int64(n.B1[j])
+				for i := 0; i < n.Inputs(); i++ {
+					if on(i) {
+						a += int64(n.W1[i*n.Hidden+j])
+					}
+				}
+				sum += max(a, 0) * int64(n.W2[j])
+			}
+			if got, want := n.Eval(&p), int(n.B2)+int(sum/(NetScale*NetScale)); got != want {
+				t.Fatalf("hands %d, %v: Eval %d, want %d", n.Hands, p, got, want)
+			}
 		}
 	}
 }
 
-// TestNetInEvaluate checks that Evaluate adds the net where it applies and
-// only there.
+// TestNetInEvaluate checks that Evaluate adds each net where it applies
+// and only there.
 func TestNetInEvaluate(t *testing.T) {
 	w := NineMensMorris
 	wn := w
-	wn.Net = randomNet(24, 8, 2)
+	wn.Net = randomNet(24, 0, 8, 2)
+	wn.PlacingNet = randomNet(24, 9, 8, 3)
 	for _, p := range slidingPositions(50) {
 		if got, want := wn.Evaluate(&p), w.Evaluate(&p)+wn.Net.Eval(&p); got != want {
 			t.Errorf("%v: %d, want %d", p, got, want)
 		}
 	}
+	for _, p := range placingPositions(50) {
+		if got, want := wn.Evaluate(&p), w.Evaluate(&p)+wn.PlacingNet.Eval(&p); got != want {
+			t.Errorf("%v: %d, want %d", p, got, want)
+		}
+	}
 	for _, text := range []string{
-		"nine-mens-morris W7/8/8 b 8,9 - 0 1",         // placing
 		"nine-mens-morris WWW5/BBB5/B7 w 0,0 - 0 30",  // white flies
 		"nine-mens-morris WW1W4/BB1B4/8 b 0,0 - 0 30", // both fly
 	} {
@@ -93,14 +122,21 @@ func TestNetInEvaluate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if wn.Net.Applies(&p) || wn.Evaluate(&p) != w.Evaluate(&p) {
-			t.Errorf("%s: the net counts where it does not apply", text)
+		if wn.Net.Applies(&p) || wn.PlacingNet.Applies(&p) || wn.Evaluate(&p) != w.Evaluate(&p) {
+			t.Errorf("%s: a net counts where it does not apply", text)
 		}
+	}
+	p := mill.MustParsePosition("nine-mens-morris W7/8/8 b 8,9 - 0 1")
+	if wn.Net.Applies(&p) || !wn.PlacingNet.Applies(&p) {
+		t.Errorf("%s: the placing net must apply, the moving net not", p)
+	}
+	if (&Net{Hands: 8}).Applies(&p) {
+		t.Errorf("%s: a net of hands up to 8 applies to a hand of 9", p)
 	}
 }
 
 func TestNetWriteRead(t *testing.T) {
-	n := randomNet(24, 5, 3)
+	n := randomNet(24, 0, 5, 3)
 	var b strings.Builder
 	if err := n.Write(&b); err != nil {
 		t.Fatal(err)
@@ -119,33 +155,35 @@ func TestNetWriteRead(t *testing.T) {
 func TestReadNetErrors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"empty", "", "unexpected end"},
-		{"magic", "morris-net 2 1 1\n", "want \"morris-net 1\""},
-		{"points", "morris-net 1 x 1\n", "points"},
-		{"too many points", "morris-net 1 33 1\n", "want 1-32"},
-		{"no hidden", "morris-net 1 1 0\n", "want 1-32 and 1-64"},
-		{"long row", "morris-net 1 1 1\n1 2\n", "2 numbers, want 1"},
-		{"not a number", "morris-net 1 1 1\n1\nz\n", "invalid syntax"},
-		{"too large", "morris-net 1 1 1\n1\n2\n99999999999\n", "out of range"},
-		{"no output", "morris-net 1 1 1\n1\n2\n3\n", "unexpected end"},
-		{"no bias", "morris-net 1 1 1\n1\n2\n3\n4\n", "unexpected end"},
-		{"two biases", "morris-net 1 1 1\n1\n2\n3\n4\n5 6\n", "2 numbers, want 1"},
-		{"trailing", "morris-net 1 1 1\n1\n2\n3\n4\n5\n6\n", "text after"},
+		{"magic", "morris-net 2 1 0 1\n", "want \"morris-net 1\""},
+		{"points", "morris-net 1 x 0 1\n", "points"},
+		{"hands", "morris-net 1 1 y 1\n", "hands"},
+		{"old header", "morris-net 1 1 1\n", "the hands"},
+		{"too many points", "morris-net 1 33 0 1\n", "want 1-32"},
+		{"no hidden", "morris-net 1 1 0 0\n", "1-64"},
+		{"long row", "morris-net 1 1 0 1\n1 2\n", "2 numbers, want 1"},
+		{"not a number", "morris-net 1 1 0 1\n1\nz\n", "invalid syntax"},
+		{"too large", "morris-net 1 1 0 1\n1\n2\n99999999999\n", "out of range"},
+		{"no output", "morris-net 1 1 0 1\n1\n2\n3\n", "unexpected end"},
+		{"no bias", "morris-net 1 1 0 1\n1\n2\n3\n4\n", "unexpected end"},
+		{"two biases", "morris-net 1 1 0 1\n1\n2\n3\n4\n5 6\n", "2 numbers, want 1"},
+		{"trailing", "morris-net 1 1 0 1\n1\n2\n3\n4\n5\n6\n", "text after"},
 	} {
 		_, err := ReadNet(strings.NewReader(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := ReadNet(strings.NewReader("morris-net 1 1 1\n1\n2\n3\n4\n5\n\n")); err != nil {
+	if _, err := ReadNet(strings.NewReader("morris-net 1 1 0 1\n1\n2\n3\n4\n5\n\n")); err != nil {
 		t.Errorf("a good net with a blank line after it: %v", err)
 	}
 }
 
 func FuzzReadNet(f *testing.F) {
 	var b strings.Builder
-	randomNet(3, 2, 4).Write(&b)
+	randomNet(3, 0, 2, 4).Write(&b)
 	f.Add(b.String())
-	f.Add("morris-net 1 1 1\n1\n2\n3\n4\n5\n")
+	f.Add("morris-net 1 1 0 1\n1\n2\n3\n4\n5\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		n, err := ReadNet(strings.NewReader(text))
 		if err != nil {
@@ -171,7 +209,7 @@ func FuzzReadNet(f *testing.F) {
 func TestNetNoAllocs(t *testing.T) {
 	ps := slidingPositions(20)
 	w := NineMensMorris
-	w.Net = randomNet(24, 32, 5)
+	w.Net = randomNet(24, 0, 32, 5)
 	if a := testing.AllocsPerRun(100, func() {
 		for i := range ps {
 			w.Evaluate(&ps[i])
@@ -188,7 +226,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, hidden := range []int{0, 16, 32} {
 		w := NineMensMorris
 		if hidden > 0 {
-			w.Net = randomNet(24, hidden, 6)
+			w.Net = randomNet(24, 0, hidden, 6)
 		}
 		b.Run("hidden="+strconv.Itoa(hidden), func(b *testing.B) {
 			b.ReportAllocs()

@@ -11,6 +11,7 @@ import (
 
 // NetOptions are the choices of TrainNet.
 type NetOptions struct {
+	Hands      int     // 0: a net of the moving phase; else of the placing phase, hands of up to Hands pieces (eval.Net)
 	Hidden     int     // hidden units
 	Epochs     int     // passes over the samples
 	Batch      int     // samples a step
@@ -33,17 +34,16 @@ type netSample struct {
 	target float64
 }
 
-// netSamples turns samples into training rows: those that net inputs apply
-// to, scored by base (whose Net is ignored), with every symmetric image of
-// the board when sym is set.
-func netSamples(samples []Sample, base *eval.Weights, k float64, sym bool) []netSample {
+// netSamples turns samples into training rows: those that a net of the
+// shape of net applies to, scored by base (whose nets are ignored), with
+// every symmetric image of the board when sym is set.
+func netSamples(samples []Sample, net *eval.Net, base *eval.Weights, k float64, sym bool) []netSample {
 	w := *base
-	w.Net = nil
-	probe := &eval.Net{}
+	w.Net, w.PlacingNet = nil, nil
 	var out []netSample
 	for _, s := range samples {
 		p := s.Pos
-		if !probe.Applies(&p) {
+		if !net.Applies(&p) {
 			continue
 		}
 		b := float64(w.Evaluate(&p))
@@ -54,14 +54,15 @@ func netSamples(samples []Sample, base *eval.Weights, k float64, sym bool) []net
 		}
 		for i := 0; i < images; i++ {
 			q := p.Transform(i)
-			out = append(out, netSample{netInputs(&q), b, t})
+			out = append(out, netSample{netInputs(&q, net.Hands), b, t})
 		}
 	}
 	return out
 }
 
-// netInputs lists the inputs of p that are on, as eval.Net.Eval reads them.
-func netInputs(p *mill.Position) []uint8 {
+// netInputs lists the inputs of p that are on, as eval.Net.Eval reads them
+// for a net with hands of up to hands pieces (0: of the moving phase).
+func netInputs(p *mill.Position, hands int) []uint8 {
 	us := p.SideToMove()
 	n := p.Rules().Board().Len()
 	var a []uint8
@@ -70,6 +71,9 @@ func netInputs(p *mill.Position) []uint8 {
 	}
 	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
 		a = append(a, uint8(n+bits.TrailingZeros32(s)))
+	}
+	if hands > 0 {
+		a = append(a, uint8(2*n+p.InHand(us)), uint8(2*n+hands+1+p.InHand(us.Other())))
 	}
 	return a
 }
@@ -112,9 +116,9 @@ func (f *floatNet) forward(active []uint8, h []float64) float64 {
 }
 
 // quantize returns f as an eval.Net.
-func (f *floatNet) quantize(points int) *eval.Net {
+func (f *floatNet) quantize(points, hands int) *eval.Net {
 	q := func(x float64) int32 { return int32(math.Round(x)) }
-	n := &eval.Net{Points: points, Hidden: f.hidden, W1: make([]int32, len(f.w1)), B1: make([]int32, f.hidden), W2: make([]int32, f.hidden)}
+	n := &eval.Net{Points: points, Hands: hands, Hidden: f.hidden, W1: make([]int32, len(f.w1)), B1: make([]int32, f.hidden), W2: make([]int32, f.hidden)}
 	for i, v := range f.w1 {
 		n.W1[i] = q(v * eval.NetScale)
 	}
@@ -127,20 +131,26 @@ func (f *floatNet) quantize(points int) *eval.Net {
 }
 
 // TrainNet trains a net to add to base's score of the samples' positions
-// (those a net applies to: both sides sliding) so that the sum comes
+// (those the net applies to: both sides sliding, or for o.Hands > 0 a side
+// placing) so that the sum comes
 // closest to the samples' scores, both squashed as Loss squashes them, by
 // Adam over shuffled batches. log, when not nil, is told the training
 // loss of each epoch (of the float net on the rows it trained on). The
 // result is the net in fixed point; a weights' set with it is base with
-// Net set.
+// Net (PlacingNet for o.Hands > 0) set. It returns nil when no sample is
+// one the net applies to.
 func TrainNet(samples []Sample, base *eval.Weights, o NetOptions, log func(epoch int, loss float64)) *eval.Net {
 	if len(samples) == 0 {
 		return nil
 	}
 	points := samples[0].Pos.Rules().Board().Len()
-	rows := netSamples(samples, base, o.K, o.Symmetries)
+	shape := &eval.Net{Points: points, Hands: o.Hands}
+	rows := netSamples(samples, shape, base, o.K, o.Symmetries)
+	if len(rows) == 0 {
+		return nil
+	}
 	rng := rand.New(rand.NewPCG(o.Seed, 7))
-	f := &floatNet{in: 2 * points, hidden: o.Hidden}
+	f := &floatNet{in: shape.Inputs(), hidden: o.Hidden}
 	f.w1 = make([]float64, o.Hidden*f.in)
 	f.b1 = make([]float64, o.Hidden)
 	f.w2 = make([]float64, o.Hidden)
@@ -215,5 +225,5 @@ func TrainNet(samples []Sample, base *eval.Weights, o NetOptions, log func(epoch
 			log(epoch, total/float64(len(rows)))
 		}
 	}
-	return f.quantize(points)
+	return f.quantize(points, o.Hands)
 }

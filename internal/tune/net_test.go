@@ -22,6 +22,7 @@ var (
 	netDecay   = flag.Float64("net-decay", 1e-5, "with -fit-net: L2 decay of the weights a step")
 	netNoSym   = flag.Bool("net-nosym", false, "with -fit-net: do not train on the board's symmetric images")
 	netBaseDef = flag.Bool("net-base-default", false, "with -fit-net: the net adds to eval.Default instead of eval.NineMensMorris")
+	netHands   = flag.Int("net-hands", 0, "with -fit-net: 0 trains a net of the moving phase (eval.Weights.Net), 9 one of the placing phase (PlacingNet)")
 )
 
 // TestFitNet trains a net (eval.Net) to add to the weighted sum of nine
@@ -45,10 +46,11 @@ func TestFitNet(t *testing.T) {
 		base = eval.Default
 	}
 	const k = 150
+	shape := &eval.Net{Hands: *netHands}
 	applies := func(s []Sample) []Sample {
 		var out []Sample
 		for _, x := range s {
-			if (&eval.Net{}).Applies(&x.Pos) {
+			if shape.Applies(&x.Pos) {
 				out = append(out, x)
 			}
 		}
@@ -57,12 +59,16 @@ func TestFitNet(t *testing.T) {
 	train, hold = applies(train), applies(hold)
 	t.Logf("%d samples to train on, %d held out; held out loss without a net %.5f (train %.5f)", len(train), len(hold), Loss(hold, &base, k), Loss(train, &base, k))
 	start := time.Now()
-	n := TrainNet(train, &base, NetOptions{Hidden: *netHidden, Epochs: *netEpochs, Batch: 256, Rate: *netRate, Decay: *netDecay, K: k, Symmetries: !*netNoSym, Seed: 1},
+	n := TrainNet(train, &base, NetOptions{Hands: *netHands, Hidden: *netHidden, Epochs: *netEpochs, Batch: 256, Rate: *netRate, Decay: *netDecay, K: k, Symmetries: !*netNoSym, Seed: 1},
 		func(epoch int, loss float64) {
 			t.Logf("epoch %d: %.5f (%v)", epoch+1, loss, time.Since(start).Round(time.Second))
 		})
 	w := base
-	w.Net = n
+	if *netHands > 0 {
+		w.PlacingNet = n
+	} else {
+		w.Net = n
+	}
 	t.Logf("with the net: held out %.5f, train %.5f", Loss(hold, &w, k), Loss(train, &w, k))
 	if *netOut != "" {
 		f, err := os.Create(*netOut)
@@ -78,49 +84,75 @@ func TestFitNet(t *testing.T) {
 	}
 }
 
-// TestTrainNetLearns trains a small net on a rule the weighted sum does
-// not know (a position is good for the side to move exactly when it holds
-// the point a1) and checks that the net learns it, in fixed point as the
-// engine computes it, and that it survives Write and ReadNet.
+// TestTrainNetLearns trains small nets, of the moving and of the placing
+// phase, on a rule the weighted sum does not know (a position is good for
+// the side to move exactly when it holds the point a1) and checks that
+// each learns it, in fixed point as the engine computes it, and that it
+// survives Write and ReadNet.
 func TestTrainNetLearns(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
-	ps := slidingPositions(r, 300, 1)
-	if len(ps) < 200 {
-		t.Fatalf("only %d positions", len(ps))
-	}
-	base := eval.Weights{} // scores 0: the net must carry it all
-	a1, _ := r.Board().PointByName("a1")
-	var samples []Sample
-	for _, p := range ps {
-		score := -400
-		if p.Pieces(p.SideToMove())&(1<<a1) != 0 {
-			score = 400
+	for _, hands := range []int{0, 9} {
+		ps := slidingPositions(r, 300, 1)
+		if hands > 0 {
+			ps = placingPositions(r, 300, 1)
 		}
-		samples = append(samples, Sample{p, score})
-	}
-	var last float64
-	n := TrainNet(samples, &base, NetOptions{Hidden: 8, Epochs: 200, Batch: 16, Rate: 0.01, K: 150, Seed: 1}, func(_ int, loss float64) { last = loss })
-	if last > 0.01 {
-		t.Errorf("training loss %.4f after the last epoch (0.19 for a net that says 0)", last)
-	}
-	var buf strings.Builder
-	if err := n.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	n2, err := eval.ReadNet(strings.NewReader(buf.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrong := 0
-	for _, s := range samples {
-		p := s.Pos
-		if v := n2.Eval(&p); (v > 0) != (s.Score > 0) {
-			wrong++
+		if len(ps) < 200 {
+			t.Fatalf("only %d positions", len(ps))
+		}
+		base := eval.Weights{} // scores 0: the net must carry it all
+		a1, _ := r.Board().PointByName("a1")
+		var samples []Sample
+		for _, p := range ps {
+			score := -400
+			if p.Pieces(p.SideToMove())&(1<<a1) != 0 {
+				score = 400
+			}
+			samples = append(samples, Sample{p, score})
+		}
+		var last float64
+		n := TrainNet(samples, &base, NetOptions{Hands: hands, Hidden: 8, Epochs: 200, Batch: 16, Rate: 0.01, K: 150, Seed: 1}, func(_ int, loss float64) { last = loss })
+		if last > 0.01 {
+			t.Errorf("hands %d: training loss %.4f after the last epoch (0.19 for a net that says 0)", hands, last)
+		}
+		var buf strings.Builder
+		if err := n.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		n2, err := eval.ReadNet(strings.NewReader(buf.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n2.Hands != hands {
+			t.Fatalf("a net of hands %d read back with %d", hands, n2.Hands)
+		}
+		wrong := 0
+		for _, s := range samples {
+			p := s.Pos
+			if v := n2.Eval(&p); (v > 0) != (s.Score > 0) {
+				wrong++
+			}
+		}
+		if wrong > len(samples)/20 {
+			t.Errorf("hands %d: %d of %d positions on the wrong side of 0", hands, wrong, len(samples))
 		}
 	}
-	if wrong > len(samples)/20 {
-		t.Errorf("%d of %d positions on the wrong side of 0", wrong, len(samples))
+}
+
+// placingPositions returns up to n distinct positions of random games
+// under r in which a side still places, after 1 to 17 random plies.
+func placingPositions(r *mill.Rules, n int, seed uint64) []mill.Position {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	seen := map[uint64]bool{}
+	shape := &eval.Net{Hands: r.Options().Pieces}
+	var out []mill.Position
+	for tries := 0; len(out) < n && tries < 20*n; tries++ {
+		p := opening(r, rng, 1+rng.IntN(17))
+		if shape.Applies(&p) && !seen[p.Key()] {
+			seen[p.Key()] = true
+			out = append(out, p)
+		}
 	}
+	return out
 }
 
 // slidingPositions returns up to n distinct positions of random games
@@ -152,13 +184,13 @@ func TestNetQuantized(t *testing.T) {
 		f.b1[j] = math.Cos(float64(j)) * 0.3
 		f.w2[j] = math.Sin(float64(3*j+1)) * 0.5
 	}
-	n := f.quantize(24)
+	n := f.quantize(24, 0)
 	if err := n.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	h := make([]float64, 16)
 	for _, p := range ps {
-		want := f.forward(netInputs(&p), h)
+		want := f.forward(netInputs(&p, 0), h)
 		if got := n.Eval(&p); math.Abs(float64(got)-want) > 2 {
 			t.Errorf("%v: fixed point %d, float %.2f", p, got, want)
 		}
