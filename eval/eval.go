@@ -143,16 +143,23 @@ func For(r *mill.Rules) *Weights {
 // count in the proportion of its pieces placed, as Mobility does: the room
 // that matters is the one left when placing ends.
 func (w *Weights) Evaluate(p *mill.Position) int {
-	us, them := p.SideToMove(), p.SideToMove().Other()
-	su, nearU, ku := w.side(p, us)
-	st, nearT, kt := w.side(p, them)
-	score := su - st + w.Tempo[PhaseOf(p, us)] + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
+	score := w.Linear(p)
 	if w.Net != nil && w.Net.Applies(p) {
 		score += w.Net.Eval(p)
 	} else if w.PlacingNet != nil && w.PlacingNet.Applies(p) {
 		score += w.PlacingNet.Eval(p)
 	}
 	return score
+}
+
+// Linear returns the score of p by the weights alone, without the nets: a
+// search that keeps the nets' sums move by move (Accumulator) adds their
+// output itself.
+func (w *Weights) Linear(p *mill.Position) int {
+	us, them := p.SideToMove(), p.SideToMove().Other()
+	su, nearU, ku := w.side(p, us)
+	st, nearT, kt := w.side(p, them)
+	return su - st + w.Tempo[PhaseOf(p, us)] + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
 }
 
 // side returns c's sum but for Reserved, the empty points next to c's

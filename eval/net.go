@@ -75,23 +75,79 @@ func (n *Net) Eval(p *mill.Position) int {
 	var acc [MaxHidden]int32
 	h := acc[:n.Hidden]
 	copy(h, n.B1)
-	add := func(i int) {
-		row := n.W1[i*n.Hidden : (i+1)*n.Hidden]
-		row = row[:len(h)]
-		for j, w := range row {
-			h[j] += w
-		}
-	}
 	for s := p.Pieces(us); s != 0; s &= s - 1 {
-		add(bits.TrailingZeros32(s))
+		addRow(h, n.row(bits.TrailingZeros32(s)))
 	}
 	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
-		add(n.Points + bits.TrailingZeros32(s))
+		addRow(h, n.row(n.Points+bits.TrailingZeros32(s)))
 	}
 	if n.Hands > 0 {
-		add(2*n.Points + p.InHand(us))
-		add(2*n.Points + n.Hands + 1 + p.InHand(us.Other()))
+		addRow(h, n.row(2*n.Points+p.InHand(us)))
+		addRow(h, n.row(2*n.Points+n.Hands+1+p.InHand(us.Other())))
 	}
+	return n.out(h)
+}
+
+// An Accumulator holds a net's hidden sums over the pieces of a position
+// (the hands left out), one set for each side to move, so that a search can
+// update them move by move (Update) instead of summing every piece again.
+type Accumulator struct {
+	h [2][MaxHidden]int32
+}
+
+// row returns the weights of input i.
+func (n *Net) row(i int) []int32 { return n.W1[i*n.Hidden : (i+1)*n.Hidden] }
+
+// Init sets a to the sums of p's pieces.
+func (n *Net) Init(a *Accumulator, p *mill.Position) {
+	for c := mill.White; c <= mill.Black; c++ {
+		h := a.h[c][:n.Hidden]
+		copy(h, n.B1)
+		for s := p.Pieces(c); s != 0; s &= s - 1 {
+			addRow(h, n.row(bits.TrailingZeros32(s)))
+		}
+		for s := p.Pieces(c.Other()); s != 0; s &= s - 1 {
+			addRow(h, n.row(n.Points+bits.TrailingZeros32(s)))
+		}
+	}
+}
+
+// Update sets a to the sums of after, from prev, the sums of before: only
+// the points whose pieces changed are added or taken away.
+func (n *Net) Update(a, prev *Accumulator, before, after *mill.Position) {
+	a.h[0], a.h[1] = prev.h[0], prev.h[1]
+	for c := mill.White; c <= mill.Black; c++ {
+		b, f := before.Pieces(c), after.Pieces(c)
+		own, opp := a.h[c][:n.Hidden], a.h[c.Other()][:n.Hidden]
+		for s := f &^ b; s != 0; s &= s - 1 {
+			pt := bits.TrailingZeros32(s)
+			addRow(own, n.row(pt))
+			addRow(opp, n.row(n.Points+pt))
+		}
+		for s := b &^ f; s != 0; s &= s - 1 {
+			pt := bits.TrailingZeros32(s)
+			subRow(own, n.row(pt))
+			subRow(opp, n.row(n.Points+pt))
+		}
+	}
+}
+
+// Output returns the net's value of p from a, the sums of p's pieces: what
+// Eval returns.
+func (n *Net) Output(a *Accumulator, p *mill.Position) int {
+	us := p.SideToMove()
+	var acc [MaxHidden]int32
+	h := acc[:n.Hidden]
+	copy(h, a.h[us][:n.Hidden])
+	if n.Hands > 0 {
+		addRow(h, n.row(2*n.Points+p.InHand(us)))
+		addRow(h, n.row(2*n.Points+n.Hands+1+p.InHand(us.Other())))
+	}
+	return n.out(h)
+}
+
+// out returns the output of hidden sums h.
+func (n *Net) out(h []int32) int {
 	var out int64
 	w2 := n.W2[:len(h)]
 	for j, a := range h {
@@ -100,6 +156,20 @@ func (n *Net) Eval(p *mill.Position) int {
 		}
 	}
 	return int(n.B2) + int(out/(NetScale*NetScale))
+}
+
+func addRow(h, row []int32) {
+	row = row[:len(h)]
+	for j, w := range row {
+		h[j] += w
+	}
+}
+
+func subRow(h, row []int32) {
+	row = row[:len(h)]
+	for j, w := range row {
+		h[j] -= w
+	}
 }
 
 // Validate reports whether the sizes of n agree with each other.

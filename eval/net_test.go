@@ -240,3 +240,44 @@ func BenchmarkEvaluate(b *testing.B) {
 }
 
 var sink int
+
+// TestAccumulator plays random games of nine men's morris and keeps each
+// net's sums move by move with Update: at every ply they must equal the
+// sums Init computes from scratch, and Output what Eval gives.
+func TestAccumulator(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, n := range []*Net{randomNet(24, 0, 16, 7), randomNet(24, 9, 16, 8)} {
+		applied := 0
+		for game := 0; game < 30; game++ {
+			p := r.Start()
+			var a, fresh Accumulator
+			n.Init(&a, &p)
+			for ply := 0; ply < 200; ply++ {
+				ms := p.Moves(nil)
+				if o, _ := p.Status(); o != mill.NoOutcome || len(ms) == 0 {
+					break
+				}
+				q := p.Play(ms[rng.IntN(len(ms))])
+				var b Accumulator
+				n.Update(&b, &a, &p, &q)
+				n.Init(&fresh, &q)
+				for c := range 2 {
+					if b.h[c] != fresh.h[c] {
+						t.Fatalf("hands %d, %s after %s: the sums kept differ from Init's", n.Hands, q, p)
+					}
+				}
+				if n.Applies(&q) {
+					applied++
+					if got, want := n.Output(&b, &q), n.Eval(&q); got != want {
+						t.Fatalf("hands %d, %s: Output %d, Eval %d", n.Hands, q, got, want)
+					}
+				}
+				p, a = q, b
+			}
+		}
+		if applied < 500 {
+			t.Errorf("hands %d: only %d positions the net applies to", n.Hands, applied)
+		}
+	}
+}

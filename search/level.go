@@ -108,9 +108,9 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 	}
 	all := make([]scored, 0, len(moves))
 	for _, m := range moves {
-		w.stack[0].pos = root
+		w.setPos(0, root)
 		w.stack[0].key = root.Key()
-		w.stack[1].pos = root.Play(m)
+		w.setPos(1, root.Play(m))
 		lo, hi, sign := window(-Infinity, Infinity, w.stack[1].pos.SideToMove() == root.SideToMove())
 		s := sign * w.search(1, d, lo, hi)
 		all = append(all, scored{m, s})

@@ -131,12 +131,16 @@ type frame struct {
 	scores []int32
 }
 
+// stackSize is the plies of a worker's stack: the search's and the
+// quiescence's below it.
+const stackSize = MaxPly + maxQPly + 2
+
 type worker struct {
 	e         *Engine
 	id        int
 	nodes     atomic.Uint64
 	tbHits    atomic.Uint64
-	stack     [MaxPly + maxQPly + 2]frame
+	stack     [stackSize]frame
 	killers   [MaxPly + 1][2]mill.Move
 	history   [2][33][33]int32
 	pv        [MaxPly + 1][MaxPly + 1]mill.Move
@@ -152,6 +156,16 @@ type worker struct {
 	noise     func(int) int
 	rootMove  mill.Move // the last root move of this iteration that raised alpha
 	rootDepth int       // the depth of the iteration: extensions stop at twice it
+
+	// The sums of the evaluation's nets by ply (eval.Accumulator), [0]
+	// for its Net and [1] for its PlacingNet, and whether those of a ply
+	// are the sums of the ply's position: setPos clears that, and evaluate
+	// brings them up to date from the nearest ply above that has them.
+	acc   [2][stackSize]eval.Accumulator
+	accOK [2][stackSize]bool
+	// scratchNets makes evaluate sum the nets' inputs afresh at every
+	// position (Weights.Evaluate): tests compare the two ways.
+	scratchNets bool
 
 	// The root's rules, as the quiescence search and the ordering need
 	// them: a mill wins the game (mill-wins); a placement's mill takes
@@ -222,7 +236,7 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		w.drawAfter = root.Rules().Options().DrawAfter
 		w.press = e.press
 		w.noise = e.opts.Noise
-		w.stack[0].pos = root
+		w.setPos(0, root)
 		o := root.Rules().Options()
 		w.millWins = o.MillWins
 		w.handTakes = o.PlacingCaptures == mill.CaptureFromHand
@@ -427,12 +441,51 @@ func terminal(p *mill.Position, ply int) int {
 	return -(Mate - ply)
 }
 
-func (w *worker) evaluate(p *mill.Position) int {
-	s := w.weights.Evaluate(p)
+// setPos puts p on the stack at ply: the position a search or quiescence
+// of that ply works on.
+func (w *worker) setPos(ply int, p mill.Position) {
+	w.stack[ply].pos = p
+	w.accOK[0][ply], w.accOK[1][ply] = false, false
+}
+
+// evaluate returns the evaluation of the position at ply. The nets' sums
+// are kept by ply (netOutput), so that a net costs the pieces that moved,
+// not the pieces on the board.
+func (w *worker) evaluate(ply int) int {
+	p := &w.stack[ply].pos
+	s := w.weights.Linear(p)
+	if w.scratchNets {
+		s = w.weights.Evaluate(p)
+	} else if n := w.weights.Net; n != nil && n.Applies(p) {
+		s += w.netOutput(0, n, ply)
+	} else if n := w.weights.PlacingNet; n != nil && n.Applies(p) {
+		s += w.netOutput(1, n, ply)
+	}
 	if w.noise != nil {
 		s += w.noise(s)
 	}
 	return s
+}
+
+// netOutput returns the output of net k (0 the weights' Net, 1 their
+// PlacingNet), n, for the position at ply, bringing its sums there up to
+// date: from the nearest ply above whose sums are kept, move by move, or
+// from the pieces of the root.
+func (w *worker) netOutput(k int, n *eval.Net, ply int) int {
+	acc, ok := &w.acc[k], &w.accOK[k]
+	from := ply
+	for from > 0 && !ok[from] {
+		from--
+	}
+	if !ok[from] {
+		n.Init(&acc[from], &w.stack[from].pos)
+		ok[from] = true
+	}
+	for i := from + 1; i <= ply; i++ {
+		n.Update(&acc[i], &acc[i-1], &w.stack[i-1].pos, &w.stack[i].pos)
+		ok[i] = true
+	}
+	return n.Output(&acc[ply], &w.stack[ply].pos)
 }
 
 func toTT(score, ply int) int {
@@ -552,7 +605,7 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 		}
 	}
 	if ply >= MaxPly {
-		return w.evaluate(p)
+		return w.evaluate(ply)
 	}
 	if depth <= 0 {
 		return w.quiesce(ply, alpha, beta, 0)
@@ -592,7 +645,7 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	for i := range moves {
 		pickBest(moves, f.scores, i)
 		m := moves[i]
-		w.stack[ply+1].pos = p.Play(m)
+		w.setPos(ply+1, p.Play(m))
 		same := w.stack[ply+1].pos.SideToMove() == us
 		var score int
 		if i == 0 {
@@ -736,7 +789,7 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 		if moves == nil && !p.HasMoves() {
 			return terminal(p, ply)
 		}
-		stand = w.evaluate(p)
+		stand = w.evaluate(ply)
 		if stand >= beta || qply >= maxQPly {
 			return stand
 		}
@@ -761,7 +814,7 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 		best = -Infinity
 	}
 	for _, m := range moves {
-		w.stack[ply+1].pos = p.Play(m)
+		w.setPos(ply+1, p.Play(m))
 		lo, hi, sign := window(alpha, beta, w.stack[ply+1].pos.SideToMove() == us)
 		score := sign * w.quiesce(ply+1, lo, hi, qply+1)
 		if w.e.stop.Load() {
@@ -795,6 +848,6 @@ func (e *Engine) Quiesce(p mill.Position) int {
 	w.millWins = o.MillWins
 	w.handTakes = o.PlacingCaptures == mill.CaptureFromHand
 	w.blockedRemoves = o.Blocked == mill.BlockedRemoves
-	w.stack[0].pos = p
+	w.setPos(0, p)
 	return w.quiesce(0, -Infinity, Infinity, 0)
 }
