@@ -27,27 +27,52 @@ type Sample struct {
 // Positions plays games from random openings of openingPlies moves, the
 // rest chosen by levels 7 and 8 (which vary their moves), for at most
 // maxPlies plies each, and returns the distinct positions that keep
-// accepts, in the order met.
+// accepts, game by game in the order met. The games are played on two
+// goroutines; each has its own random source (from seed and its number),
+// so the result does not depend on which goroutine played it.
 func Positions(ctx context.Context, r *mill.Rules, games, openingPlies, maxPlies int, keep func(mill.Position) bool, seed uint64) []mill.Position {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	e := search.New(search.Options{HashMB: 16})
+	const workers = 2
+	found := make([][]mill.Position, games)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := search.New(search.Options{HashMB: 16})
+			for g := range next {
+				rng := rand.New(rand.NewPCG(seed, uint64(g)))
+				e.Clear()
+				p := opening(r, rng, openingPlies)
+				hist := []mill.Position{p}
+				for ply := openingPlies; ply < maxPlies && ctx.Err() == nil; ply++ {
+					lv := search.LevelFor(7 + rng.IntN(2))
+					m := e.Choose(ctx, hist, lv, search.Limits{Depth: lv.Depth}, rng, nil).Move
+					if m.IsZero() {
+						break
+					}
+					p = p.Play(m)
+					hist = append(hist, p)
+					if o, _ := p.Status(); o != mill.NoOutcome {
+						break
+					}
+					if keep(p) {
+						found[g] = append(found[g], p)
+					}
+				}
+			}
+		}()
+	}
+	for g := 0; g < games && ctx.Err() == nil; g++ {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
 	seen := map[uint64]bool{}
 	var ps []mill.Position
-	for g := 0; g < games && ctx.Err() == nil; g++ {
-		p := opening(r, rng, openingPlies)
-		hist := []mill.Position{p}
-		for ply := openingPlies; ply < maxPlies; ply++ {
-			lv := search.LevelFor(7 + rng.IntN(2))
-			m := e.Choose(ctx, hist, lv, search.Limits{Depth: lv.Depth}, rng, nil).Move
-			if m.IsZero() {
-				break
-			}
-			p = p.Play(m)
-			hist = append(hist, p)
-			if o, _ := p.Status(); o != mill.NoOutcome {
-				break
-			}
-			if keep(p) && !seen[p.Key()] {
+	for _, f := range found {
+		for _, p := range f {
+			if !seen[p.Key()] {
 				seen[p.Key()] = true
 				ps = append(ps, p)
 			}

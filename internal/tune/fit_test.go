@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,5 +97,26 @@ func TestLabelExact(t *testing.T) {
 	}
 	if got := []int{samples[0].Score, samples[1].Score, samples[2].Score}; got[0] != fitClamp-5 || got[1] != -(fitClamp-6) || got[2] != 0 {
 		t.Errorf("scores %v, want [%d %d 0]", got, fitClamp-5, -(fitClamp - 6))
+	}
+}
+
+// TestPositionsRepeat checks that Positions gives the same positions for
+// the same seed, whichever of its goroutines plays which game.
+func TestPositionsRepeat(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	keep := func(p mill.Position) bool { return p.Ply()%2 == 0 }
+	var runs [2][]uint64
+	for i := range runs {
+		for _, p := range Positions(t.Context(), r, 4, 4, 12, keep, 9) {
+			runs[i] = append(runs[i], p.Key())
+		}
+	}
+	if len(runs[0]) < 12 {
+		t.Fatalf("%d positions from 4 games", len(runs[0]))
+	}
+	for i := 1; i < len(runs); i++ {
+		if !slices.Equal(runs[i], runs[0]) {
+			t.Fatalf("run %d gave other positions than run 0", i)
+		}
 	}
 }
