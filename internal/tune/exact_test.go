@@ -107,12 +107,7 @@ func TestExactPlacingSamples(t *testing.T) {
 	if *exactDB == "" || *exactPlacingOut == "" {
 		t.Skip("runs only with -exact DIR -exact-placing-out FILE")
 	}
-	r := mill.MustRules("nine-mens-morris")
-	db, err := egdb.Open(*exactDB, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	r, db := openExact(t)
 	start := time.Now()
 	ps := Positions(context.Background(), r, *fitGames, 4, 18, func(p mill.Position) bool {
 		_, owed := p.Pending()
@@ -143,12 +138,7 @@ func TestExactRecords(t *testing.T) {
 	if *exactDB == "" || *exactRecords == "" {
 		t.Skip("runs only with -exact DIR -exact-records FILES")
 	}
-	r := mill.MustRules("nine-mens-morris")
-	db, err := egdb.Open(*exactDB, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	_, db := openExact(t)
 	probe := db.Tablebase()
 	value := func(p mill.Position) (int, bool) {
 		if v, _, ok := probe(p); ok {
@@ -228,4 +218,45 @@ func TestExactRecords(t *testing.T) {
 		}
 		f.Close()
 	}
+}
+
+var (
+	exactDB  = flag.String("exact", "", "a directory of nine men's morris databases (morris solve): score positions after placing by them into -exact-out")
+	exactOut = flag.String("exact-out", "", "with -exact: the sample file written")
+)
+
+// TestExactSamples plays -fit-games games as TestFitMoving does and scores
+// the positions after placing (both hands empty, no removal owed, plies 18
+// to 31) by the databases of the moving phase instead of a search: exact
+// samples, for fits (TestFitMoving, TestFitJoint) that learn what no search
+// of the engine sees (docs/search.md, "What to try next"). The databases
+// take 3 hours to build here and cannot be kept; the samples can.
+//
+//	go test ./internal/tune -run TestExactSamples -exact DIR -exact-out exact.tsv -fit-games 4000 -v -timeout 0
+func TestExactSamples(t *testing.T) {
+	if *exactDB == "" || *exactOut == "" {
+		t.Skip("runs only with -exact DIR -exact-out FILE")
+	}
+	r, db := openExact(t)
+	start := time.Now()
+	ps := Positions(context.Background(), r, *fitGames, 4, 32, func(p mill.Position) bool {
+		_, owed := p.Pending()
+		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0
+	}, 7)
+	samples := LabelExact(ps, db.Tablebase())
+	t.Logf("%d positions from %d games, %d in the databases, in %v", len(ps), *fitGames, len(samples), time.Since(start).Round(time.Second))
+	writeSamples(t, *exactOut, samples)
+}
+
+// openExact opens the databases of -exact for nine men's morris, closed
+// when the test ends.
+func openExact(t *testing.T) (*mill.Rules, *egdb.DB) {
+	t.Helper()
+	r := mill.MustRules("nine-mens-morris")
+	db, err := egdb.Open(*exactDB, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return r, db
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 )
@@ -366,37 +365,4 @@ func TestFitJoint(t *testing.T) {
 	for _, p := range params {
 		t.Logf("%s = %d (eval.NineMensMorris has %d)", p.Name, *p.At(&w), *p.At(&eval.NineMensMorris))
 	}
-}
-
-var (
-	exactDB  = flag.String("exact", "", "a directory of nine men's morris databases (morris solve): score positions after placing by them into -exact-out")
-	exactOut = flag.String("exact-out", "", "with -exact: the sample file written")
-)
-
-// TestExactSamples plays -fit-games games as TestFitMoving does and scores
-// the positions after placing (both hands empty, no removal owed, plies 18
-// to 31) by the databases of the moving phase instead of a search: exact
-// samples, for fits (TestFitMoving, TestFitJoint) that learn what no search
-// of the engine sees (docs/search.md, "What to try next"). The databases
-// take 3 hours to build here and cannot be kept; the samples can.
-//
-//	go test ./internal/tune -run TestExactSamples -exact DIR -exact-out exact.tsv -fit-games 4000 -v -timeout 0
-func TestExactSamples(t *testing.T) {
-	if *exactDB == "" || *exactOut == "" {
-		t.Skip("runs only with -exact DIR -exact-out FILE")
-	}
-	r := mill.MustRules("nine-mens-morris")
-	db, err := egdb.Open(*exactDB, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	start := time.Now()
-	ps := Positions(context.Background(), r, *fitGames, 4, 32, func(p mill.Position) bool {
-		_, owed := p.Pending()
-		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0
-	}, 7)
-	samples := LabelExact(ps, db.Tablebase())
-	t.Logf("%d positions from %d games, %d in the databases, in %v", len(ps), *fitGames, len(samples), time.Since(start).Round(time.Second))
-	writeSamples(t, *exactOut, samples)
 }
