@@ -1,6 +1,10 @@
 package tune
 
-import "github.com/morrisgame/morris/mill"
+import (
+	"sync"
+
+	"github.com/morrisgame/morris/mill"
+)
 
 // A Probe answers for the positions a database holds: the result for the
 // side to move (+1, 0, -1), the plies to the end, and whether it knows p.
@@ -20,12 +24,13 @@ type Probe func(p mill.Position) (result, plies int, ok bool)
 // A mill closed while placing decides most positions, so moves that
 // capture are tried first.
 func ExactPlacing(p mill.Position, probe Probe, maxNodes int) (value int, ok bool) {
-	x := &exact{probe: probe, maxNodes: maxNodes, memo: map[uint64]int8{}}
-	v := x.solve(p)
-	return v, !x.failed
+	return NewExactSolver(probe, maxNodes).Solve(p)
 }
 
-type exact struct {
+// An ExactSolver is ExactPlacing with a memory that lasts from one
+// position to the next: positions of the same game share most of their
+// futures. It is for one goroutine.
+type ExactSolver struct {
 	probe    Probe
 	maxNodes int
 	nodes    int
@@ -33,7 +38,29 @@ type exact struct {
 	memo     map[uint64]int8
 }
 
-func (x *exact) solve(p mill.Position) int {
+// exactMemo bounds an ExactSolver's memory: past it, the values proved so
+// far are forgotten before the next position.
+const exactMemo = 1 << 22
+
+// NewExactSolver returns a solver that gives up on a position after
+// maxNodes positions of its search.
+func NewExactSolver(probe Probe, maxNodes int) *ExactSolver {
+	return &ExactSolver{probe: probe, maxNodes: maxNodes, memo: map[uint64]int8{}}
+}
+
+// Solve returns what ExactPlacing returns for p. Values proved for earlier
+// positions are reused; a search that gave up keeps only the values it
+// finished proving, which are exact.
+func (x *ExactSolver) Solve(p mill.Position) (value int, ok bool) {
+	if len(x.memo) > exactMemo {
+		clear(x.memo)
+	}
+	x.nodes, x.failed = 0, false
+	v := x.solve(p)
+	return v, !x.failed
+}
+
+func (x *ExactSolver) solve(p mill.Position) int {
 	if x.failed {
 		return 0
 	}
@@ -113,24 +140,23 @@ func LabelExactPlacing(ps []mill.Position, probe Probe, maxNodes, workers int) [
 		ok bool
 	}
 	res := make([]result, len(ps))
-	next := make(chan int)
-	done := make(chan struct{})
-	for w := 0; w < workers; w++ {
+	// Each goroutine takes a run of consecutive positions, which come
+	// from the same games, so that its solver's memory serves them.
+	var wg sync.WaitGroup
+	per := (len(ps) + workers - 1) / workers
+	for lo := 0; lo < len(ps); lo += per {
+		hi := min(lo+per, len(ps))
+		wg.Add(1)
 		go func() {
-			for i := range next {
-				v, ok := ExactPlacing(ps[i], probe, maxNodes)
+			defer wg.Done()
+			x := NewExactSolver(probe, maxNodes)
+			for i := lo; i < hi; i++ {
+				v, ok := x.Solve(ps[i])
 				res[i] = result{v, ok}
 			}
-			done <- struct{}{}
 		}()
 	}
-	for i := range ps {
-		next <- i
-	}
-	close(next)
-	for w := 0; w < workers; w++ {
-		<-done
-	}
+	wg.Wait()
 	var out []Sample
 	for i, r := range res {
 		if r.ok {

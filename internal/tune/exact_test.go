@@ -69,6 +69,26 @@ func TestExactPlacing(t *testing.T) {
 		counts[got]++
 		ps = append(ps, p)
 	}
+	// One solver for every position, its memory carried over: first with
+	// a budget so small that most searches give up (what they proved
+	// stays), then with enough.
+	x := NewExactSolver(moving, 60)
+	gaveUp := 0
+	for _, p := range ps {
+		if _, ok := x.Solve(p); !ok {
+			gaveUp++
+		}
+	}
+	if gaveUp == 0 {
+		t.Error("no search gave up within 60 positions")
+	}
+	x.maxNodes = 1 << 20
+	for _, p := range ps {
+		want, _ := db.Probe(p)
+		if got, ok := x.Solve(p); !ok || got != int(want.Result) {
+			t.Fatalf("%s: the solver carried over says %d (%v), the databases %s", p, got, ok, want)
+		}
+	}
 	// The same on two goroutines, as samples.
 	samples := LabelExactPlacing(ps, moving, 1<<20, 2)
 	if len(samples) != len(ps) {
@@ -140,6 +160,7 @@ func TestExactRecords(t *testing.T) {
 	}
 	_, db := openExact(t)
 	probe := db.Tablebase()
+	solver := NewExactSolver(probe, *exactNodes)
 	value := func(p mill.Position) (int, bool) {
 		if v, _, ok := probe(p); ok {
 			return v, true
@@ -147,7 +168,7 @@ func TestExactRecords(t *testing.T) {
 		if p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
 			return 0, false
 		}
-		return ExactPlacing(p, probe, *exactNodes)
+		return solver.Solve(p)
 	}
 	sign := map[bool]int{true: 1, false: -1}
 	word := map[int]string{1: "win", 0: "draw", -1: "loss"}
