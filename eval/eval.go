@@ -144,12 +144,22 @@ func For(r *mill.Rules) *Weights {
 // that matters is the one left when placing ends.
 func (w *Weights) Evaluate(p *mill.Position) int {
 	score := w.Linear(p)
-	if w.Net != nil && w.Net.Applies(p) {
-		score += w.Net.Eval(p)
-	} else if w.PlacingNet != nil && w.PlacingNet.Applies(p) {
-		score += w.PlacingNet.Eval(p)
+	if _, n := w.NetFor(p); n != nil {
+		score += n.Eval(p)
 	}
 	return score
+}
+
+// NetFor returns the net of w that scores p, if any, and which: 0 for Net,
+// 1 for PlacingNet.
+func (w *Weights) NetFor(p *mill.Position) (int, *Net) {
+	switch {
+	case w.Net != nil && w.Net.Applies(p):
+		return 0, w.Net
+	case w.PlacingNet != nil && w.PlacingNet.Applies(p):
+		return 1, w.PlacingNet
+	}
+	return 0, nil
 }
 
 // Linear returns the score of p by the weights alone, without the nets: a

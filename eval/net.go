@@ -68,22 +68,44 @@ func (n *Net) Applies(p *mill.Position) bool {
 	return hw == 0 && hb == 0 && !p.Flying(mill.White) && !p.Flying(mill.Black)
 }
 
+// Active appends to dst the inputs of p that are on, in the order of Net:
+// p's pieces seen by its side to move, then for a net of the placing phase
+// the two hands. Eval sums their rows; training reads them.
+func (n *Net) Active(p *mill.Position, dst []int) []int {
+	return n.hands(p, n.board(p, p.SideToMove(), dst))
+}
+
+// board appends the inputs of p's pieces as us sees them: its own points,
+// then the opponent's.
+func (n *Net) board(p *mill.Position, us mill.Color, dst []int) []int {
+	for s := p.Pieces(us); s != 0; s &= s - 1 {
+		dst = append(dst, bits.TrailingZeros32(s))
+	}
+	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
+		dst = append(dst, n.Points+bits.TrailingZeros32(s))
+	}
+	return dst
+}
+
+// hands appends, for a net of the placing phase, the inputs of the two
+// hands of p: the side to move's, then the opponent's.
+func (n *Net) hands(p *mill.Position, dst []int) []int {
+	if n.Hands == 0 {
+		return dst
+	}
+	us := p.SideToMove()
+	return append(dst, 2*n.Points+p.InHand(us), 2*n.Points+n.Hands+1+p.InHand(us.Other()))
+}
+
 // Eval returns the net's value of p for the side to move. p must be a
 // position the net Applies to, on a board of n.Points points.
 func (n *Net) Eval(p *mill.Position) int {
-	us := p.SideToMove()
 	var acc [MaxHidden]int32
+	var in [2*32 + 2]int
 	h := acc[:n.Hidden]
 	copy(h, n.B1)
-	for s := p.Pieces(us); s != 0; s &= s - 1 {
-		addRow(h, n.row(bits.TrailingZeros32(s)))
-	}
-	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
-		addRow(h, n.row(n.Points+bits.TrailingZeros32(s)))
-	}
-	if n.Hands > 0 {
-		addRow(h, n.row(2*n.Points+p.InHand(us)))
-		addRow(h, n.row(2*n.Points+n.Hands+1+p.InHand(us.Other())))
+	for _, i := range n.Active(p, in[:0]) {
+		addRow(h, n.row(i))
 	}
 	return n.out(h)
 }
@@ -100,14 +122,12 @@ func (n *Net) row(i int) []int32 { return n.W1[i*n.Hidden : (i+1)*n.Hidden] }
 
 // Init sets a to the sums of p's pieces.
 func (n *Net) Init(a *Accumulator, p *mill.Position) {
+	var in [2 * 32]int
 	for c := mill.White; c <= mill.Black; c++ {
 		h := a.h[c][:n.Hidden]
 		copy(h, n.B1)
-		for s := p.Pieces(c); s != 0; s &= s - 1 {
-			addRow(h, n.row(bits.TrailingZeros32(s)))
-		}
-		for s := p.Pieces(c.Other()); s != 0; s &= s - 1 {
-			addRow(h, n.row(n.Points+bits.TrailingZeros32(s)))
+		for _, i := range n.board(p, c, in[:0]) {
+			addRow(h, n.row(i))
 		}
 	}
 }
@@ -135,13 +155,12 @@ func (n *Net) Update(a, prev *Accumulator, before, after *mill.Position) {
 // Output returns the net's value of p from a, the sums of p's pieces: what
 // Eval returns.
 func (n *Net) Output(a *Accumulator, p *mill.Position) int {
-	us := p.SideToMove()
 	var acc [MaxHidden]int32
+	var in [2]int
 	h := acc[:n.Hidden]
-	copy(h, a.h[us][:n.Hidden])
-	if n.Hands > 0 {
-		addRow(h, n.row(2*n.Points+p.InHand(us)))
-		addRow(h, n.row(2*n.Points+n.Hands+1+p.InHand(us.Other())))
+	copy(h, a.h[p.SideToMove()][:n.Hidden])
+	for _, i := range n.hands(p, in[:0]) {
+		addRow(h, n.row(i))
 	}
 	return n.out(h)
 }
@@ -174,6 +193,21 @@ func subRow(h, row []int32) {
 
 // Validate reports whether the sizes of n agree with each other.
 func (n *Net) Validate() error {
+	if err := n.validShape(); err != nil {
+		return err
+	}
+	switch {
+	case len(n.W1) != n.Hidden*n.Inputs():
+		return fmt.Errorf("net: %d input weights, want %d", len(n.W1), n.Hidden*n.Inputs())
+	case len(n.B1) != n.Hidden || len(n.W2) != n.Hidden:
+		return fmt.Errorf("net: %d biases and %d output weights, want %d each", len(n.B1), len(n.W2), n.Hidden)
+	}
+	return nil
+}
+
+// validShape reports whether the points, hands and hidden units of n are
+// within bounds.
+func (n *Net) validShape() error {
 	switch {
 	case n.Points <= 0 || n.Points > 32:
 		return fmt.Errorf("net: %d points (want 1 to 32)", n.Points)
@@ -181,10 +215,6 @@ func (n *Net) Validate() error {
 		return fmt.Errorf("net: hands of %d pieces (want 0 to 32)", n.Hands)
 	case n.Hidden <= 0 || n.Hidden > MaxHidden:
 		return fmt.Errorf("net: %d hidden units (want 1 to %d)", n.Hidden, MaxHidden)
-	case len(n.W1) != n.Hidden*n.Inputs():
-		return fmt.Errorf("net: %d input weights, want %d", len(n.W1), n.Hidden*n.Inputs())
-	case len(n.B1) != n.Hidden || len(n.W2) != n.Hidden:
-		return fmt.Errorf("net: %d biases and %d output weights, want %d each", len(n.B1), len(n.W2), n.Hidden)
 	}
 	return nil
 }
@@ -267,8 +297,8 @@ func ReadNet(r io.Reader) (*Net, error) {
 	if n.Hidden, err = strconv.Atoi(f[4]); err != nil {
 		return nil, fmt.Errorf("net: line 1: hidden units: %v", err)
 	}
-	if n.Points <= 0 || n.Points > 32 || n.Hands < 0 || n.Hands > 32 || n.Hidden <= 0 || n.Hidden > MaxHidden {
-		return nil, fmt.Errorf("net: line 1: %d points, hands of %d and %d hidden units (want 1-32, 0-32 and 1-%d)", n.Points, n.Hands, n.Hidden, MaxHidden)
+	if err := n.validShape(); err != nil {
+		return nil, fmt.Errorf("net: line 1: %s", strings.TrimPrefix(err.Error(), "net: "))
 	}
 	if n.B1, err = next(n.Hidden); err != nil {
 		return nil, err

@@ -91,14 +91,7 @@ func BenchmarkSearchNets(b *testing.B) {
 			for _, wk := range e.workers {
 				wk.scratchNets = c.scratch
 			}
-			var nodes uint64
-			for b.Loop() {
-				for _, p := range ps {
-					e.Clear()
-					nodes += e.Search(context.Background(), []mill.Position{p}, Limits{Depth: 8}, nil).Nodes
-				}
-			}
-			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			benchNodes(b, e, ps)
 		})
 	}
 }

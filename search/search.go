@@ -453,13 +453,14 @@ func (w *worker) setPos(ply int, p mill.Position) {
 // not the pieces on the board.
 func (w *worker) evaluate(ply int) int {
 	p := &w.stack[ply].pos
-	s := w.weights.Linear(p)
+	var s int
 	if w.scratchNets {
 		s = w.weights.Evaluate(p)
-	} else if n := w.weights.Net; n != nil && n.Applies(p) {
-		s += w.netOutput(0, n, ply)
-	} else if n := w.weights.PlacingNet; n != nil && n.Applies(p) {
-		s += w.netOutput(1, n, ply)
+	} else {
+		s = w.weights.Linear(p)
+		if k, n := w.weights.NetFor(p); n != nil {
+			s += w.netOutput(k, n, ply)
+		}
 	}
 	if w.noise != nil {
 		s += w.noise(s)
@@ -467,8 +468,8 @@ func (w *worker) evaluate(ply int) int {
 	return s
 }
 
-// netOutput returns the output of net k (0 the weights' Net, 1 their
-// PlacingNet), n, for the position at ply, bringing its sums there up to
+// netOutput returns the output of net k (as Weights.NetFor numbers
+// them), n, for the position at ply, bringing its sums there up to
 // date: from the nearest ply above whose sums are kept, move by move, or
 // from the pieces of the root.
 func (w *worker) netOutput(k int, n *eval.Net, ply int) int {

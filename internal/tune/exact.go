@@ -1,7 +1,7 @@
 package tune
 
 import (
-	"sync"
+	"context"
 
 	"github.com/morrisgame/morris/mill"
 )
@@ -142,21 +142,16 @@ func LabelExactPlacing(ps []mill.Position, probe Probe, maxNodes, workers int) [
 	res := make([]result, len(ps))
 	// Each goroutine takes a run of consecutive positions, which come
 	// from the same games, so that its solver's memory serves them.
-	var wg sync.WaitGroup
-	per := (len(ps) + workers - 1) / workers
-	for lo := 0; lo < len(ps); lo += per {
-		hi := min(lo+per, len(ps))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := NewExactSolver(probe, maxNodes)
-			for i := lo; i < hi; i++ {
+	per := max(1, (len(ps)+workers-1)/workers)
+	each(context.Background(), (len(ps)+per-1)/per, workers, func() func(int) {
+		x := NewExactSolver(probe, maxNodes)
+		return func(run int) {
+			for i := run * per; i < min((run+1)*per, len(ps)); i++ {
 				v, ok := x.Solve(ps[i])
 				res[i] = result{v, ok}
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	var out []Sample
 	for i, r := range res {
 		if r.ok {

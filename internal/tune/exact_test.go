@@ -217,7 +217,8 @@ func TestExactRecords(t *testing.T) {
 					q := pos[i-1]
 					var keep []string
 					for _, m := range q.Moves(nil) {
-						if c, ok := value(q.Play(m)); ok && c*sign[q.Play(m).SideToMove() == us] == prev {
+						c := q.Play(m)
+						if v, ok := value(c); ok && v*sign[c.SideToMove() == us] == prev {
 							keep = append(keep, q.MoveText(m))
 						}
 					}

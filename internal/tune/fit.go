@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/morrisgame/morris/eval"
@@ -31,43 +30,31 @@ type Sample struct {
 // goroutines; each has its own random source (from seed and its number),
 // so the result does not depend on which goroutine played it.
 func Positions(ctx context.Context, r *mill.Rules, games, openingPlies, maxPlies int, keep func(mill.Position) bool, seed uint64) []mill.Position {
-	const workers = 2
 	found := make([][]mill.Position, games)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e := search.New(search.Options{HashMB: 16})
-			for g := range next {
-				rng := rand.New(rand.NewPCG(seed, uint64(g)))
-				e.Clear()
-				p := opening(r, rng, openingPlies)
-				hist := []mill.Position{p}
-				for ply := openingPlies; ply < maxPlies && ctx.Err() == nil; ply++ {
-					lv := search.LevelFor(7 + rng.IntN(2))
-					m := e.Choose(ctx, hist, lv, search.Limits{Depth: lv.Depth}, rng, nil).Move
-					if m.IsZero() {
-						break
-					}
-					p = p.Play(m)
-					hist = append(hist, p)
-					if o, _ := p.Status(); o != mill.NoOutcome {
-						break
-					}
-					if keep(p) {
-						found[g] = append(found[g], p)
-					}
+	each(ctx, games, 2, func() func(int) {
+		e := search.New(search.Options{HashMB: 16})
+		return func(g int) {
+			rng := rand.New(rand.NewPCG(seed, uint64(g)))
+			e.Clear()
+			p := opening(r, rng, openingPlies)
+			hist := []mill.Position{p}
+			for ply := openingPlies; ply < maxPlies && ctx.Err() == nil; ply++ {
+				lv := search.LevelFor(7 + rng.IntN(2))
+				m := e.Choose(ctx, hist, lv, search.Limits{Depth: lv.Depth}, rng, nil).Move
+				if m.IsZero() {
+					break
+				}
+				p = p.Play(m)
+				hist = append(hist, p)
+				if o, _ := p.Status(); o != mill.NoOutcome {
+					break
+				}
+				if keep(p) {
+					found[g] = append(found[g], p)
 				}
 			}
-		}()
-	}
-	for g := 0; g < games && ctx.Err() == nil; g++ {
-		next <- g
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	seen := map[uint64]bool{}
 	var ps []mill.Position
 	for _, f := range found {
@@ -85,28 +72,14 @@ func Positions(ctx context.Context, r *mill.Rules, games, openingPlies, maxPlies
 // eval.For the position's rules), on workers threads, and returns the samples in the order of ps.
 func Label(ctx context.Context, ps []mill.Position, w *eval.Weights, movetime time.Duration, workers int) []Sample {
 	out := make([]Sample, len(ps))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for k := 0; k < workers; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e := search.New(search.Options{HashMB: 64, Weights: w})
-			for i := range jobs {
-				e.Clear()
-				res := e.Search(ctx, []mill.Position{ps[i]}, search.Limits{MoveTime: movetime}, nil)
-				out[i] = Sample{ps[i], res.Score}
-			}
-		}()
-	}
-	for i := range ps {
-		if ctx.Err() != nil {
-			break
+	each(ctx, len(ps), workers, func() func(int) {
+		e := search.New(search.Options{HashMB: 64, Weights: w})
+		return func(i int) {
+			e.Clear()
+			res := e.Search(ctx, []mill.Position{ps[i]}, search.Limits{MoveTime: movetime}, nil)
+			out[i] = Sample{ps[i], res.Score}
 		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	})
 	return out
 }
 
@@ -116,7 +89,7 @@ func Label(ctx context.Context, ps []mill.Position, w *eval.Weights, movetime ti
 // win scores higher), a draw 0, a loss the negative. Positions probe does
 // not know are left out. A fit to such samples learns from a teacher that
 // sees to the end of the game, not to the horizon of a search.
-func LabelExact(ps []mill.Position, probe func(mill.Position) (result, plies int, ok bool)) []Sample {
+func LabelExact(ps []mill.Position, probe Probe) []Sample {
 	var out []Sample
 	for _, p := range ps {
 		res, plies, ok := probe(p)
@@ -174,26 +147,19 @@ const fitClamp = 1500
 // position matter less than near equality.
 func Loss(samples []Sample, w *eval.Weights, k float64) float64 {
 	e := search.New(search.Options{HashMB: 1, Weights: w})
-	sq := func(x int) float64 {
-		if search.IsMate(x) {
-			x = fitClamp * sign(x)
-		}
-		x = max(-fitClamp, min(fitClamp, x))
-		return 1 / (1 + math.Exp(-float64(x)/k))
-	}
 	var l float64
 	for _, s := range samples {
-		d := sq(e.Quiesce(s.Pos)) - sq(s.Score)
+		d := squash(e.Quiesce(s.Pos), k) - squash(s.Score, k)
 		l += d * d
 	}
 	return l / float64(len(samples))
 }
 
-func sign(x int) int {
-	if x < 0 {
-		return -1
-	}
-	return 1
+// squash maps a score to (0, 1) by a logistic curve of scale k, the score
+// first clamped to ±fitClamp (so a forced end counts fitClamp).
+func squash(x int, k float64) float64 {
+	x = max(-fitClamp, min(fitClamp, x))
+	return 1 / (1 + math.Exp(-float64(x)/k))
 }
 
 // Fit moves the params of w, one at a time by steps of 4 and then 1, while

@@ -2,7 +2,6 @@ package tune
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/morrisgame/morris/eval"
@@ -54,34 +53,22 @@ func netSamples(samples []Sample, net *eval.Net, base *eval.Weights, k float64, 
 		}
 		for i := 0; i < images; i++ {
 			q := p.Transform(i)
-			out = append(out, netSample{netInputs(&q, net.Hands), b, t})
+			out = append(out, netSample{netInputs(net, &q), b, t})
 		}
 	}
 	return out
 }
 
-// netInputs lists the inputs of p that are on, as eval.Net.Eval reads them
-// for a net with hands of up to hands pieces (0: of the moving phase).
-func netInputs(p *mill.Position, hands int) []uint8 {
-	us := p.SideToMove()
-	n := p.Rules().Board().Len()
-	var a []uint8
-	for s := p.Pieces(us); s != 0; s &= s - 1 {
-		a = append(a, uint8(bits.TrailingZeros32(s)))
+// netInputs lists the inputs of p that are on for a net of the shape of
+// net, as eval.Net.Active gives them.
+func netInputs(net *eval.Net, p *mill.Position) []uint8 {
+	var buf [2*32 + 2]int
+	a := net.Active(p, buf[:0])
+	out := make([]uint8, len(a))
+	for i, x := range a {
+		out[i] = uint8(x)
 	}
-	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
-		a = append(a, uint8(n+bits.TrailingZeros32(s)))
-	}
-	if hands > 0 {
-		a = append(a, uint8(2*n+p.InHand(us)), uint8(2*n+hands+1+p.InHand(us.Other())))
-	}
-	return a
-}
-
-// squash maps a score to (0, 1) as Loss does: mates count fitClamp.
-func squash(x int, k float64) float64 {
-	x = max(-fitClamp, min(fitClamp, x))
-	return 1 / (1 + math.Exp(-float64(x)/k))
+	return out
 }
 
 // floatNet is the net as trained: float weights, netScale to the

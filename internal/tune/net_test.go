@@ -190,7 +190,7 @@ func TestNetQuantized(t *testing.T) {
 	}
 	h := make([]float64, 16)
 	for _, p := range ps {
-		want := f.forward(netInputs(&p, 0), h)
+		want := f.forward(netInputs(&eval.Net{Points: 24}, &p), h)
 		if got := n.Eval(&p); math.Abs(float64(got)-want) > 2 {
 			t.Errorf("%v: fixed point %d, float %.2f", p, got, want)
 		}

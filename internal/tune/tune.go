@@ -46,47 +46,60 @@ func eloOf(s float64) float64 {
 func Match(ctx context.Context, r *mill.Rules, a, b *eval.Weights, pairs, openingPlies, depth int, seed uint64, workers int) Result {
 	var mu sync.Mutex
 	var res Result
+	each(ctx, pairs, workers, func() func(int) {
+		ea := search.New(search.Options{HashMB: 8, Weights: a})
+		eb := search.New(search.Options{HashMB: 8, Weights: b})
+		return func(i int) {
+			rng := rand.New(rand.NewPCG(seed, uint64(i)))
+			start := opening(r, rng, openingPlies)
+			for swap := 0; swap < 2; swap++ {
+				engines := [2]*search.Engine{ea, eb}
+				aColor := mill.White
+				if swap == 1 {
+					engines[0], engines[1] = eb, ea
+					aColor = mill.Black
+				}
+				ea.Clear()
+				eb.Clear()
+				o := play(ctx, start, engines, depth)
+				mu.Lock()
+				switch o {
+				case mill.Won(aColor):
+					res.Wins++
+				case mill.Draw, mill.NoOutcome:
+					res.Draws++
+				default:
+					res.Losses++
+				}
+				mu.Unlock()
+			}
+		}
+	})
+	return res
+}
+
+// each runs job i for every i in [0, n), handed out in order until ctx is
+// done, on workers goroutines. start runs once on each goroutine and
+// returns its job, which keeps that goroutine's own state (an engine, a
+// solver).
+func each(ctx context.Context, n, workers int, start func() func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ea := search.New(search.Options{HashMB: 8, Weights: a})
-			eb := search.New(search.Options{HashMB: 8, Weights: b})
+			job := start()
 			for i := range jobs {
-				rng := rand.New(rand.NewPCG(seed, uint64(i)))
-				start := opening(r, rng, openingPlies)
-				for swap := 0; swap < 2; swap++ {
-					engines := [2]*search.Engine{ea, eb}
-					aColor := mill.White
-					if swap == 1 {
-						engines[0], engines[1] = eb, ea
-						aColor = mill.Black
-					}
-					ea.Clear()
-					eb.Clear()
-					o := play(ctx, start, engines, depth)
-					mu.Lock()
-					switch o {
-					case mill.Won(aColor):
-						res.Wins++
-					case mill.Draw, mill.NoOutcome:
-						res.Draws++
-					default:
-						res.Losses++
-					}
-					mu.Unlock()
-				}
+				job(i)
 			}
 		}()
 	}
-	for i := 0; i < pairs && ctx.Err() == nil; i++ {
+	for i := 0; i < n && ctx.Err() == nil; i++ {
 		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	return res
 }
 
 func opening(r *mill.Rules, rng *rand.Rand, plies int) mill.Position {
