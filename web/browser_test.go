@@ -623,6 +623,8 @@ type debugState struct {
 	Connection string   `json:"connection"`
 	Cursor     int      `json:"cursor"`
 	Legal      []string `json:"legal"`
+	Sent       int      `json:"sent"`
+	LastError  string   `json:"lastError"`
 	// the lobby
 	ActiveGames []int `json:"activeGames"`
 	// the study page
@@ -655,21 +657,32 @@ func (p *page) state() (debugState, bool) {
 // waitState waits until ok holds for the page's state, and returns it.
 func (p *page) waitState(what string, ok func(s debugState) bool) debugState {
 	p.b.t.Helper()
-	d := time.Now().Add(stepTimeout)
-	if p.b.deadline.Before(d) {
-		d = p.b.deadline
+	s, done := p.pollState(stepTimeout, ok)
+	if !done {
+		p.b.fatalf("page %s: timed out waiting for %s; last state %+v", p.name, what, s)
+	}
+	return s
+}
+
+// pollState polls the page's state for up to d (and never past the test's
+// deadline) until ok holds; it returns the last state read and whether ok
+// held.
+func (p *page) pollState(d time.Duration, ok func(s debugState) bool) (debugState, bool) {
+	end := time.Now().Add(d)
+	if p.b.deadline.Before(end) {
+		end = p.b.deadline
 	}
 	var last debugState
 	for {
 		s, up := p.state()
 		if up {
 			if ok(s) {
-				return s
+				return s, true
 			}
 			last = s
 		}
-		if time.Now().After(d) {
-			p.b.fatalf("page %s: timed out waiting for %s; last state %+v", p.name, what, last)
+		if time.Now().After(end) {
+			return last, false
 		}
 		time.Sleep(40 * time.Millisecond)
 	}
@@ -747,10 +760,22 @@ func hasClassJS(point, class string) string {
 
 // playMove makes move on the board by clicks and waits until the page has
 // the move (the server's answer).
+//
+// A page that is still at the same ply, its turn, with the move legal
+// after a few seconds did not take the clicks (a click that met a board
+// redrawn under it, or a send that failed and was shown as an error): it is
+// clicked again once, as a player would, and the test log says why.
 func (p *page) playMove(move string) {
 	p.b.t.Helper()
 	before, _ := p.state()
 	p.clickMove(move)
+	played := func(s debugState) bool { return len(s.Moves) > before.Ply && s.Moves[before.Ply] == move }
+	s, ok := p.pollState(5*time.Second, played)
+	if !ok && s.Ply == before.Ply && s.ToMove == s.MySide && slices.Contains(s.Legal, move) {
+		p.b.t.Logf("page %s: %s not played after its clicks (moves sent %d before, %d now; last error %q): clicking again",
+			p.name, move, before.Sent, s.Sent, s.LastError)
+		p.clickMove(move)
+	}
 	p.waitPlayed(move, before.Ply)
 }
 

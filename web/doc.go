@@ -53,8 +53,9 @@
 // ("connecting", "open", "reconnecting", "closed"), cursor (the position
 // shown: moves after the start), legal (the moves in standard notation this
 // page can play now on its board: empty when it is not its turn, while a
-// move is being sent, or when the game is over), offers, chat and clocks
-// (ms left); on the study page rules, start, moves, cursor,
+// move is being sent, or when the game is over), sent (how many moves this
+// page has sent), lastError (the last error it showed, kept after the
+// message goes), offers, chat and clocks (ms left); on the study page rules, start, moves, cursor,
 // status, result, toMove, position, legal and analysis; on the lobby seeks,
 // challenges, myGames and activeGames. window.morrisDebug.dropConnection()
 // closes the game's WebSocket as a network failure would: the page

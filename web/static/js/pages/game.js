@@ -23,7 +23,7 @@ export function mount(main, params, app) {
     id, full: null, moves: [], position: '', toMove: 'white', status: 'active', result: '*', method: '',
     version: -1, clocks: null, clocksAt: 0, skew: 0, offers: [], chat: [], deadlineMs: 0,
     view: null, viewFor: '', positions: [], cursor: null, mySide: null,
-    conn: 'connecting', attempt: 0, turnSince: Date.now(), message: '', sending: false, confirmResign: false,
+    conn: 'connecting', attempt: 0, turnSince: Date.now(), message: '', lastError: '', sent: 0, sending: false, confirmResign: false,
   };
   let board = null;
   let boardData = null;
@@ -456,6 +456,7 @@ export function mount(main, params, app) {
   let messageTimer = 0;
   function setMessage(text) {
     st.message = text;
+    if (text) st.lastError = text;
     renderStatus();
     clearTimeout(messageTimer);
     messageTimer = setTimeout(() => { st.message = ''; renderStatus(); }, 6000);
@@ -581,6 +582,7 @@ export function mount(main, params, app) {
     const ply = st.moves.length;
     st.sending = true;
     st.lastSent = { ply, text: m.text };
+    st.sent++;
     showOptimistic(m);
     const ok = await command({ type: 'move', move: m.text, ply });
     st.sending = false;
@@ -636,6 +638,8 @@ export function mount(main, params, app) {
     connection: st.conn,
     cursor: st.cursor === null ? st.moves.length : st.cursor,
     legal: canPlay() && !st.sending && st.view && st.viewFor === st.position ? st.view.legal.map((m) => m.text) : [],
+    sent: st.sent,
+    lastError: st.lastError,
     offers: st.offers.slice(),
     chat: st.chat.map((c) => ({ user: c.user, text: c.text })),
     clocks: st.clocks ? { white: clockLeft('white'), black: clockLeft('black') } : null,
