@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/morrisgame/morris/internal/retro"
@@ -28,6 +29,12 @@ type BuildOptions struct {
 	Threads  int            // goroutines; 0: one per processor
 	Verify   bool           // re-derive every value from its children after solving (also of sectors already on disk)
 	Progress func(Progress) // called from time to time, from one goroutine at a time
+	// CheckpointEvery: while a component is solved, its state is kept in
+	// DIR/.NAMES.ckpt (6 bytes an index) at most this often (10 minutes if
+	// zero; a negative value: never), and a build killed in the middle of
+	// the component goes on from there (retro.Options.Checkpoint). The file
+	// goes once the component's sectors are written.
+	CheckpointEvery time.Duration
 	// Done, if not nil, is called when a sector is finished (solved or
 	// found on disk, and verified if asked).
 	Done func(SectorResult)
@@ -35,13 +42,16 @@ type BuildOptions struct {
 
 // SectorResult is what Build did with one sector.
 type SectorResult struct {
-	Key      Key
-	Counts   Counts
-	Resumed  bool          // its file was already there and checked out: not solved again
-	Verified bool          // the verify pass found every value right
-	Indices  int64         // values in its file (positions up to symmetry, and unused indices)
-	Solve    time.Duration // time to solve its component (shared with its colour-swapped twin)
-	Verify   time.Duration
+	Key     Key
+	Counts  Counts
+	Resumed bool // its file was already there and checked out: not solved again
+	// FromCheckpoint: solved, going on from the checkpoint of a build that
+	// stopped in the middle of its component (Solve is this run's part).
+	FromCheckpoint bool
+	Verified       bool          // the verify pass found every value right
+	Indices        int64         // values in its file (positions up to symmetry, and unused indices)
+	Solve          time.Duration // time to solve its component (shared with its colour-swapped twin)
+	Verify         time.Duration
 }
 
 // Planned is a sector a build will hold, in solving order.
@@ -101,9 +111,11 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 	}
 	// A build killed while writing leaves a temporary file (never a sector
 	// file): remove them. One build at a time per directory.
-	if stale, err := filepath.Glob(filepath.Join(dir, ".*.egdb.*.tmp")); err == nil {
-		for _, f := range stale {
-			os.Remove(f)
+	for _, pattern := range []string{".*.egdb.*.tmp", ".*.ckpt.tmp"} {
+		if stale, err := filepath.Glob(filepath.Join(dir, pattern)); err == nil {
+			for _, f := range stale {
+				os.Remove(f)
+			}
 		}
 	}
 	comps := retro.Components(g, g.roots(keys))
@@ -147,10 +159,15 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 		files[d] = f
 		return nil
 	}
-	ropt := retro.Options{Threads: opt.Threads, Progress: opt.Progress}
+	ropt := retro.Options{Threads: opt.Threads, Progress: opt.Progress, CheckpointTag: r.String(), CheckpointEvery: opt.CheckpointEvery}
 	var out []SectorResult
 	for ci, comp := range comps {
 		res := make([]SectorResult, len(comp))
+		var names []string
+		for _, s := range comp {
+			names = append(names, g.keys[s].String())
+		}
+		checkpoint := filepath.Join(dir, "."+strings.Join(names, "+")+".ckpt")
 		resumed := true
 		for l, s := range comp {
 			res[l].Key = g.keys[s]
@@ -183,13 +200,26 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 				}
 			}
 			start := time.Now()
-			v, counts, err := retro.SolveComponent(ctx, g, comp, vals, ropt)
+			copt := ropt
+			fromCheckpoint := false
+			if opt.CheckpointEvery >= 0 {
+				copt.Checkpoint = checkpoint
+				copt.Progress = func(p Progress) {
+					if p.Phase == "resumed" {
+						fromCheckpoint = true
+					}
+					if opt.Progress != nil {
+						opt.Progress(p)
+					}
+				}
+			}
+			v, counts, err := retro.SolveComponent(ctx, g, comp, vals, copt)
 			if err != nil {
 				return out, err
 			}
 			took := time.Since(start)
 			for l, s := range comp {
-				res[l] = SectorResult{Key: g.keys[s], Counts: counts[l], Solve: took}
+				res[l] = SectorResult{Key: g.keys[s], Counts: counts[l], Solve: took, FromCheckpoint: fromCheckpoint}
 				h := fileHeader{key: g.keys[s], n: g.Size(s), counts: counts[l], rules: r.String()}
 				if err := writeSector(dir, h, v[l]); err != nil {
 					return out, err
@@ -206,6 +236,10 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			v = nil
 			runtime.GC()
 			debug.FreeOSMemory()
+		}
+		// The sectors are on disk: their checkpoint (if any) is spent.
+		if err := os.Remove(checkpoint); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return out, err
 		}
 		for l, s := range comp {
 			res[l].Indices = g.Size(s)

@@ -33,11 +33,18 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "goroutines")
 	verify := fs.Bool("verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	quiet := fs.Bool("q", false, "no progress bar")
+	every := fs.Duration("checkpoint-every", 10*time.Minute, "keep the state of the group being solved in DIR/.NAMES.ckpt at most this often, so that a build killed in the middle of a group goes on from there (0: never)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
 		return badInput("-dir is required")
+	}
+	if *every < 0 {
+		return badInput("-checkpoint-every %v: want 0 (never) or more", *every)
+	}
+	if *every == 0 {
+		*every = -1 // egdb: never
 	}
 	if *threads < 1 {
 		return badInput("-threads %d: want at least 1", *threads)
@@ -94,10 +101,11 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	opt := egdb.BuildOptions{
-		Threads:  *threads,
-		Verify:   *verify,
-		Progress: bar.update,
-		Done:     bar.done,
+		Threads:         *threads,
+		Verify:          *verify,
+		Progress:        bar.update,
+		Done:            bar.done,
+		CheckpointEvery: *every,
 	}
 	results, err := egdb.Build(commandContext(), r, *dir, keys, opt)
 	bar.clear()
@@ -176,6 +184,17 @@ func (b *progressBar) update(p egdb.Progress) {
 	if b.quiet {
 		return
 	}
+	switch p.Phase {
+	case "checkpoint", "resumed":
+		// A line of its own, kept above the bar.
+		b.clear()
+		if p.Phase == "checkpoint" {
+			fmt.Fprintf(b.w, "%s: checkpoint before level %d, written in %v\n", p.Sectors, p.Level, p.Took.Round(100*time.Millisecond))
+		} else {
+			fmt.Fprintf(b.w, "%s: going on from its checkpoint, at level %d\n", p.Sectors, p.Level)
+		}
+		return
+	}
 	now := time.Now()
 	if p.Sectors != b.last.Sectors || p.Phase != b.last.Phase || p.Done < b.last.Done {
 		b.rate = 0
@@ -219,6 +238,9 @@ func (b *progressBar) done(res egdb.SectorResult) {
 	}
 	b.clear()
 	how := "solved in " + res.Solve.Round(100*time.Millisecond).String()
+	if res.FromCheckpoint {
+		how += " (going on from a checkpoint)"
+	}
 	if res.Resumed {
 		how = "already built"
 	}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func solve(args ...string) (stdout, stderr string, err error) {
@@ -113,5 +117,98 @@ func TestSolveBadInput(t *testing.T) {
 		if !errors.As(err, &ue) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestSolveKilledGoesOnFromCheckpoint: `morris solve` in a process of its
+// own, killed (SIGKILL) in the middle of the levels of its last group (4v4;
+// 3v3 without flying under -short) after a few checkpoints, goes on from its last checkpoint when run again, and ends
+// with the counts of a build that was never stopped; no checkpoint is left.
+func TestSolveKilledGoesOnFromCheckpoint(t *testing.T) {
+	variant, sector, group, files := "nine-mens-morris", "4v4", "4v4", []string{"3v3", "3v4", "4v3", "4v4"}
+	if testing.Short() {
+		// Fewer moves and sectors: a faster build (under -race too).
+		variant, sector, group, files = "nine-mens-morris,flying=never", "3v3", "3v3", files[:1]
+	}
+	args := []string{"-variant", variant, "-sectors", sector, "-threads", "2", "-checkpoint-every", "1ms"}
+	clean := t.TempDir()
+	want, errOut, err := solve(append(args, "-dir", clean)...)
+	if err != nil {
+		t.Fatalf("the build without a stop: %v\n%s", err, errOut)
+	}
+
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], append([]string{"solve", "-dir", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "MORRIS_RUN_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Read its progress until the group has written a few checkpoints.
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		n := 0
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), group+": checkpoint before level") {
+				if n++; n == 4 {
+					found <- true
+				}
+			}
+		}
+		found <- false
+	}()
+	select {
+	case ok := <-found:
+		if !ok {
+			cmd.Wait()
+			t.Fatalf("the build ended without four checkpoints of %s", group)
+		}
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("no checkpoints of %s within 5 minutes", group)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if _, err := os.Stat(filepath.Join(dir, "."+group+".ckpt")); err != nil {
+		t.Fatalf("killed in %s: %v", group, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, sector+".egdb")); err == nil {
+		t.Fatalf("%s was written before the kill: the test killed too late", sector)
+	}
+
+	got, errOut, err := solve(append(args, "-dir", dir)...)
+	if err != nil {
+		t.Fatalf("the build after the kill: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut, group+": going on from its checkpoint") || !strings.Contains(errOut, "(going on from a checkpoint)") {
+		t.Errorf("the build after the kill did not say it went on from the checkpoint:\n%s", errOut)
+	}
+	// The tables agree but for the times and the column "solve"/"on disk".
+	rows := func(table string) map[string]string {
+		m := map[string]string{}
+		for _, line := range strings.Split(table, "\n") {
+			if f := strings.Fields(line); len(f) > 7 && strings.Contains(f[0], "v") {
+				m[f[0]] = strings.Join(f[1:8], " ")
+			}
+		}
+		return m
+	}
+	if w, g := rows(want), rows(got); len(w) != len(files) || !maps.Equal(w, g) {
+		t.Errorf("counts after the kill:\n%s\nwant those of the build without a stop:\n%s", got, want)
+	}
+	for _, k := range files {
+		a, err1 := os.ReadFile(filepath.Join(clean, k+".egdb"))
+		b, err2 := os.ReadFile(filepath.Join(dir, k+".egdb"))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: the file differs from the build without a stop (%v, %v)", k, err1, err2)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }

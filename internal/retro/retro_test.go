@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 )
 
 // toy is a game given by an explicit graph: random sectors, random moves
@@ -361,4 +365,114 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
+}
+
+// TestCheckpoint: a solve stopped after its k-th checkpoint goes on from
+// it and ends with the values and counts of a solve without a stop; a
+// checkpoint that is damaged, cut short, of other rules (the tag) or of
+// another component is ignored and the solve starts afresh.
+func TestCheckpoint(t *testing.T) {
+	seeds := uint64(12)
+	if testing.Short() {
+		seeds = 4
+	}
+	dir := t.TempDir()
+	resumes := 0
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(seed, 77))
+		g := newToy(rng, 4)
+		all := make([]int, g.NumSectors())
+		for i := range all {
+			all[i] = i
+		}
+		want, _ := solveAll(t, g, Options{Threads: 2, chunk: 4})
+		lower := func(s int) []Value { return want[s] }
+		for ci, comp := range Components(g, all) {
+			wantVals, wantCounts, err := SolveComponent(context.Background(), g, comp, lower, Options{Threads: 2, chunk: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, fmt.Sprintf("s%d-c%d.ckpt", seed, ci))
+			// solve solves comp with the checkpoint, stopping after the
+			// stop-th checkpoint written (never if 0); it reports whether
+			// it resumed, and checks the result if it ran to the end.
+			solve := func(what string, stop int, tag string) (resumed bool) {
+				t.Helper()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				written := 0
+				opt := Options{Threads: 2, chunk: 4, Checkpoint: path, CheckpointTag: tag, CheckpointEvery: time.Nanosecond,
+					Progress: func(p Progress) {
+						switch p.Phase {
+						case "resumed":
+							resumed = true
+						case "checkpoint":
+							written++
+							if written == stop {
+								cancel()
+							}
+						}
+					}}
+				v, c, err := SolveComponent(ctx, g, comp, lower, opt)
+				if errors.Is(err, context.Canceled) {
+					return resumed
+				}
+				if err != nil {
+					t.Fatalf("seed %d comp %v %s: %v", seed, comp, what, err)
+				}
+				if !slices.EqualFunc(v, wantVals, slices.Equal) || !slices.Equal(c, wantCounts) {
+					t.Fatalf("seed %d comp %v %s: values or counts differ from a solve without a checkpoint", seed, comp, what)
+				}
+				return resumed
+			}
+			if solve("the first run", 1+rng.IntN(4), "rules") {
+				t.Fatalf("seed %d comp %v: resumed from no checkpoint", seed, comp)
+			}
+			if _, err := os.Stat(path); err != nil {
+				continue // no levels pass: nothing to keep
+			}
+			if !solve("after a stop", 2+rng.IntN(4), "rules") {
+				t.Fatalf("seed %d comp %v: did not resume from its checkpoint", seed, comp)
+			}
+			if !solve("after a second stop", 0, "rules") {
+				t.Fatalf("seed %d comp %v: did not resume from its second checkpoint", seed, comp)
+			}
+			resumes++
+			if solve("of other rules", 0, "other rules") {
+				t.Fatalf("seed %d comp %v: resumed from a checkpoint of another tag", seed, comp)
+			}
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, bad := range []struct {
+				name string
+				data []byte
+			}{
+				{"a byte changed", func() []byte { b := slices.Clone(raw); b[len(b)/2] ^= 0x10; return b }()},
+				{"cut short", raw[:len(raw)-3]},
+				{"a byte more", append(slices.Clone(raw), 0)},
+			} {
+				if err := os.WriteFile(path, bad.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if solve(bad.name, 0, "rules") {
+					t.Fatalf("seed %d comp %v: resumed from a checkpoint with %s", seed, comp, bad.name)
+				}
+			}
+			// Another component's checkpoint.
+			if other := filepath.Join(dir, fmt.Sprintf("s%d-c%d.ckpt", seed, ci-1)); ci > 0 {
+				if data, err := os.ReadFile(other); err == nil {
+					os.WriteFile(path, data, 0o644)
+					if solve("another component's", 0, "rules") {
+						t.Fatalf("seed %d comp %v: resumed from another component's checkpoint", seed, comp)
+					}
+				}
+			}
+		}
+	}
+	if resumes < int(seeds) {
+		t.Fatalf("only %d resumes in %d games: the test does not test much", resumes, seeds)
+	}
+	t.Logf("%d solves resumed from a checkpoint", resumes)
 }

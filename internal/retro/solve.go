@@ -19,6 +19,16 @@ type Options struct {
 	// each phase) from a single goroutine.
 	Progress func(Progress)
 
+	// Checkpoint, if not empty, is the file where SolveComponent keeps
+	// the state of the component (6 bytes an index) at the end of the count
+	// pass and then at the end of a level at most every CheckpointEvery (10
+	// minutes if zero), and from which it resumes when the file is there,
+	// checks out, and is of this component and CheckpointTag (checkpoint.go).
+	// The caller removes the file once the values are safe elsewhere.
+	Checkpoint      string
+	CheckpointTag   string
+	CheckpointEvery time.Duration
+
 	chunk int64 // positions per unit of work, if not the default (tests)
 }
 
@@ -33,10 +43,15 @@ func (o *Options) chunkOr(def int64) int64 {
 // Progress says how far a solve or verify pass has come.
 type Progress struct {
 	Sectors string // the sectors being worked on, by name
-	Phase   string // "count" (the forward pass), "levels" (retrograde), "verify"
-	Level   int    // in "levels": the distance being settled
-	Done    int64  // positions done (in "levels": settled so far)
-	Total   int64  // positions in all (in "levels": every valid position)
+	// "count" (the forward pass), "levels" (retrograde), "verify";
+	// "checkpoint" once a checkpoint is written (Took says how long that
+	// took) and "resumed" once the solve goes on from one (Level is then
+	// the first level still to scan).
+	Phase string
+	Level int           // in "levels": the distance being settled
+	Done  int64         // positions done (in "levels": settled so far)
+	Total int64         // positions in all (in "levels": every valid position)
+	Took  time.Duration // in "checkpoint"
 }
 
 // Counts summarises the values of a sector.
@@ -143,14 +158,46 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 		s.exitMax[l] = make([]uint16, n)
 		s.total += n
 	}
-	if err := s.count(ctx); err != nil {
-		return nil, nil, err
+	ck := &checkpointer{s: s, every: s.opt.CheckpointEvery, last: time.Now()}
+	if ck.every <= 0 {
+		ck.every = 10 * time.Minute
 	}
-	s.total = s.valid.Load()
+	next := -1 // the first level to scan; -1: the count pass first
+	if s.opt.Checkpoint != "" {
+		if d, err := s.loadCheckpoint(); err == nil {
+			next = d
+			s.total = s.valid.Load()
+			if s.opt.Progress != nil {
+				s.opt.Progress(Progress{Sectors: s.name, Phase: "resumed", Level: d, Done: s.settled.Load(), Total: s.total})
+			}
+		} else {
+			// Part of a file that did not check out may be in the arrays.
+			for l := range comp {
+				clear(s.st[l])
+				clear(s.exitMax[l])
+			}
+			s.maxPl.Store(0)
+			s.settled.Store(0)
+			s.valid.Store(0)
+			s.inner.Store(false)
+		}
+	}
+	if next < 0 {
+		if err := s.count(ctx); err != nil {
+			return nil, nil, err
+		}
+		s.total = s.valid.Load()
+		next = 0
+		if s.inner.Load() {
+			if err := ck.maybe(0, false); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	// A component whose positions all lead out of it (a sector of the
 	// placing phase) is settled: every value was known to the count.
 	if s.inner.Load() {
-		if err := s.levels(ctx); err != nil {
+		if err := s.levels(ctx, next, ck); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -361,10 +408,13 @@ func distinct(keys []uint64) int {
 // that end the game in d plies. When level d is scanned, every position of
 // distance d has its value (set while scanning level d-1, or by the count
 // pass), and what the scan sets is at distance d+1 or more.
-func (s *solver) levels(ctx context.Context) error {
+//
+// The scan starts at level from (0, or where a checkpoint left off) and
+// offers ck a checkpoint after each level.
+func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 	refs := make([][]Ref, s.opt.Threads)
 	keys := make([][]uint64, s.opt.Threads)
-	for d := 0; int64(d) <= s.maxPl.Load(); d++ {
+	for d := from; int64(d) <= s.maxPl.Load(); d++ {
 		loss, win := uint32(LossIn(d)), uint32(WinIn(d))
 		for l, sec := range s.comp {
 			st := s.st[l]
@@ -401,6 +451,9 @@ func (s *solver) levels(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
+		}
+		if err := ck.maybe(d+1, false); err != nil {
+			return err
 		}
 	}
 	return nil
