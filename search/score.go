@@ -1,6 +1,10 @@
 package search
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/morrisgame/morris/mill"
+)
 
 // Scores are in hundredths of a piece for the side to move. A won game is
 // Mate minus the plies to its end; a lost one the negation.
@@ -30,7 +34,10 @@ func MatePlies(s int) int {
 }
 
 // ScoreText returns s as the protocol prints it: "cp 35", or "mate 3" /
-// "mate -2" counting the mover's own moves to the end, as UCI does.
+// "mate -2" counting the mover's own moves to the end, as UCI does, on the
+// assumption that the sides alternate. Where a side may move twice running
+// (a removal owed, a mark or a blocked side's removal in the regional rule
+// sets) use ScoreTextAlong, which counts along the line.
 func ScoreText(s int) string {
 	if !IsMate(s) {
 		return "cp " + strconv.Itoa(s)
@@ -40,4 +47,43 @@ func ScoreText(s int) string {
 		return "mate " + strconv.Itoa((plies+1)/2)
 	}
 	return "mate -" + strconv.Itoa(plies/2)
+}
+
+// ScoreTextAlong is ScoreText for the score s of position p with pv its
+// principal variation: "mate N" counts the moves p's side to move makes
+// along pv to the end of the game, so that it stays right where a side
+// moves twice running. Past the end of pv (a line cut short by the
+// transposition table) the sides are taken to alternate. Without a mate,
+// or a pv that does not start legally, it is ScoreText(s).
+func ScoreTextAlong(p mill.Position, pv []mill.Move, s int) string {
+	if !IsMate(s) {
+		return ScoreText(s)
+	}
+	plies := MatePlies(s)
+	me := p.SideToMove()
+	mine, i := 0, 0
+	for ; i < len(pv) && i < plies; i++ {
+		if !p.Legal(pv[i]) {
+			break
+		}
+		if p.SideToMove() == me {
+			mine++
+		}
+		p = p.Play(pv[i])
+	}
+	if i == 0 {
+		return ScoreText(s)
+	}
+	// The plies past the line alternate from the side to move at its end.
+	if rest := plies - i; rest > 0 {
+		if p.SideToMove() == me {
+			mine += (rest + 1) / 2
+		} else {
+			mine += rest / 2
+		}
+	}
+	if s > 0 {
+		return "mate " + strconv.Itoa(mine)
+	}
+	return "mate -" + strconv.Itoa(mine)
 }

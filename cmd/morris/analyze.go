@@ -131,7 +131,7 @@ func (a *analyzer) search(history []mill.Position, lim search.Limits) search.Res
 		root := history[len(history)-1]
 		report = func(in search.Info) {
 			fmt.Fprintf(a.out, "  depth %d seldepth %d score %s nodes %d time %dms pv %s\n",
-				in.Depth, in.SelDepth, search.ScoreText(in.Score), in.Nodes, in.Time.Milliseconds(), pvText(root, in.PV))
+				in.Depth, in.SelDepth, search.ScoreTextAlong(root, in.PV, in.Score), in.Nodes, in.Time.Milliseconds(), pvText(root, in.PV))
 		}
 	}
 	return a.e.Search(context.Background(), history, lim, report)
@@ -163,7 +163,7 @@ func (a *analyzer) position(g *mill.Game) {
 	}
 	res := a.search(g.Positions(), a.lim)
 	fmt.Fprintf(a.out, "best move: %s\n", p.MoveText(res.Move))
-	fmt.Fprintf(a.out, "score:     %s for %s, the side to move\n", search.ScoreText(res.Score), p.SideToMove())
+	fmt.Fprintf(a.out, "score:     %s for %s, the side to move\n", search.ScoreTextAlong(p, res.PV, res.Score), p.SideToMove())
 	fmt.Fprintf(a.out, "pv:        %s\n", pvText(p, res.PV))
 	fmt.Fprintf(a.out, "depth:     %d (%d nodes)\n", res.Depth, res.Nodes)
 }
@@ -197,16 +197,20 @@ func (a *analyzer) game(n int, rec *record.Record) error {
 		if err := replay.Play(m); err != nil {
 			return err // Game has played it: cannot happen
 		}
-		played := res.Score
+		// played is the score of the move played, and playedLine its line
+		// (for the count of "mate N").
+		played, playedLine := res.Score, res.PV
 		switch o := replay.Outcome(); {
 		case o == mill.Draw:
-			played = 0
+			played, playedLine = 0, []mill.Move{m}
 		case o == mill.Won(mover):
-			played = search.Mate - 1
+			played, playedLine = search.Mate-1, []mill.Move{m}
 		case o != mill.NoOutcome:
-			played = -(search.Mate - 1)
+			played, playedLine = -(search.Mate - 1), []mill.Move{m}
 		case m != res.Move:
-			played = parentScore(a.search(replay.Positions(), child).Score, replay.Position().SideToMove() == mover)
+			cr := a.search(replay.Positions(), child)
+			played = parentScore(cr.Score, replay.Position().SideToMove() == mover)
+			playedLine = append([]mill.Move{m}, cr.PV...)
 		}
 		loss, mark := judge(res.Score, played)
 		s := &sides[mover]
@@ -222,7 +226,7 @@ func (a *analyzer) game(n int, rec *record.Record) error {
 			s.mistakes++
 		}
 		line := fmt.Sprintf("%-7s %-13s %-13s %-9s %-9s %5s %s", moveNumber(before.Ply()), before.MoveText(m),
-			before.MoveText(res.Move), search.ScoreText(res.Score), search.ScoreText(played), loss, mark)
+			before.MoveText(res.Move), search.ScoreTextAlong(before, res.PV, res.Score), search.ScoreTextAlong(before, playedLine, played), loss, mark)
 		fmt.Fprintln(a.out, strings.TrimRight(line, " "))
 	}
 	for c, s := range sides {

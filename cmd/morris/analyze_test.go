@@ -97,15 +97,16 @@ func TestAnalyzeBad(t *testing.T) {
 
 // TestAnalyzeSameSide: -record judges a move after which the same side moves
 // again by the score of the position it leads to as it is, not negated. In
-// el filja white owes two removals; xb6 and xc3 both win in 6 plies.
+// el filja white owes two removals; xb6 and xc3 both win in 6 plies, with
+// white's fourth move (two removals, then a slide and the winning mill).
 func TestAnalyzeSameSide(t *testing.T) {
 	pgn := "[Variant \"el-filja\"]\n[Position \"el-filja 8/3BWWBW/BB3BWW w 0,0 xw2,xb 0 40\"]\n\n21. xb6 *\n"
 	var b, errb bytes.Buffer
 	if err := cmdAnalyze([]string{"-depth", "7", "-threads", "1", "-hash", "8", "-record", "-"}, strings.NewReader(pgn), &b, &errb); err != nil {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
-	if !strings.Contains(b.String(), "mate 3    mate 3") || !strings.Contains(b.String(), "0 blunder(s)") {
-		t.Errorf("xb6 scores as the win it is (mate 3, no blunder): got\n%s", b.String())
+	if !strings.Contains(b.String(), "mate 4    mate 4") || !strings.Contains(b.String(), "0 blunder(s)") {
+		t.Errorf("xb6 scores as the win it is (mate 4, no blunder): got\n%s", b.String())
 	}
 	for _, tc := range []struct {
 		s    int

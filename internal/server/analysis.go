@@ -84,7 +84,7 @@ func (s *Service) Analyze(ctx context.Context, history []mill.Position, depth in
 	if err := ctx.Err(); err != nil {
 		return Analysis{}, err
 	}
-	a := Analysis{Score: res.Score, ScoreText: search.ScoreText(res.Score), Depth: res.Depth, Nodes: res.Nodes, TBHits: hits}
+	a := Analysis{Score: res.Score, ScoreText: search.ScoreTextAlong(root, res.PV, res.Score), Depth: res.Depth, Nodes: res.Nodes, TBHits: hits}
 	if tb {
 		if v, ok := s.cfg.Tablebase.Probe(root); ok {
 			a.Tablebase = v.String()

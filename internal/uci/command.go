@@ -393,7 +393,7 @@ func infoLine(root mill.Position, in search.Info, tb bool) string {
 	b = append(b, " seldepth "...)
 	b = strconv.AppendInt(b, int64(in.SelDepth), 10)
 	b = append(b, " score "...)
-	b = append(b, search.ScoreText(in.Score)...)
+	b = append(b, search.ScoreTextAlong(root, in.PV, in.Score)...)
 	b = append(b, " nodes "...)
 	b = strconv.AppendUint(b, in.Nodes, 10)
 	nps := uint64(0)
