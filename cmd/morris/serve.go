@@ -60,6 +60,15 @@ func envInt(name string, def int) int {
 	return def
 }
 
+func envDuration(name string, def time.Duration) time.Duration {
+	if v, ok := os.LookupEnv(name); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			return d
+		}
+	}
+	return def
+}
+
 // cmdServe runs the game server until an interrupt or SIGTERM.
 func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -72,6 +81,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	hash := fs.Int("engine-hash", envInt("MORRIS_ENGINE_HASH", 64), "transposition table of each engine search, in MiB: morris engine's -hash; the engine takes (engine workers + 1) of them (MORRIS_ENGINE_HASH)")
 	tbDir := fs.String("tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
 	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
+	poll := fs.Duration("poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
 	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
 	if err := fs.Parse(args); err != nil {
@@ -94,18 +104,22 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *rate <= 0 {
 		return badInput("-rate must be positive")
 	}
+	if *poll < 10*time.Millisecond {
+		return badInput("-poll-every %v: want at least 10ms", *poll)
+	}
 	if *hash < 1 || *hash > uci.MaxHash {
 		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
 	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate}, log, stdout)
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll}, log, stdout)
 }
 
 type serveConfig struct {
 	addr, pbmAddr, data, db string
 	workers                 int
-	hashMB                  int     // the table of each engine search (0: the service's default)
-	tablebases              string  // the endgame databases' directory, or ""
-	rate                    float64 // commands a second per user or address
+	hashMB                  int           // the table of each engine search (0: the service's default)
+	tablebases              string        // the endgame databases' directory, or ""
+	rate                    float64       // commands a second per user or address
+	poll                    time.Duration // server.Config.PollEvery (0: its default)
 	// bench lifts the rate limits, for bench-server's own server: its
 	// users come from one address and play many games each.
 	bench bool
@@ -149,7 +163,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb}
+	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb, PollEvery: c.poll}
 	if c.rate > 0 {
 		cfg.Rates = server.DefaultRates
 		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate

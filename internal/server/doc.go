@@ -30,6 +30,7 @@
 //	analysis.go    the analysis board's engine, one search at a time
 //	events.go      the JSON of changes (internal/wire) and who is told
 //	hub.go         the in-process fan-out of events to listeners (news only: the store has the truth)
+//	relay.go       the events of processes sharing a PostgreSQL database, carried between them (NOTIFY)
 //	streams.go     WatchGame (full game, then every change, resumable from a version) and WatchAccount
 //	queries.go     reads: a game in full, lists, standings, ratings, records
 //	limits.go      rate limits, the cache of checked passwords and of tokens

@@ -27,10 +27,7 @@ func (s *sub) send(e Event) {
 	select {
 	case s.c <- e:
 	default:
-		select {
-		case s.kick <- struct{}{}:
-		default:
-		}
+		s.kickNow()
 	}
 }
 
@@ -40,7 +37,14 @@ type hub struct {
 	mu    sync.Mutex
 	games map[int64]map[*sub]struct{}
 	users map[int64]map[*sub]struct{}
+	// relay, if not nil, also sends what is published here to the other
+	// processes sharing the database (relay.go): "g" for a game's event,
+	// "u" for an account's. It never blocks.
+	relay func(kind string, id int64, e Event)
 }
+
+// setRelay sets the hub's relay; call it before the hub is used.
+func (h *hub) setRelay(fn func(kind string, id int64, e Event)) { h.relay = fn }
 
 func newHub() *hub {
 	return &hub{games: map[int64]map[*sub]struct{}{}, users: map[int64]map[*sub]struct{}{}}
@@ -76,15 +80,38 @@ func (h *hub) watchUser(id int64) (*sub, func()) {
 	return s, func() { h.mu.Lock(); remove(h.users, id, s); h.mu.Unlock() }
 }
 
-// watched reports whether anyone in this process listens to a game, so
-// that a change nobody listens to costs no JSON.
+// watched reports whether anyone may listen to a game, so that a change
+// nobody listens to costs no JSON: someone in this process, or anyone at
+// all when events are relayed to other processes.
 func (h *hub) watched(id int64) bool {
+	if h.relay != nil {
+		return true
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return len(h.games[id]) > 0
 }
 
+// publishGame sends a game's event to its listeners here and, through the
+// relay, in the other processes.
 func (h *hub) publishGame(id int64, e Event) {
+	h.deliverGame(id, e)
+	if h.relay != nil {
+		h.relay("g", id, e)
+	}
+}
+
+// publishUser sends an account's event to its listeners here and, through
+// the relay, in the other processes.
+func (h *hub) publishUser(id int64, e Event) {
+	h.deliverUser(id, e)
+	if h.relay != nil {
+		h.relay("u", id, e)
+	}
+}
+
+// deliverGame sends a game's event to its listeners in this process.
+func (h *hub) deliverGame(id int64, e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.games[id] {
@@ -92,11 +119,52 @@ func (h *hub) publishGame(id int64, e Event) {
 	}
 }
 
-func (h *hub) publishUser(id int64, e Event) {
+// deliverUser sends an account's event to its listeners in this process.
+func (h *hub) deliverUser(id int64, e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.users[id] {
 		s.send(e)
+	}
+}
+
+// kickNow tells a listener to catch up from the store.
+func (s *sub) kickNow() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// kickGame makes a game's listeners here catch up from the store.
+func (h *hub) kickGame(id int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.games[id] {
+		s.kickNow()
+	}
+}
+
+// kickUser makes an account's listeners here catch up (their account's
+// state sent again).
+func (h *hub) kickUser(id int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.users[id] {
+		s.kickNow()
+	}
+}
+
+// kickAll makes every listener here catch up from the store.
+func (h *hub) kickAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, m := range []map[int64]map[*sub]struct{}{h.games, h.users} {
+		for _, subs := range m {
+			for s := range subs {
+				s.kickNow()
+			}
+		}
 	}
 }
 

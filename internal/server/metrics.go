@@ -19,6 +19,7 @@ type Metrics struct {
 	engineQueue  prometheus.Gauge
 	tbHits       prometheus.Counter
 	reminders    prometheus.Counter
+	relay        *prometheus.CounterVec // events relayed between processes: sent, heard, dropped
 }
 
 // NewMetrics registers the service's metrics with reg.
@@ -35,8 +36,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		engineQueue:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_engine_queue", Help: "Games waiting for the engine's move."}),
 		tbHits:       prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_tablebase_hits_total", Help: "Positions the engine's searches (moves and analyses) found in the endgame databases."}),
 		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
+		relay: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "morris_relay_events_total",
+			Help: "Events relayed between the server processes sharing a PostgreSQL database (relay.go): sent to the others, heard from them, dropped (a full queue or a failed notification; the poll heals them)."}, []string{"what"}),
 	}
-	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.tbHits, m.reminders)
+	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.tbHits, m.reminders, m.relay)
 	return m
 }
 
@@ -109,5 +112,23 @@ func (m *Metrics) engineQueued(d float64) {
 func (m *Metrics) reminded() {
 	if m != nil {
 		m.reminders.Inc()
+	}
+}
+
+func (m *Metrics) relaySent(n int) {
+	if m != nil {
+		m.relay.WithLabelValues("sent").Add(float64(n))
+	}
+}
+
+func (m *Metrics) relayHeard() {
+	if m != nil {
+		m.relay.WithLabelValues("heard").Inc()
+	}
+}
+
+func (m *Metrics) relayDropped() {
+	if m != nil {
+		m.relay.WithLabelValues("dropped").Inc()
 	}
 }

@@ -149,6 +149,7 @@ const EngineName = "engine"
 // of the store (real-time clocks armed, the engine's turns queued) and
 // starts the correspondence sweeper and the engine workers.
 func (s *Service) Start(ctx context.Context) error {
+	s.startRelay()
 	u, err := s.st.UserByName(ctx, EngineName)
 	if errors.Is(err, store.ErrNotFound) {
 		// The engine's password is random and thrown away: nobody signs in as it.

@@ -58,6 +58,7 @@
 //	ratings.go     ratings and standings
 //	follow.go      subscriptions
 //	challenges.go  challenges and seeks
+//	notify.go      Notify and Listen: news between the processes sharing a PostgreSQL database
 //
 // # Tests
 //

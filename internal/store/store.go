@@ -60,6 +60,10 @@ type Store struct {
 	// now gives the bookkeeping times (created_at, updated_at); the times
 	// that matter to the game (moves, clocks, offers) come from the caller.
 	now func() time.Time
+	// dsn and channel (PostgreSQL only): the URL a listener connects
+	// with, and the channel of the notifications between the processes
+	// that share this database and schema (notify.go).
+	dsn, channel string
 }
 
 //go:embed migrations/*.sql
@@ -197,11 +201,17 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Store{dialect: goose.DialectPostgres, w: db, r: db, now: time.Now}
+	s := &Store{dialect: goose.DialectPostgres, w: db, r: db, now: time.Now, dsn: dsn}
 	if err := s.migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
+	var schema string
+	if err := db.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	s.channel = channelName(schema)
 	return s, nil
 }
 

@@ -1,0 +1,164 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/mill"
+)
+
+// lineRecorder keeps the lines a stream sends.
+type lineRecorder struct {
+	mu    sync.Mutex
+	lines []string
+	at    []time.Time
+}
+
+func (r *lineRecorder) send(b []byte) error {
+	if b == nil {
+		return nil // a keep-alive
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, string(b))
+	r.at = append(r.at, time.Now())
+	return nil
+}
+
+// waitFor waits until a line satisfies ok and returns when it came.
+func (r *lineRecorder) waitFor(t *testing.T, what string, d time.Duration, ok func(line string) bool) time.Time {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		r.mu.Lock()
+		for i, l := range r.lines {
+			if ok(l) {
+				at := r.at[i]
+				r.mu.Unlock()
+				return at
+			}
+		}
+		lines := slices.Clone(r.lines)
+		r.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within %v; the stream sent:\n%s", what, d, strings.Join(lines, "\n"))
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestRelayAcrossProcesses: two services on one PostgreSQL database (two
+// processes, as far as the store is concerned: they share nothing in
+// memory), polling the store only once an hour. A game stream and an
+// account stream opened on the second see, at once, the moves, a chat
+// message, an offer and the end of a game made through the first, and a
+// challenge made through it; after the second's listening connection is
+// killed, it connects again and a move made meanwhile still arrives.
+func TestRelayAcrossProcesses(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	cfg := Config{PollEvery: time.Hour}
+	a := newServiceOn(t, dsn, cfg)
+	b := newServiceOn(t, dsn, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ann, bob := signUp(t, a, "ann"), signUp(t, a, "bob")
+	g, err := a.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var game, account lineRecorder
+	go b.WatchGame(ctx, g.ID, -1, game.send)
+	go b.WatchAccount(ctx, bob, account.send)
+	game.waitFor(t, "gameFull", 5*time.Second, func(l string) bool { return strings.Contains(l, `"type":"gameFull"`) })
+	// Give the listener of b a moment to be in place.
+	time.Sleep(200 * time.Millisecond)
+
+	var lat []time.Duration
+	mg := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	for ply := range 8 {
+		p := mg.Position()
+		m := p.Moves(nil)[0]
+		text := p.MoveText(m)
+		who := ann
+		if p.SideToMove() == mill.Black {
+			who = bob
+		}
+		start := time.Now()
+		if _, err := a.Move(ctx, who, g.ID, text, ply); err != nil {
+			t.Fatal(err)
+		}
+		at := game.waitFor(t, "the move "+text, 2*time.Second, func(l string) bool {
+			return strings.Contains(l, `"type":"move"`) && strings.Contains(l, fmt.Sprintf(`"ply":%d,`, ply)) && strings.Contains(l, `"move":"`+text+`"`)
+		})
+		lat = append(lat, at.Sub(start))
+		mg.Play(m)
+	}
+	slices.Sort(lat)
+	t.Logf("a move made on one service seen on the other's stream after %v (median), %v at most", lat[len(lat)/2], lat[len(lat)-1])
+
+	if err := a.Chat(ctx, ann, g.ID, "hello from a"); err != nil {
+		t.Fatal(err)
+	}
+	game.waitFor(t, "the chat message", 2*time.Second, func(l string) bool { return strings.Contains(l, "hello from a") })
+	if err := a.Offer(ctx, ann, g.ID, store.DrawOffer); err != nil {
+		t.Fatal(err)
+	}
+	game.waitFor(t, "the draw offer", 2*time.Second, func(l string) bool {
+		return strings.Contains(l, `"type":"gameState"`) && strings.Contains(l, `"kind":"draw"`)
+	})
+	if _, err := a.Challenge(ctx, ann, "bob", GameSpec{}); err != nil {
+		t.Fatal(err)
+	}
+	account.waitFor(t, "the challenge on bob's account stream", 2*time.Second, func(l string) bool { return strings.Contains(l, `"type":"challenge"`) })
+
+	// Kill b's listening connection, move at once: the move comes, from
+	// the notification if b is listening again by then, else from the
+	// store when it is.
+	admin, err := sql.Open("pgx", os.Getenv(storetest.Env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	var killed int
+	if err := admin.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = $1`,
+		fmt.Sprintf("LISTEN %q", b.st.NotifyChannel())).Scan(&killed); err != nil || killed != 2 {
+		t.Fatalf("killed %d listening connections (%v), want 2 (a's and b's)", killed, err)
+	}
+	p := mg.Position()
+	m := p.Moves(nil)[0]
+	if _, err := a.Move(ctx, ann, g.ID, p.MoveText(m), 8); err != nil { // white's ninth placement
+		t.Fatal(err)
+	}
+	game.waitFor(t, "the move made while the listener was down", 10*time.Second, func(l string) bool {
+		return strings.Contains(l, `"move":"`+p.MoveText(m)+`"`) || strings.Contains(l, `"`+p.MoveText(m)+`"]`)
+	})
+	if err := a.Resign(ctx, ann, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	game.waitFor(t, "the end", 10*time.Second, func(l string) bool { return strings.Contains(l, `"resignation"`) })
+	account.waitFor(t, "gameFinish on bob's account stream", 10*time.Second, func(l string) bool { return strings.Contains(l, `"type":"gameFinish"`) })
+}
+
+// TestRelayPayload: an event too long for a notification goes without its
+// line (the listeners catch up from the store).
+func TestRelayPayload(t *testing.T) {
+	r := &relay{origin: "o1"}
+	short := r.payload(relayNote{Origin: "o1", Kind: "g", ID: 7, Version: 3, Data: json.RawMessage(`{"type":"move"}`)})
+	if short != `{"o":"o1","k":"g","id":7,"v":3,"d":{"type":"move"}}` {
+		t.Errorf("got %s", short)
+	}
+	long := r.payload(relayNote{Origin: "o1", Kind: "g", ID: 7, Version: 3, Data: json.RawMessage(`{"x":"` + strings.Repeat("a", store.MaxNotifyPayload) + `"}`)})
+	if long != `{"o":"o1","k":"g","id":7,"v":3}` {
+		t.Errorf("a long event: got %.80s", long)
+	}
+}
