@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -194,5 +195,74 @@ func TestTwoProcessesOnePostgres(t *testing.T) {
 		if len(full.State.Offers) != 0 {
 			t.Errorf("process %s: offers %v after later moves, want none", s.addr, full.State.Offers)
 		}
+	}
+}
+
+// TestEngineMoveSurvivesKill: the engine's turns are jobs in the database
+// that any process takes. A process is killed (SIGKILL) while its worker
+// searches the engine's reply (level 10 thinks 2 s); a second process,
+// started after the kill, takes the job once its lease has run out (2 s
+// here) and plays the reply: nothing is lost, and the reply is played
+// once.
+func TestEngineMoveSurvivesKill(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	args := []string{"-db", dsn, "-rate", "100000", "-engine-workers", "1", "-engine-lease", "2s"}
+	a := startServer(t, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ann := a.account(t, "ann")
+	var g struct{ ID int64 }
+	if _, err := a.call(ctx, "POST", "/api/challenge/ai", ann, map[string]any{"level": 10, "color": "white"}, &g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.call(ctx, "POST", fmt.Sprintf("/api/game/%d/move", g.ID), ann, map[string]any{"move": "d6", "ply": 0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Kill a once its worker holds the job.
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	var holder string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		err := admin.QueryRowContext(ctx, `SELECT taken_by FROM engine_jobs WHERE game_id = $1 AND ply = 1`, g.ID).Scan(&holder)
+		if err == nil && holder != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the first process did not take the engine's turn within 10 s (%v)", err)
+		}
+	}
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-a.done
+	killed := time.Now()
+
+	b := startServer(t, args...)
+	var full struct {
+		State struct {
+			Moves []string
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := b.call(ctx, "GET", fmt.Sprintf("/api/game/%d", g.ID), "", nil, &full); err != nil {
+			t.Fatal(err)
+		}
+		if len(full.State.Moves) >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no engine reply 30 s after the kill of the process that was searching it (moves %v)", full.State.Moves)
+		}
+	}
+	t.Logf("the engine's reply, searched by %s when it was killed, played by the second process %v after the kill", holder, time.Since(killed).Round(time.Millisecond))
+	if len(full.State.Moves) != 2 {
+		t.Errorf("moves %v, want d6 and one reply", full.State.Moves)
+	}
+	var left int
+	if err := admin.QueryRowContext(ctx, `SELECT count(*) FROM engine_jobs`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("engine jobs left: %d (%v), want none", left, err)
 	}
 }

@@ -77,6 +77,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	pbmAddr := fs.String("pbm-addr", env("MORRIS_PBM_ADDR", "localhost:7070"), "pbmserv text port, one command a line; empty for none (MORRIS_PBM_ADDR)")
 	data := fs.String("data", env("MORRIS_DATA", "morris-data"), "data folder: the SQLite database (MORRIS_DATA)")
 	db := fs.String("db", env("MORRIS_DB", ""), "a postgres:// URL to use PostgreSQL instead of SQLite in the data folder (MORRIS_DB)")
+	lease := fs.Duration("engine-lease", envDuration("MORRIS_ENGINE_LEASE", 30*time.Second), "how long an engine move taken by a process stays its own: with several processes on one PostgreSQL, another takes it after that if the process died (MORRIS_ENGINE_LEASE)")
 	workers := fs.Int("engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
 	hash := fs.Int("engine-hash", envInt("MORRIS_ENGINE_HASH", 64), "transposition table of each engine search, in MiB: morris engine's -hash; the engine takes (engine workers + 1) of them (MORRIS_ENGINE_HASH)")
 	tbDir := fs.String("tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
@@ -104,13 +105,16 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *rate <= 0 {
 		return badInput("-rate must be positive")
 	}
+	if *lease < time.Second {
+		return badInput("-engine-lease %v: want at least 1s", *lease)
+	}
 	if *poll < 10*time.Millisecond {
 		return badInput("-poll-every %v: want at least 10ms", *poll)
 	}
 	if *hash < 1 || *hash > uci.MaxHash {
 		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
 	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll}, log, stdout)
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease}, log, stdout)
 }
 
 type serveConfig struct {
@@ -120,6 +124,7 @@ type serveConfig struct {
 	tablebases              string        // the endgame databases' directory, or ""
 	rate                    float64       // commands a second per user or address
 	poll                    time.Duration // server.Config.PollEvery (0: its default)
+	lease                   time.Duration // server.Config.EngineLease (0: its default)
 	// bench lifts the rate limits, for bench-server's own server: its
 	// users come from one address and play many games each.
 	bench bool
@@ -163,7 +168,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb, PollEvery: c.poll}
+	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb, PollEvery: c.poll, EngineLease: c.lease}
 	if c.rate > 0 {
 		cfg.Rates = server.DefaultRates
 		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate

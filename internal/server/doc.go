@@ -25,7 +25,8 @@
 //	               with limit/accept/reject
 //	follow.go      following a game (pbmserv subscribe/notify)
 //	timers.go      real-time flags (a timer per game) and the correspondence sweeper (reminders, forfeits, vacations)
-//	engine.go      the engine's moves off the request path: a bounded pool of workers; the engine
+//	engine.go      the engine's moves off the request path: a bounded pool of workers taking the
+//	               engine's turns as jobs from the store (any process sharing it); the engine
 //	               as morris engine builds it, and the gate of the endgame databases per game's rules
 //	analysis.go    the analysis board's engine, one search at a time
 //	events.go      the JSON of changes (internal/wire) and who is told

@@ -2,14 +2,15 @@ package server
 
 import (
 	"context"
-	"github.com/morrisgame/morris/book"
 	"math/rand/v2"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/morrisgame/morris/book"
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -18,25 +19,34 @@ import (
 // number of workers, each with an engine of its own, take the games whose
 // turn is the engine's. However many games are waiting, at most that many
 // searches run, so games between people keep their processors.
+//
+// The turns are jobs in the store (store.QueueEngineJob), not in memory,
+// so that every process sharing a PostgreSQL database takes them: adding
+// a process adds workers, and a job taken by a process that dies in the
+// middle of its search is taken again by another once its lease (jobLease)
+// has run out. A worker looks for a job when it is woken (a job queued
+// here, or through the relay by another process) and at least every
+// jobPoll.
 type enginePool struct {
 	s *Service
 	// busy counts the searches running; peak is the most seen at once
 	// (a test checks that it never passes the workers).
 	busy, peak atomic.Int64
-	mu         sync.Mutex
-	queued     map[int64]bool // games waiting or being searched
-	jobs       chan int64
+	wake       chan struct{} // a job may be waiting
 	wg         sync.WaitGroup
 	closing    chan struct{}
 }
 
+// jobPoll is how often an idle worker looks for jobs it was not told of.
+const jobPoll = time.Second
+
 func newEnginePool(s *Service, workers int) *enginePool {
-	p := &enginePool{s: s, queued: map[int64]bool{}, jobs: make(chan int64, 1<<16), closing: make(chan struct{})}
+	p := &enginePool{s: s, wake: make(chan struct{}, workers), closing: make(chan struct{})}
 	for i := range workers {
 		e := s.newEngine()
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))
 		p.wg.Add(1)
-		go p.work(e, rng)
+		go p.work(e, rng, i)
 	}
 	return p
 }
@@ -96,20 +106,25 @@ func (en *engine) prepare(table string, r *mill.Rules, db *egdb.DB) bool {
 	return en.tb.open
 }
 
-// enqueue asks for the engine's move in a game; a game already waiting is
-// not queued twice.
-func (p *enginePool) enqueue(id int64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.queued[id] {
+// enqueue asks for the engine's move in a game at ply: a job in the store,
+// which this process's workers are told of at once and the others through
+// the relay.
+func (p *enginePool) enqueue(id int64, ply int) {
+	if err := p.s.st.QueueEngineJob(p.s.ctx, id, ply, p.s.now()); err != nil {
+		if p.s.ctx.Err() == nil {
+			p.s.log.Error("queueing the engine's move", "game", id, "err", err)
+		}
 		return
 	}
+	p.poke()
+	p.s.hub.relayJob()
+}
+
+// poke wakes an idle worker, if one is asleep.
+func (p *enginePool) poke() {
 	select {
-	case p.jobs <- id:
-		p.queued[id] = true
-		p.s.metrics.engineQueued(1)
+	case p.wake <- struct{}{}:
 	default:
-		p.s.log.Error("engine queue full", "game", id)
 	}
 }
 
@@ -118,38 +133,82 @@ func (p *enginePool) close() {
 	p.wg.Wait()
 }
 
-func (p *enginePool) work(e *engine, rng *rand.Rand) {
+// take takes a job that is free, if any: a read first, so that idle
+// workers polling cost no writes.
+func (p *enginePool) take(worker string) (store.EngineJob, bool) {
+	ctx, now := p.s.ctx, p.s.now()
+	n, err := p.s.st.EngineJobsWaiting(ctx, now)
+	if err == nil {
+		p.s.metrics.engineWaiting(n)
+	}
+	if err != nil || n == 0 {
+		return store.EngineJob{}, false
+	}
+	j, ok, err := p.s.st.TakeEngineJob(ctx, worker, now, p.s.cfg.EngineLease)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.s.log.Warn("taking an engine job", "err", err)
+		}
+		return store.EngineJob{}, false
+	}
+	return j, ok
+}
+
+func (p *enginePool) work(e *engine, rng *rand.Rand, i int) {
 	defer p.wg.Done()
+	worker := p.s.process + "/" + strconv.Itoa(i)
+	poll := time.NewTicker(jobPoll + time.Duration(i)*37*time.Millisecond)
+	defer poll.Stop()
 	for {
+		j, ok := p.take(worker)
+		if !ok {
+			select {
+			case <-p.closing:
+				return
+			case <-p.wake:
+			case <-poll.C:
+			}
+			continue
+		}
+		for n := p.busy.Add(1); ; {
+			if old := p.peak.Load(); n <= old || p.peak.CompareAndSwap(old, n) {
+				break
+			}
+		}
+		p.s.engineMove(e, rng, j.Game, j.Ply)
+		p.busy.Add(-1)
+		if p.s.ctx.Err() != nil {
+			// Stopped in the middle: the job goes back for another
+			// process to take now rather than when its lease runs out.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(p.s.ctx), 5*time.Second)
+			if err := p.s.st.ReleaseEngineJob(ctx, j.Game, j.Ply, worker); err != nil {
+				p.s.log.Warn("giving an engine job back", "game", j.Game, "err", err)
+			}
+			cancel()
+			return
+		}
+		if err := p.s.st.DoneEngineJob(p.s.ctx, j.Game, j.Ply); err != nil && p.s.ctx.Err() == nil {
+			p.s.log.Warn("an engine job done", "game", j.Game, "err", err)
+		}
 		select {
 		case <-p.closing:
 			return
-		case id := <-p.jobs:
-			p.s.metrics.engineQueued(-1)
-			p.mu.Lock()
-			delete(p.queued, id)
-			p.mu.Unlock()
-			for n := p.busy.Add(1); ; {
-				if old := p.peak.Load(); n <= old || p.peak.CompareAndSwap(old, n) {
-					break
-				}
-			}
-			p.s.engineMove(e, rng, id)
-			p.busy.Add(-1)
+		default:
 		}
 	}
 }
 
-// engineMove searches and plays the engine's move in a game, if it is its
-// turn. The owner is not held during the search: the move is played with
-// the ply it was searched at, and refused if the game moved on meanwhile.
-func (s *Service) engineMove(e *engine, rng *rand.Rand, id int64) {
+// engineMove searches and plays the engine's move in a game at ply, if it
+// is its turn there. The owner is not held during the search: the move is
+// played with the ply it was searched at, and refused if the game moved on
+// meanwhile.
+func (s *Service) engineMove(e *engine, rng *rand.Rand, id int64, atPly int) {
 	ctx := s.ctx
 	var history []mill.Position
 	var ply, level int
 	var lim search.Limits
 	err := s.locked(ctx, id, func(o *owner) error {
-		if !o.active() || o.g.EngineLevel == 0 || o.userOf(o.game.Position().SideToMove()) != s.engineID {
+		if !o.active() || o.g.Ply != atPly || o.g.EngineLevel == 0 || o.userOf(o.game.Position().SideToMove()) != s.engineID {
 			return nil
 		}
 		history = o.game.Positions()

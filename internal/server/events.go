@@ -222,7 +222,7 @@ func (s *Service) afterChange(o *owner) {
 		o.armFlag()
 	}
 	if o.g.EngineLevel != 0 && o.userOf(o.game.Position().SideToMove()) == s.engineID && s.engine != nil {
-		s.engine.enqueue(o.id)
+		s.engine.enqueue(o.id, o.g.Ply)
 	}
 }
 

@@ -110,6 +110,14 @@ func (h *hub) publishUser(id int64, e Event) {
 	}
 }
 
+// relayJob tells the other processes that an engine job was queued, so
+// that an idle worker there may take it at once.
+func (h *hub) relayJob() {
+	if h.relay != nil {
+		h.relay("j", 0, Event{})
+	}
+}
+
 // deliverGame sends a game's event to its listeners in this process.
 func (h *hub) deliverGame(id int64, e Event) {
 	h.mu.Lock()

@@ -33,7 +33,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		gamesEnded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_games_finished_total", Help: "Games finished."}),
 		gamesActive:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_games_active", Help: "Games going on (as this process last counted them: at start and at each start and end it sees)."}),
 		streams:      prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_streams", Help: "Open game and account streams (NDJSON and WebSocket)."}),
-		engineQueue:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_engine_queue", Help: "Games waiting for the engine's move."}),
+		engineQueue:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "morris_engine_queue", Help: "Games waiting for the engine's move (free jobs in the store, as this process last looked)."}),
 		tbHits:       prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_tablebase_hits_total", Help: "Positions the engine's searches (moves and analyses) found in the endgame databases."}),
 		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
 		relay: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "morris_relay_events_total",
@@ -103,9 +103,11 @@ func (m *Metrics) streamClosed() {
 	}
 }
 
-func (m *Metrics) engineQueued(d float64) {
+// engineWaiting sets the games waiting for the engine's move (the free jobs
+// in the store, as this process last looked).
+func (m *Metrics) engineWaiting(n int) {
 	if m != nil {
-		m.engineQueue.Add(d)
+		m.engineQueue.Set(float64(n))
 	}
 }
 

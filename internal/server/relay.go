@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 
 	"github.com/morrisgame/morris/internal/store"
@@ -32,7 +30,7 @@ import (
 // relayNote is one notification's payload.
 type relayNote struct {
 	Origin  string          `json:"o"`           // the sending process
-	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's
+	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
@@ -49,9 +47,7 @@ type relay struct {
 }
 
 func newRelay(s *Service) *relay {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return &relay{s: s, origin: hex.EncodeToString(b), q: make(chan relayNote, relayQueue)}
+	return &relay{s: s, origin: s.process, q: make(chan relayNote, relayQueue)}
 }
 
 // send queues an event for the other processes; it never blocks.
@@ -146,6 +142,10 @@ func (r *relay) heard(payload string) {
 			return
 		}
 		r.s.hub.deliverUser(n.ID, Event{Data: n.Data})
+	case "j":
+		if r.s.engine != nil {
+			r.s.engine.poke()
+		}
 	}
 }
 

@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -36,6 +39,11 @@ type Config struct {
 	// engine`, so that the site's engine is as strong. The engine's
 	// memory is EngineWorkers+1 tables.
 	EngineHashMB int
+	// EngineLease is how long an engine move taken by a process stays
+	// its own (30 s): a process that dies in the middle of the search
+	// leaves the move to another after that (engine.go). Longer than any
+	// search of the server, which stops after 10 s.
+	EngineLease time.Duration
 	// Tablebase is the endgame databases (built by morris solve) that
 	// every search probes, the engine's moves and the analyses alike, in
 	// the games of rules they cover (egdb.DB.Covers); nil for none.
@@ -82,6 +90,9 @@ type Service struct {
 
 	pw     pwCache
 	tokens tokenCache
+	// process names this process among those sharing the store (random):
+	// the origin of its relayed events, the holder of its engine jobs.
+	process string
 	// shared: the store may be shared with other processes (PostgreSQL),
 	// so an owner checks its copy against the stored version before use.
 	shared bool
@@ -118,6 +129,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.EngineHashMB <= 0 {
 		cfg.EngineHashMB = 64
 	}
+	if cfg.EngineLease <= 0 {
+		cfg.EngineLease = 30 * time.Second
+	}
 	if cfg.SweepEvery == 0 {
 		cfg.SweepEvery = time.Minute
 	}
@@ -138,6 +152,7 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres",
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
+		process: processName(),
 	}
 	return s, nil
 }
@@ -439,4 +454,13 @@ func (s *Service) Guest(ctx context.Context, from string) (User, string, time.Ti
 		return User{}, "", time.Time{}, err
 	}
 	return userOf(u), tok, exp, nil
+}
+
+// processName is a random name for this process: its host name and 8
+// random hex digits.
+func processName() string {
+	b := make([]byte, 4)
+	rand.Read(b)
+	host, _ := os.Hostname()
+	return host + "-" + hex.EncodeToString(b)
 }

@@ -43,6 +43,7 @@
 //	ratings        (user, variant) Glicko-2 r, RD, σ, games played
 //	subscriptions  (game, user) followers: every move or only the end
 //	challenges     to a user or to anyone (a seek): rules, side, clock, status, game started
+//	engine_jobs    games whose turn is the engine's, at a ply: who took it, until when (a lease)
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its
@@ -59,6 +60,7 @@
 //	follow.go      subscriptions
 //	challenges.go  challenges and seeks
 //	notify.go      Notify and Listen: news between the processes sharing a PostgreSQL database
+//	jobs.go        the engine's turns as jobs any process takes (FOR UPDATE SKIP LOCKED), with leases
 //
 // # Tests
 //

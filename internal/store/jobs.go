@@ -1,0 +1,105 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// EngineJob is a game waiting for the engine's move at a ply.
+type EngineJob struct {
+	Game     int64
+	Ply      int
+	QueuedAt time.Time
+	TakenBy  string    // the process that took it last ("" if none did)
+	Lease    time.Time // its lease runs until then (zero if never taken)
+}
+
+// QueueEngineJob asks for the engine's move in a game at ply. A job of the
+// same game at the same ply is left as it is (taken or not); one at
+// another ply (the game moved on) is replaced.
+func (s *Store) QueueEngineJob(ctx context.Context, game int64, ply int, now time.Time) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO engine_jobs (game_id, ply, queued_at) VALUES ($1, $2, $3)
+			ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply, queued_at = excluded.queued_at, taken_by = '', lease_until = 0
+			WHERE engine_jobs.ply <> excluded.ply`, game, ply, millis(now))
+		return err
+	})
+}
+
+// EngineJobsWaiting counts the jobs free to take at now (never taken, or
+// their lease run out): a read, for the workers' polls, which then take
+// one with TakeEngineJob.
+func (s *Store) EngineJobsWaiting(ctx context.Context, now time.Time) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM engine_jobs WHERE lease_until <= $1`, millis(now)).Scan(&n)
+	return n, dbError(err)
+}
+
+// TakeEngineJob takes the job waiting longest that is free at now, for
+// worker until now+lease; ok is false when there is none. Of several
+// callers (in several processes), each gets another job: on PostgreSQL
+// the row is locked and others skip it (FOR UPDATE SKIP LOCKED), on SQLite
+// the writes are one at a time.
+func (s *Store) TakeEngineJob(ctx context.Context, worker string, now time.Time, lease time.Duration) (j EngineJob, ok bool, err error) {
+	lock := ""
+	if s.Backend() == "postgres" {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var queued, until int64
+		err := tx.QueryRowContext(ctx, `UPDATE engine_jobs SET taken_by = $1, lease_until = $2
+			WHERE game_id = (SELECT game_id FROM engine_jobs WHERE lease_until <= $3 ORDER BY queued_at, game_id LIMIT 1`+lock+`)
+			RETURNING game_id, ply, queued_at, taken_by, lease_until`,
+			worker, millis(now.Add(lease)), millis(now)).Scan(&j.Game, &j.Ply, &queued, &j.TakenBy, &until)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ok = true
+		j.QueuedAt, j.Lease = fromMillis(queued), fromMillis(until)
+		return nil
+	})
+	return j, ok, err
+}
+
+// DoneEngineJob removes a game's job at ply (played, or no longer the
+// engine's turn); a job at another ply (queued since) stays.
+func (s *Store) DoneEngineJob(ctx context.Context, game int64, ply int) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM engine_jobs WHERE game_id = $1 AND ply = $2`, game, ply)
+		return err
+	})
+}
+
+// ReleaseEngineJob gives back a job that worker took (at ply), free to
+// take at once; a job taken since by another, or at another ply, stays.
+func (s *Store) ReleaseEngineJob(ctx context.Context, game int64, ply int, worker string) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE engine_jobs SET taken_by = '', lease_until = 0 WHERE game_id = $1 AND ply = $2 AND taken_by = $3`, game, ply, worker)
+		return err
+	})
+}
+
+// EngineJobs returns every job, oldest first (for tests and operators).
+func (s *Store) EngineJobs(ctx context.Context) ([]EngineJob, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT game_id, ply, queued_at, taken_by, lease_until FROM engine_jobs ORDER BY queued_at, game_id`)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var js []EngineJob
+	for rows.Next() {
+		var j EngineJob
+		var queued, until int64
+		if err := rows.Scan(&j.Game, &j.Ply, &queued, &j.TakenBy, &until); err != nil {
+			return nil, dbError(err)
+		}
+		j.QueuedAt, j.Lease = fromMillis(queued), fromMillis(until)
+		js = append(js, j)
+	}
+	return js, dbError(rows.Err())
+}
