@@ -398,6 +398,27 @@ func TestRepetition(t *testing.T) {
 	}
 }
 
+// TestRepetitionCountsThePlacement: the position right after the last
+// placement (or capture) is one of those compared, so its third
+// occurrence draws, two slides after its second (how a game ends, in
+// docs/rules.md; another program, which compares only positions after
+// slides, plays on here).
+func TestRepetitionCountsThePlacement(t *testing.T) {
+	g := NewGame(MustRules("cheng-san-qi"))
+	moves := strings.Fields("c4 e5 e4 e3 d6 b2 a7 g7 d5 d3 d7xg7 f6 b4 c3xa7 d2 a4 d1 b6 c4-c5 a4-a1 c5-c4 a1-a4 d2-f2 a4-a1 f2-d2 a1-a4")
+	for i, m := range moves {
+		if err := g.PlayText(m); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		if i < len(moves)-1 && g.Outcome() != NoOutcome {
+			t.Fatalf("over after %s: %v by %v", m, g.Outcome(), g.Method())
+		}
+	}
+	if g.Outcome() != Draw || g.Method() != Repetition || g.Repetitions() != 3 {
+		t.Errorf("the position after b6 a third time: %v by %v (%d occurrences), want a draw by repetition", g.Outcome(), g.Method(), g.Repetitions())
+	}
+}
+
 func TestFirstPlayerByLot(t *testing.T) {
 	r := MustRules("twelve-mens-morris")
 	seen := map[Color]bool{}
@@ -786,6 +807,23 @@ func TestZhiQiBlockedRemoves(t *testing.T) {
 	// blocked=loses, the usual rule: white has lost.
 	q := setup(t, "zhi-qi,blocked=loses", "a1 d1 g1 a7", "a4 b2 d2 f2 g4 d7 b6 e4", "w 0,0 - 0 40")
 	wantStatus(t, q, BlackWon, Blocked)
+}
+
+func TestZhiQiMillOfAShutInPlacer(t *testing.T) {
+	// Reading 37. Black places f6 and closes f2-f4-f6 at a moment when no
+	// black piece has an empty point beside it. The mill's capture is a
+	// capture, under the usual protection: any white piece outside a mill
+	// (white has none), a4 included, which stands next to no black piece;
+	// not a blocked side's removal, which would offer only the white
+	// pieces next to black ones (another program's reading: without xa4).
+	p := MustParsePosition("zhi-qi WBBBBW1W/1WBB1W2/1WBBW3 b 3,4 - 0 17")
+	wantStatus(t, p, NoOutcome, NoMethod)
+	want := []string{"a7", "b2", "b4", "b6", "c3", "c4", "c5", "d5", "f6xa1", "f6xa4", "f6xd2", "f6xd3", "f6xd6", "f6xd7", "f6xe5"}
+	wantMoves(t, p, want...)
+	q := play(t, p, "f6xa4")
+	if q.SideToMove() != White || q.OnBoard(White) != p.OnBoard(White)-1 {
+		t.Errorf("after f6xa4: %s", q)
+	}
 }
 
 func TestElFiljaCountedMills(t *testing.T) {
