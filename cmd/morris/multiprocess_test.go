@@ -266,3 +266,59 @@ func TestEngineMoveSurvivesKill(t *testing.T) {
 		t.Errorf("engine jobs left: %d (%v), want none", left, err)
 	}
 }
+
+// TestFlagFallsAfterKill: a real-time game's flag timer lives in the
+// process that last changed the game. That process is killed (SIGKILL)
+// with white's clock running (10 s, the shortest); the other process, which never loaded the
+// game, finds the flag that fell (its flag sweep) and ends the game on
+// time.
+func TestFlagFallsAfterKill(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	args := []string{"-db", dsn, "-rate", "100000"}
+	a := startServer(t, args...)
+	b := startServer(t, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ann, bob := a.account(t, "ann"), a.account(t, "bob")
+	var c struct{ ID, Game int64 }
+	if _, err := a.call(ctx, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white", "clock": map[string]any{"initialMs": 10000}}, &c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.call(ctx, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c); err != nil {
+		t.Fatal(err)
+	}
+	for ply, m := range []string{"d6", "d5"} {
+		tok := ann
+		if ply == 1 {
+			tok = bob
+		}
+		if _, err := a.call(ctx, "POST", fmt.Sprintf("/api/game/%d/move", c.Game), tok, map[string]any{"move": m, "ply": ply}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-a.done
+	killed := time.Now()
+	var full struct {
+		State struct {
+			Status, Result, Method string
+		}
+	}
+	for deadline := time.Now().Add(25 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := b.call(ctx, "GET", fmt.Sprintf("/api/game/%d", c.Game), "", nil, &full); err != nil {
+			t.Fatal(err)
+		}
+		if full.State.Status == "finished" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("white's 10 s ran out and the process that kept the timer is dead: the game is still %s 25 s after the kill", full.State.Status)
+		}
+	}
+	if full.State.Result != "0-1" || full.State.Method != "time" {
+		t.Errorf("got %s by %s, want 0-1 by time (white's flag)", full.State.Result, full.State.Method)
+	}
+	t.Logf("the flag fell on the other process %v after the kill", time.Since(killed).Round(time.Millisecond))
+}

@@ -24,7 +24,8 @@
 //	challenges.go  challenges, seeks and their pairing, games against the engine, pbmserv challenges
 //	               with limit/accept/reject
 //	follow.go      following a game (pbmserv subscribe/notify)
-//	timers.go      real-time flags (a timer per game) and the correspondence sweeper (reminders, forfeits, vacations)
+//	timers.go      real-time flags (a timer per game, and a sweep for the flags of dead processes) and the
+//	               correspondence sweeper (reminders, forfeits, vacations)
 //	engine.go      the engine's moves off the request path: a bounded pool of workers taking the
 //	               engine's turns as jobs from the store (any process sharing it); the engine
 //	               as morris engine builds it, and the gate of the endgame databases per game's rules

@@ -39,6 +39,10 @@ type Config struct {
 	// engine`, so that the site's engine is as strong. The engine's
 	// memory is EngineWorkers+1 tables.
 	EngineHashMB int
+	// FlagSweepEvery is how often a process sharing a PostgreSQL database
+	// with others looks for real-time games whose flag no timer took (1 s;
+	// timers.go).
+	FlagSweepEvery time.Duration
 	// EngineLease is how long an engine move taken by a process stays
 	// its own (30 s): a process that dies in the middle of the search
 	// leaves the move to another after that (engine.go). Longer than any
@@ -129,6 +133,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.EngineHashMB <= 0 {
 		cfg.EngineHashMB = 64
 	}
+	if cfg.FlagSweepEvery <= 0 {
+		cfg.FlagSweepEvery = time.Second
+	}
 	if cfg.EngineLease <= 0 {
 		cfg.EngineLease = 30 * time.Second
 	}
@@ -209,6 +216,10 @@ func (s *Service) Start(ctx context.Context) error {
 	s.metrics.activeGames(len(games))
 	s.wg.Add(1)
 	go s.sweeper()
+	if s.shared {
+		s.wg.Add(1)
+		go s.flagSweeper()
+	}
 	return nil
 }
 

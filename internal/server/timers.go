@@ -50,6 +50,40 @@ func (s *Service) checkFlag(id int64) {
 	}
 }
 
+// flagSweeper makes the flags fall that no process's timer did: with
+// several processes on one PostgreSQL database, a game's timer lives in
+// the process that last changed it, and if that process dies the others
+// find the game here, FlagGrace after its time ran out, every
+// Config.FlagSweepEvery. Several processes may find it: the store lets one
+// end through.
+func (s *Service) flagSweeper() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.FlagSweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			ids, err := s.st.FlaggedGames(s.ctx, s.now().Add(-FlagGrace))
+			if err != nil {
+				if s.ctx.Err() == nil {
+					s.log.Warn("flag sweep", "err", err)
+				}
+				continue
+			}
+			for _, id := range ids {
+				s.log.Info("flag sweep: a flag no timer took", "game", id)
+				s.checkFlag(id)
+			}
+		}
+	}
+}
+
+// FlagGrace is how long after a flag's time the flag sweep takes it, so
+// that a live process's own timer normally does it first.
+const FlagGrace = time.Second
+
 func intervals(vs []store.Vacation) []clock.Interval {
 	out := make([]clock.Interval, len(vs))
 	for i, v := range vs {

@@ -103,3 +103,24 @@ func (s *Store) EngineJobs(ctx context.Context) ([]EngineJob, error) {
 	}
 	return js, dbError(rows.Err())
 }
+
+// FlaggedGames returns the real-time games going on whose running clock
+// ran out at or before at: a flag that should have fallen (the process
+// that kept the game's timer may have died).
+func (s *Store) FlaggedGames(ctx context.Context, at time.Time) ([]int64, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM games WHERE status = $1 AND clock_initial_ms > 0 AND clock_since > 0
+		AND clock_since + (CASE clock_running WHEN 0 THEN white_left_ms ELSE black_left_ms END) <= $2 ORDER BY id`, Active, millis(at))
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, dbError(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, dbError(rows.Err())
+}
