@@ -69,6 +69,33 @@ func envDuration(name string, def time.Duration) time.Duration {
 	return def
 }
 
+// fileReserve is the open files kept for what is not a stream: the
+// database, the listeners, requests, the endgame databases.
+const fileReserve = 512
+
+// streamLimit returns the streams the server holds at once: asked (if not
+// 0), else what the open-file limit allows beside fileReserve. It says at
+// start what the limit is, and warns when it is too low for what was asked.
+func streamLimit(asked int, log *slog.Logger) int {
+	soft, hard, ok := openFileLimit()
+	if !ok {
+		log.Info("open files: the limit is not known here", "max streams", asked)
+		return asked
+	}
+	allowed := int(max(64, int64(min(soft, 1<<30))-fileReserve))
+	if asked == 0 {
+		log.Info("open files", "limit", soft, "hard limit", hard, "max streams", allowed)
+		return allowed
+	}
+	if asked > allowed {
+		log.Warn("open files: the limit is too low for the streams asked: raise it (ulimit -n, systemd LimitNOFILE=) or some streams will fail",
+			"limit", soft, "hard limit", hard, "streams asked", asked, "streams the limit allows", allowed)
+	} else {
+		log.Info("open files", "limit", soft, "hard limit", hard, "max streams", asked)
+	}
+	return asked
+}
+
 // cmdServe runs the game server until an interrupt or SIGTERM.
 func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -83,6 +110,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	tbDir := fs.String("tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
 	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
 	poll := fs.Duration("poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
+	maxStreams := fs.Int("max-streams", envInt("MORRIS_MAX_STREAMS", 0), "streams (game and account streams, WebSockets) held at once; one more is refused with 503; default: what the open-file limit allows, less 512 for the rest (MORRIS_MAX_STREAMS)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
 	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
 	if err := fs.Parse(args); err != nil {
@@ -105,6 +133,9 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *rate <= 0 {
 		return badInput("-rate must be positive")
 	}
+	if *maxStreams < 0 {
+		return badInput("-max-streams %d: want 0 (from the open-file limit) or more", *maxStreams)
+	}
 	if *lease < time.Second {
 		return badInput("-engine-lease %v: want at least 1s", *lease)
 	}
@@ -114,7 +145,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *hash < 1 || *hash > uci.MaxHash {
 		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
 	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease}, log, stdout)
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams}, log, stdout)
 }
 
 type serveConfig struct {
@@ -125,6 +156,7 @@ type serveConfig struct {
 	rate                    float64       // commands a second per user or address
 	poll                    time.Duration // server.Config.PollEvery (0: its default)
 	lease                   time.Duration // server.Config.EngineLease (0: its default)
+	maxStreams              int           // streams held at once (0: from the open-file limit)
 	// bench lifts the rate limits, for bench-server's own server: its
 	// users come from one address and play many games each.
 	bench bool
@@ -187,8 +219,10 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	gw := pbmserv.New(svc, log)
 
 	var ready atomic.Bool
+	maxStreams := streamLimit(c.maxStreams, log)
 	h := httpapi.New(httpapi.Config{
-		Service: svc, Logger: log, PBM: gw.HTTPHandler(), Registerer: reg, Ready: ready.Load,
+		MaxStreams: maxStreams,
+		Service:    svc, Logger: log, PBM: gw.HTTPHandler(), Registerer: reg, Ready: ready.Load,
 		Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
 		Web:     web.Handler(),
 	})

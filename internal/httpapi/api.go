@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/morrisgame/morris/internal/server"
@@ -33,12 +34,18 @@ type Config struct {
 	Ready func() bool
 	// Web serves everything else (the web client); nil: 404.
 	Web http.Handler
+	// MaxStreams bounds the streams open at once (game and account
+	// streams, WebSockets): one more is answered 503, clearly, instead of
+	// failing for want of file descriptors. 0: no bound.
+	MaxStreams int
 }
 
 type api struct {
 	svc *server.Service
 	log *slog.Logger
 	cfg Config
+	// streams counts the streams open (MaxStreams).
+	streams atomic.Int64
 	// requests counts requests by route and status code; latency times them.
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec

@@ -675,3 +675,60 @@ func TestSeeksPair(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxStreams: with MaxStreams 2, a third stream (a game stream, an
+// account stream or a WebSocket alike) is refused with 503 and a clear
+// message; once one closes, a new one opens.
+func TestMaxStreams(t *testing.T) {
+	base := newTestServer(t, server.Config{})
+	ts := httptest.NewServer(New(Config{Service: base.svc, MaxStreams: 2}))
+	defer ts.Close()
+	ann := base.account(t, "ann")
+	base.account(t, "bob")
+	g, err := base.svc.PbmChallenge(context.Background(), "ann", "bob", server.GameSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(path, token string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	game := fmt.Sprintf("/api/game/%d/stream", g.ID)
+	first, second := open(game, ""), open("/api/stream/event", ann)
+	for _, r := range []*http.Response{first, second} {
+		if r.StatusCode != 200 {
+			t.Fatalf("the first two streams: %d", r.StatusCode)
+		}
+	}
+	for _, path := range []string{game, "/api/stream/event", fmt.Sprintf("/api/game/%d/ws", g.ID)} {
+		r := open(path, ann)
+		body, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != 503 || !strings.Contains(string(body), "holds 2 streams, its most") {
+			t.Errorf("a third stream (%s): %d %s, want 503 and why", path, r.StatusCode, body)
+		}
+	}
+	first.Body.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := open(game, "")
+		code := r.StatusCode
+		r.Body.Close()
+		if code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after one stream closed: still %d", code)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	second.Body.Close()
+}

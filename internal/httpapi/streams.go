@@ -57,11 +57,26 @@ func since(r *http.Request) (int64, error) {
 	return v, nil
 }
 
+// openStream counts a stream that is about to open, or answers 503 when
+// MaxStreams are open; the returned func closes it.
+func (a *api) openStream() (func(), error) {
+	if n := a.streams.Add(1); a.cfg.MaxStreams > 0 && n > int64(a.cfg.MaxStreams) {
+		a.streams.Add(-1)
+		return nil, httpError(http.StatusServiceUnavailable, "this server holds %d streams, its most: try again later or another server", a.cfg.MaxStreams)
+	}
+	return func() { a.streams.Add(-1) }, nil
+}
+
 // gameStream: GET /api/game/{id}/stream[?since=V]. Anyone may watch.
 func (a *api) gameStream(w http.ResponseWriter, r *http.Request) error {
 	if err := a.anonymous(r); err != nil {
 		return err
 	}
+	done, err := a.openStream()
+	if err != nil {
+		return err
+	}
+	defer done()
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -87,6 +102,11 @@ func (a *api) accountStream(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	done, err := a.openStream()
+	if err != nil {
+		return err
+	}
+	defer done()
 	send, err := ndjson(w)
 	if err != nil {
 		return err
@@ -131,6 +151,11 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	if err := a.anonymous(r); err != nil {
 		return err
 	}
+	done, err := a.openStream()
+	if err != nil {
+		return err
+	}
+	defer done()
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
