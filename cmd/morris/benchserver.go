@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +16,8 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,12 +29,18 @@ import (
 // HTTP API by pairs of users, every move sent with its ply (so stored
 // durably before it is answered), for a duration or a number of moves. It
 // prints moves per second and the latency percentiles of the move
-// requests. Without -url it starts a server in this process on loopback,
-// on SQLite in a temporary folder or on -db.
+// requests. Each game also has a stream open (-streams), and the time from
+// a move sent to its event on that stream is measured. -url takes several
+// servers sharing a database: a game's white player sends to one, its
+// black player to the next, and its stream is open on the black player's,
+// so that white's moves cross from one process to another. Without -url
+// it starts a server in this process on loopback, on SQLite in a
+// temporary folder or on -db.
 func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("url", "", "a running server (http://host:port); empty to start one in this process")
+	url := fs.String("url", "", "running servers (http://host:port), comma-separated when several share a database; empty to start one in this process")
+	streams := fs.Bool("streams", true, "open a game stream for every game and measure when each move reaches it")
 	db := fs.String("db", "", "with no -url: a postgres:// URL for the server started here (default SQLite in a temporary folder)")
 	games := fs.Int("games", 1000, "concurrent games")
 	users := fs.Int("users", 200, "players (each plays games/users*2 games at once)")
@@ -51,8 +60,13 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 		return usageError{err}
 	}
 	ctx := commandContext()
-	base := *url
-	if base == "" {
+	var bases []string
+	for _, u := range strings.Split(*url, ",") {
+		if u = strings.TrimRight(strings.TrimSpace(u), "/"); u != "" {
+			bases = append(bases, u)
+		}
+	}
+	if len(bases) == 0 {
 		dir, err := os.MkdirTemp("", "morris-bench-")
 		if err != nil {
 			return err
@@ -71,8 +85,8 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 				slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), io.Discard)
 		}()
 		defer func() { stop(); <-done }()
-		base = "http://" + addr
-		if err := waitHealthy(ctx, base, done); err != nil {
+		bases = []string{"http://" + addr}
+		if err := waitHealthy(ctx, bases[0], done); err != nil {
 			return err
 		}
 	}
@@ -85,13 +99,20 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 		defer f.Close()
 		profile = f
 	}
-	b := &bench{base: base, variant: *variant, profile: profile, client: &http.Client{Transport: &http.Transport{
+	b := &bench{bases: bases, variant: *variant, profile: profile, streams: *streams, client: &http.Client{Transport: &http.Transport{
 		MaxIdleConns: *games * 2, MaxIdleConnsPerHost: *games * 2, IdleConnTimeout: time.Minute}}}
 	offered := "as fast as answered"
 	if *rate > 0 {
 		offered = fmt.Sprintf("%.0f moves/s offered", *rate)
 	}
-	fmt.Fprintf(stdout, "bench-server: %s, %d games, %d users, %s, %s (after %s of warm-up)\n", base, *games, *users, offered, *duration, *warmup)
+	with := ""
+	if *streams {
+		with = ", a stream a game"
+	}
+	if soft, _, ok := openFileLimit(); ok && *streams && soft < uint64(3**games+256) {
+		fmt.Fprintf(stderr, "bench-server: the open-file limit %d is low for %d games with their streams (about %d connections): raise it (ulimit -n)\n", soft, *games, 3**games)
+	}
+	fmt.Fprintf(stdout, "bench-server: %s, %d games%s, %d users, %s, %s (after %s of warm-up)\n", strings.Join(bases, " "), *games, with, *users, offered, *duration, *warmup)
 	res, err := b.run(ctx, *games, *users, *warmup, *duration, *seed, *rate)
 	if err != nil {
 		return err
@@ -122,19 +143,28 @@ func waitHealthy(ctx context.Context, base string, done <-chan error) error {
 }
 
 type bench struct {
-	base, variant string
-	client        *http.Client
-	profile       *os.File // the CPU profile of the measured span, or nil
+	bases   []string // the servers
+	variant string
+	client  *http.Client
+	profile *os.File // the CPU profile of the measured span, or nil
+	streams bool     // a stream a game
 }
 
-// call sends a JSON request and decodes the answer into out.
+// call sends a JSON request to the first server and decodes the answer
+// into out.
 func (b *bench) call(ctx context.Context, method, path, token string, body, out any) (int, error) {
+	return b.callAt(ctx, b.bases[0], method, path, token, body, out)
+}
+
+// callAt sends a JSON request to the server base and decodes the answer
+// into out.
+func (b *bench) callAt(ctx context.Context, base, method, path, token string, body, out any) (int, error) {
 	var rd io.Reader
 	if body != nil {
 		buf, _ := json.Marshal(body)
 		rd = bytes.NewReader(buf)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, b.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
 	if err != nil {
 		return 0, err
 	}
@@ -165,20 +195,152 @@ type benchResult struct {
 	moves, games, errors int
 	elapsed              time.Duration
 	lat                  []time.Duration
+	// With streams: from a move sent to its event on the game's stream,
+	// for every move and for those sent to another server than the
+	// stream's; missed counts the measured moves whose event never came.
+	seen, seenAcross []time.Duration
+	missed           int
+	streams          bool
+	// memory: the servers' resident memory and streams before the games
+	// and when they were all going (from their /metrics).
+	memory []serverMemory
+	games0 int // games going when memory was read the second time
+}
+
+type serverMemory struct {
+	base                   string
+	before, after          float64 // resident bytes
+	streamsBefore, streams float64
+}
+
+// percentiles returns "p50 .. ms, p90 .., p99 .., max .." of lat (sorted here).
+func percentiles(lat []time.Duration) string {
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	return fmt.Sprintf("p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms", ms(pct(0.50)), ms(pct(0.90)), ms(pct(0.99)), ms(pct(1)))
 }
 
 func (r benchResult) print(w io.Writer) {
-	slices.Sort(r.lat)
-	pct := func(p float64) time.Duration {
-		if len(r.lat) == 0 {
-			return 0
-		}
-		return r.lat[min(len(r.lat)-1, int(p*float64(len(r.lat))))]
-	}
 	fmt.Fprintf(w, "moves %d in %.1f s: %.0f moves/s; games finished %d; errors %d\n",
 		r.moves, r.elapsed.Seconds(), float64(r.moves)/r.elapsed.Seconds(), r.games, r.errors)
-	fmt.Fprintf(w, "move latency: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-		ms(pct(0.50)), ms(pct(0.90)), ms(pct(0.99)), ms(pct(1)))
+	fmt.Fprintf(w, "move latency: %s\n", percentiles(r.lat))
+	if r.streams {
+		fmt.Fprintf(w, "seen on the game's stream: %s (%d moves; %d never seen)\n", percentiles(r.seen), len(r.seen), r.missed)
+		if len(r.seenAcross) > 0 {
+			fmt.Fprintf(w, "seen on another server's stream: %s (%d moves)\n", percentiles(r.seenAcross), len(r.seenAcross))
+		}
+	}
+	for _, m := range r.memory {
+		if m.after == 0 {
+			continue
+		}
+		per := ""
+		if r.games0 > 0 {
+			per = fmt.Sprintf(", %.1f KB a game with its stream", (m.after-m.before)/float64(r.games0)*float64(len(r.memory))/1e3)
+		}
+		fmt.Fprintf(w, "memory of %s: %.0f MB resident before the games, %.0f MB with %d games going and %.0f streams open%s\n",
+			m.base, m.before/1e6, m.after/1e6, r.games0, m.streams, per)
+	}
+}
+
+// metricsOf reads the server's resident memory and open streams from its
+// /metrics (0 when it has none).
+func (b *bench) metricsOf(ctx context.Context, base string) (resident, streams float64) {
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	if err != nil {
+		return 0, 0
+	}
+	resp, err := b.client.Do(req)
+	if err != nil {
+		return 0, 0
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(data), "\n") {
+		name, value, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "process_resident_memory_bytes":
+			resident = f
+		case "morris_streams":
+			streams = f
+		}
+	}
+	return resident, streams
+}
+
+// gameWatch is a game's stream as the bench reads it: when each move was
+// sent, and when it was seen.
+type gameWatch struct {
+	mu   sync.Mutex
+	sent map[int]sentMove // by ply
+}
+
+type sentMove struct {
+	at       time.Time
+	measured bool // sent in the measured span
+	across   bool // sent to another server than the stream's
+	seen     bool
+}
+
+// watch reads the stream of game id on base until ctx ends, recording
+// when each move is seen into seen/seenAcross (under mu).
+func (b *bench) watch(ctx context.Context, base string, id int64, gw *gameWatch, mu *sync.Mutex, seen, seenAcross *[]time.Duration) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/api/game/%d/stream", base, id), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := b.client.Do(req)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != 200 {
+		resp.Body.Close()
+		return fmt.Errorf("the stream of game %d: %s", id, resp.Status)
+	}
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			var ev struct {
+				Type string `json:"type"`
+				Ply  int    `json:"ply"`
+			}
+			if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != "move" {
+				continue
+			}
+			now := time.Now()
+			gw.mu.Lock()
+			m, ok := gw.sent[ev.Ply]
+			first := ok && !m.seen
+			if first {
+				m.seen = true
+				gw.sent[ev.Ply] = m
+			}
+			gw.mu.Unlock()
+			if first && m.measured {
+				mu.Lock()
+				*seen = append(*seen, now.Sub(m.at))
+				if m.across {
+					*seenAcross = append(*seenAcross, now.Sub(m.at))
+				}
+				mu.Unlock()
+			}
+		}
+	}()
+	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -217,7 +379,14 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 		return benchResult{}, firstErr
 	}
 	rules := mill.MustRules(b.variant)
-	var moves, finished, errs atomic.Int64
+	var moves, finished, errs, missed, going atomic.Int64
+	var seenMu sync.Mutex
+	var seen, seenAcross []time.Duration
+	memory := make([]serverMemory, len(b.bases))
+	for i, base := range b.bases {
+		memory[i].base = base
+		memory[i].before, memory[i].streamsBefore = b.metricsOf(ctx, base)
+	}
 	start := time.Now()
 	measureFrom := start.Add(warmup)
 	end := measureFrom.Add(duration)
@@ -230,6 +399,19 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 		t := time.AfterFunc(time.Until(measureFrom), func() { _ = pprof.StartCPUProfile(b.profile) })
 		defer func() { t.Stop(); pprof.StopCPUProfile() }()
 	}
+	// The servers' memory once the games (and their streams) are going.
+	var games0 int
+	memDone := make(chan struct{})
+	memTimer := time.AfterFunc(time.Until(measureFrom), func() {
+		defer close(memDone)
+		games0 = int(going.Load())
+		for i, base := range b.bases {
+			memory[i].after, memory[i].streams = b.metricsOf(ctx, base)
+		}
+	})
+	// Streams outlive the moves by a moment, for the last moves' events.
+	sctx, scancel := context.WithDeadline(ctx, end.Add(2*time.Second))
+	defer scancel()
 	for i := range games {
 		wg.Add(1)
 		go func() {
@@ -239,6 +421,9 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 			if white.name == black.name {
 				black = users[(2*i+2)%nusers]
 			}
+			// White sends to one server, black to the next; the stream is
+			// on black's.
+			wBase, bBase := b.bases[i%len(b.bases)], b.bases[(i+1)%len(b.bases)]
 			var buf []mill.Move
 			// Each game moves on a schedule of its own, every games/rate
 			// seconds from a random start; a game behind its schedule (the
@@ -252,7 +437,7 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 			}
 			for gctx.Err() == nil {
 				var c struct{ ID int64 }
-				if _, err := b.call(gctx, "POST", "/api/challenge/"+black.name, white.token,
+				if _, err := b.callAt(gctx, wBase, "POST", "/api/challenge/"+black.name, white.token,
 					map[string]any{"variant": b.variant, "color": "white"}, &c); err != nil {
 					if gctx.Err() == nil {
 						errs.Add(1)
@@ -260,12 +445,25 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 					return
 				}
 				var acc struct{ Game int64 }
-				if _, err := b.call(gctx, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), black.token, nil, &acc); err != nil {
+				if _, err := b.callAt(gctx, bBase, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), black.token, nil, &acc); err != nil {
 					if gctx.Err() == nil {
 						errs.Add(1)
 					}
 					return
 				}
+				var gw *gameWatch
+				gctxGame, stopStream := context.WithCancel(sctx)
+				if b.streams {
+					gw = &gameWatch{sent: map[int]sentMove{}}
+					if err := b.watch(gctxGame, bBase, acc.Game, gw, &seenMu, &seen, &seenAcross); err != nil {
+						stopStream()
+						if gctx.Err() == nil {
+							errs.Add(1)
+						}
+						return
+					}
+				}
+				going.Add(1)
 				// The schedule starts when the game does: the first games
 				// are made all at once, which is not the load measured.
 				if now := time.Now(); due.Before(now) {
@@ -279,27 +477,37 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 					p := g.Position()
 					buf = p.Moves(buf[:0])
 					m := buf[rng.IntN(len(buf))]
-					player := white
+					player, base := white, wBase
 					if p.SideToMove() == mill.Black {
-						player = black
+						player, base = black, bBase
 					}
 					if every > 0 {
 						if wait := time.Until(due); wait > 0 {
 							select {
 							case <-time.After(wait):
 							case <-gctx.Done():
+								stopStream()
+								going.Add(-1)
 								return
 							}
 						}
 						due = due.Add(every)
 					}
 					t0 := time.Now()
-					_, err := b.call(gctx, "POST", fmt.Sprintf("/api/game/%d/move", acc.Game), player.token,
-						map[string]any{"move": p.MoveText(m), "ply": len(g.Moves())}, nil)
+					ply := len(g.Moves())
+					if gw != nil {
+						gw.mu.Lock()
+						gw.sent[ply] = sentMove{at: t0, measured: t0.After(measureFrom) && t0.Before(end), across: base != bBase}
+						gw.mu.Unlock()
+					}
+					_, err := b.callAt(gctx, base, "POST", fmt.Sprintf("/api/game/%d/move", acc.Game), player.token,
+						map[string]any{"move": p.MoveText(m), "ply": ply}, nil)
 					if err != nil {
 						if gctx.Err() == nil {
 							errs.Add(1)
 						}
+						stopStream()
+						going.Add(-1)
 						return
 					}
 					t1 := time.Now()
@@ -309,20 +517,50 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 					}
 					if err := g.Play(m); err != nil {
 						errs.Add(1)
+						stopStream()
+						going.Add(-1)
 						return
 					}
 				}
 				if g.Outcome() != mill.NoOutcome {
 					finished.Add(1)
 				}
+				going.Add(-1)
+				if gw != nil {
+					// Wait (to the streams' end) for the events of the
+					// measured moves; those that never come are missed.
+					for {
+						gw.mu.Lock()
+						left := 0
+						for _, m := range gw.sent {
+							if m.measured && !m.seen {
+								left++
+							}
+						}
+						gw.mu.Unlock()
+						if left == 0 || sctx.Err() != nil {
+							missed.Add(int64(left))
+							break
+						}
+						time.Sleep(5 * time.Millisecond)
+					}
+				}
+				stopStream()
 			}
 		}()
 	}
 	wg.Wait()
+	if memTimer.Stop() {
+		close(memDone) // the run ended before the games were going
+	}
+	<-memDone
 	var all []time.Duration
 	for _, l := range lats {
 		all = append(all, l...)
 	}
+	seenMu.Lock()
+	defer seenMu.Unlock()
 	return benchResult{moves: int(moves.Load()), games: int(finished.Load()), errors: int(errs.Load()),
-		elapsed: duration, lat: all}, nil
+		elapsed: duration, lat: all, seen: seen, seenAcross: seenAcross, missed: int(missed.Load()),
+		streams: b.streams, memory: memory, games0: games0}, nil
 }

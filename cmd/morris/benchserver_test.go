@@ -17,7 +17,9 @@ func TestBenchServer(t *testing.T) {
 		t.Fatalf("bench-server: exit %d\n%s%s", code, out.String(), errs.String())
 	}
 	if !regexp.MustCompile(`moves \d+ in 1\.0 s: \d+ moves/s; games finished \d+; errors 0\n`).MatchString(out.String()) ||
-		!strings.Contains(out.String(), "move latency: p50 ") {
+		!strings.Contains(out.String(), "move latency: p50 ") ||
+		!regexp.MustCompile(`seen on the game's stream: p50 .* \(\d+ moves; 0 never seen\)\n`).MatchString(out.String()) ||
+		!regexp.MustCompile(`memory of http://127\.0\.0\.1:\d+: \d+ MB resident before the games`).MatchString(out.String()) {
 		t.Errorf("bench-server printed:\n%s", out.String())
 	}
 	for _, args := range [][]string{{"-games", "0"}, {"-users", "1"}, {"-rate", "-1"}, {"-variant", "chess"}} {
