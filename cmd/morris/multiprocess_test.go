@@ -273,6 +273,9 @@ func TestEngineMoveSurvivesKill(t *testing.T) {
 // game, finds the flag that fell (its flag sweep) and ends the game on
 // time.
 func TestFlagFallsAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a 10 s clock")
+	}
 	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
 	args := []string{"-db", dsn, "-rate", "100000"}
 	a := startServer(t, args...)

@@ -72,10 +72,18 @@ func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error)
 		}
 	}
 	err := fn(o)
-	if err != nil && s.shared && o.loaded && s.stale(ctx, o, err) {
-		// Another process sharing the database changed the game: what
-		// was refused may be right on the stored game. Once more on it.
-		err = fn(o)
+	if err != nil && s.shared && o.loaded {
+		switch stale, serr := s.stale(ctx, o, err); {
+		case serr != nil:
+			// The stored game could not be read to tell: the refusal
+			// may be the copy's, so the answer is the store's error.
+			err = serr
+		case stale:
+			// Another process sharing the database changed the game:
+			// what was refused may be right on the stored game. Once
+			// more on it.
+			err = fn(o)
+		}
 	}
 	if o.loaded && !o.active() {
 		// Finished games are read from the store, not kept.
@@ -90,25 +98,30 @@ func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error)
 // conditional on the ply (or on the game being active), so a stale copy
 // can only make a call fail, never make a wrong change: the copy is
 // checked when a call fails, not before each one, which spares a round
-// trip on every move.
-func (s *Service) stale(ctx context.Context, o *owner, err error) bool {
+// trip on every move. If the store cannot be read to tell (a database
+// restarting), that error is returned: the refusal is not to be trusted.
+func (s *Service) stale(ctx context.Context, o *owner, err error) (bool, error) {
 	if errors.Is(err, store.ErrConflict) {
-		return o.loaded // the store refused a write; reloadAfter has reloaded
+		return o.loaded, nil // the store refused a write; reloadAfter has reloaded
 	}
 	switch KindOf(err) {
 	case Conflict, Forbidden, BadRequest:
 	default:
-		return false
+		return false, nil
 	}
 	v, verr := s.st.GameVersion(ctx, o.id)
-	if verr != nil || v == o.g.Version {
-		return false
+	if verr != nil {
+		o.loaded = false // read afresh next time
+		return false, verr
+	}
+	if v == o.g.Version {
+		return false, nil
 	}
 	if lerr := o.load(ctx); lerr != nil {
 		s.log.Error("reloading a game", "game", o.id, "err", lerr)
-		return false
+		return false, lerr
 	}
-	return true
+	return true, nil
 }
 
 // load reads the game from the store and replays its moves.
