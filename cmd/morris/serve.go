@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,6 +70,27 @@ func envDuration(name string, def time.Duration) time.Duration {
 	return def
 }
 
+// parsePrefixes reads comma-separated addresses and CIDRs.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
+}
+
 // fileReserve is the open files kept for what is not a stream: the
 // database, the listeners, requests, the endgame databases.
 const fileReserve = 512
@@ -110,6 +132,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	tbDir := fs.String("tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
 	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
 	poll := fs.Duration("poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
+	proxies := fs.String("trusted-proxies", env("MORRIS_TRUSTED_PROXIES", ""), "reverse proxies in front of the server, comma-separated addresses or CIDRs (127.0.0.1,10.0.0.0/8): for their requests the client's address, which the limits by address count, is read from X-Forwarded-For (MORRIS_TRUSTED_PROXIES)")
 	noLimits := fs.Bool("no-limits", false, "lift the rate limits of sign-ups, sign-ins and commands: for load tests (bench-server -url) only")
 	maxStreams := fs.Int("max-streams", envInt("MORRIS_MAX_STREAMS", 0), "streams (game and account streams, WebSockets) held at once; one more is refused with 503; default: what the open-file limit allows, less 512 for the rest (MORRIS_MAX_STREAMS)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
@@ -134,6 +157,10 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *rate <= 0 {
 		return badInput("-rate must be positive")
 	}
+	trusted, err := parsePrefixes(*proxies)
+	if err != nil {
+		return badInput("-trusted-proxies: %v", err)
+	}
 	if *maxStreams < 0 {
 		return badInput("-max-streams %d: want 0 (from the open-file limit) or more", *maxStreams)
 	}
@@ -146,18 +173,19 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *hash < 1 || *hash > uci.MaxHash {
 		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
 	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams, bench: *noLimits}, log, stdout)
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams, bench: *noLimits, trusted: trusted}, log, stdout)
 }
 
 type serveConfig struct {
 	addr, pbmAddr, data, db string
 	workers                 int
-	hashMB                  int           // the table of each engine search (0: the service's default)
-	tablebases              string        // the endgame databases' directory, or ""
-	rate                    float64       // commands a second per user or address
-	poll                    time.Duration // server.Config.PollEvery (0: its default)
-	lease                   time.Duration // server.Config.EngineLease (0: its default)
-	maxStreams              int           // streams held at once (0: from the open-file limit)
+	hashMB                  int            // the table of each engine search (0: the service's default)
+	tablebases              string         // the endgame databases' directory, or ""
+	rate                    float64        // commands a second per user or address
+	poll                    time.Duration  // server.Config.PollEvery (0: its default)
+	lease                   time.Duration  // server.Config.EngineLease (0: its default)
+	maxStreams              int            // streams held at once (0: from the open-file limit)
+	trusted                 []netip.Prefix // reverse proxies whose X-Forwarded-For is believed
 	// bench lifts the rate limits, for bench-server's own server: its
 	// users come from one address and play many games each.
 	bench bool
@@ -222,8 +250,8 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	var ready atomic.Bool
 	maxStreams := streamLimit(c.maxStreams, log)
 	h := httpapi.New(httpapi.Config{
-		MaxStreams: maxStreams,
-		Service:    svc, Logger: log, PBM: gw.HTTPHandler(), Registerer: reg, Ready: ready.Load,
+		MaxStreams: maxStreams, TrustedProxies: c.trusted,
+		Service: svc, Logger: log, PBM: gw.HTTPHandler(), Registerer: reg, Ready: ready.Load,
 		Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
 		Web:     web.Handler(),
 	})

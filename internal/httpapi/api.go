@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -34,6 +35,10 @@ type Config struct {
 	Ready func() bool
 	// Web serves everything else (the web client); nil: 404.
 	Web http.Handler
+	// TrustedProxies are the reverse proxies in front of the server: for
+	// a request from one of them the client's address (for the limits by
+	// address) is read from X-Forwarded-For. Empty: the peer's address.
+	TrustedProxies []netip.Prefix
 	// MaxStreams bounds the streams open at once (game and account
 	// streams, WebSockets): one more is answered 503, clearly, instead of
 	// failing for want of file descriptors. 0: no bound.
@@ -252,12 +257,39 @@ func readJSON(r *http.Request, v any) error {
 
 // remote is the caller's address, for the rate limits of calls without a
 // user.
-func remote(r *http.Request) string {
+// remote is the client's address, for the limits by address: the peer's,
+// or, when the peer is a trusted proxy (Config.TrustedProxies), the last
+// address in X-Forwarded-For that is not one.
+func (a *api) remote(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil || !a.trusted(peer) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		addr, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return host // a header we cannot read: the proxy's address
+		}
+		if !a.trusted(addr) {
+			return addr.Unmap().String()
+		}
 	}
 	return host
+}
+
+func (a *api) trusted(addr netip.Addr) bool {
+	addr = addr.Unmap()
+	for _, p := range a.cfg.TrustedProxies {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
 }
 
 func bearer(r *http.Request) string {
@@ -290,7 +322,7 @@ func (a *api) auth(r *http.Request) (server.User, error) {
 
 // anonymous spends one unit of the caller's address's command rate.
 func (a *api) anonymous(r *http.Request) error {
-	if !a.svc.Allow("addr:" + remote(r)) {
+	if !a.svc.Allow("addr:" + a.remote(r)) {
 		return httpError(http.StatusTooManyRequests, "too many requests: slow down")
 	}
 	return nil

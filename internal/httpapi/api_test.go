@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -731,4 +732,38 @@ func TestMaxStreams(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	second.Body.Close()
+}
+
+// TestRemoteBehindProxies: the address the limits count is the peer's,
+// unless the peer is a trusted proxy: then the last address in
+// X-Forwarded-For that is not a trusted proxy's. A header the proxy did not
+// write cannot make an untrusted peer someone else.
+func TestRemoteBehindProxies(t *testing.T) {
+	a := &api{cfg: Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("10.0.0.0/8")}}}
+	none := &api{}
+	for _, tc := range []struct {
+		a    *api
+		peer string
+		xff  []string
+		want string
+	}{
+		{a, "127.0.0.1:5000", []string{"203.0.113.5"}, "203.0.113.5"},
+		{a, "127.0.0.1:5000", []string{"203.0.113.5, 10.1.2.3"}, "203.0.113.5"},
+		{a, "127.0.0.1:5000", []string{"198.51.100.1, 203.0.113.5", "10.1.2.3"}, "203.0.113.5"},
+		{a, "127.0.0.1:5000", nil, "127.0.0.1"},
+		{a, "127.0.0.1:5000", []string{"garbage"}, "127.0.0.1"},
+		{a, "127.0.0.1:5000", []string{"10.0.0.1, 10.0.0.2"}, "127.0.0.1"},
+		{a, "[::ffff:127.0.0.1]:5000", []string{"2001:db8::7"}, "2001:db8::7"},
+		{a, "198.51.100.7:5000", []string{"1.2.3.4"}, "198.51.100.7"},
+		{none, "127.0.0.1:5000", []string{"1.2.3.4"}, "127.0.0.1"},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = tc.peer
+		for _, v := range tc.xff {
+			r.Header.Add("X-Forwarded-For", v)
+		}
+		if got := tc.a.remote(r); got != tc.want {
+			t.Errorf("peer %s, X-Forwarded-For %q: got %s, want %s", tc.peer, tc.xff, got, tc.want)
+		}
+	}
 }

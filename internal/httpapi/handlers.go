@@ -24,7 +24,7 @@ func (a *api) signUp(w http.ResponseWriter, r *http.Request) error {
 	if err := readJSON(r, &b); err != nil {
 		return err
 	}
-	u, err := a.svc.SignUp(r.Context(), remote(r), b.Name, b.Password, b.Email)
+	u, err := a.svc.SignUp(r.Context(), a.remote(r), b.Name, b.Password, b.Email)
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func (a *api) newToken(w http.ResponseWriter, r *http.Request) error {
 	if b.Name == "" || b.Password == "" {
 		return httpError(http.StatusBadRequest, "a token needs name and password")
 	}
-	tok, exp, u, err := a.svc.NewToken(r.Context(), remote(r), b.Name, b.Password)
+	tok, exp, u, err := a.svc.NewToken(r.Context(), a.remote(r), b.Name, b.Password)
 	if err != nil {
 		return err
 	}

@@ -302,7 +302,7 @@ func (a *api) analysis(w http.ResponseWriter, r *http.Request) error {
 
 // guest: POST /api/guest, a guest account and its token.
 func (a *api) guest(w http.ResponseWriter, r *http.Request) error {
-	u, tok, exp, err := a.svc.Guest(r.Context(), remote(r))
+	u, tok, exp, err := a.svc.Guest(r.Context(), a.remote(r))
 	if err != nil {
 		return err
 	}
