@@ -2,7 +2,7 @@ package server
 
 import (
 	"context"
-	"sync"
+	"encoding/json"
 	"time"
 
 	"github.com/morrisgame/morris/mill"
@@ -42,10 +42,16 @@ type TablebaseMove struct {
 const MaxAnalysis = 3 * time.Second
 
 // analyst is the engine of the analysis board: one search at a time, so
-// that analyses queue instead of taking the processors from games.
+// that analyses queue instead of taking the processors from games. sem is
+// held (a value in it) while it searches.
 type analyst struct {
-	mu sync.Mutex
-	e  *engine
+	sem  chan struct{}
+	wake chan struct{} // an analysis was handed over by another process
+	e    *engine
+}
+
+func newAnalyst() analyst {
+	return analyst{sem: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
 }
 
 // Analyze searches history's last position (the positions of the game
@@ -69,8 +75,21 @@ func (s *Service) Analyze(ctx context.Context, history []mill.Position, depth in
 	if o, _ := root.Status(); o != mill.NoOutcome {
 		return Analysis{ScoreText: o.String()}, nil
 	}
-	s.analysis.mu.Lock()
-	defer s.analysis.mu.Unlock()
+	if s.shared {
+		return s.analyzeShared(ctx, history, depth, d)
+	}
+	select {
+	case s.analysis.sem <- struct{}{}:
+	case <-ctx.Done():
+		return Analysis{}, ctx.Err()
+	}
+	defer func() { <-s.analysis.sem }()
+	return s.analyzeHeld(ctx, history, depth, d)
+}
+
+// analyzeHeld is Analyze by this process's analyst, which the caller holds.
+func (s *Service) analyzeHeld(ctx context.Context, history []mill.Position, depth int, d time.Duration) (Analysis, error) {
+	root := history[len(history)-1]
 	if s.analysis.e == nil {
 		s.analysis.e = s.newEngine()
 	}
@@ -107,4 +126,163 @@ func (s *Service) Analyze(ctx context.Context, history []mill.Position, depth in
 		p = p.Play(m)
 	}
 	return a, nil
+}
+
+// Analyses across processes. With several processes on one PostgreSQL
+// database, a process whose analyst is busy hands the analysis to any
+// process whose analyst is free: it queues the request in the store
+// (store.QueueAnalysis), wakes the others through the relay, and waits for
+// the answer, taking the request back for itself if its own analyst comes
+// free before anyone took it. Each process's analysisWorker takes handed
+// analyses while its analyst is idle.
+
+// analysisRequest is an analysis handed over: the positions of the game
+// (the last one analysed), as position texts.
+type analysisRequest struct {
+	History    []string `json:"history"`
+	Depth      int      `json:"depth"`
+	MoveTimeMs int64    `json:"moveTimeMs"`
+}
+
+// analysisAnswer is its answer.
+type analysisAnswer struct {
+	Analysis Analysis `json:"analysis"`
+	Error    string   `json:"error,omitempty"`
+	By       string   `json:"by"` // the process that ran it
+}
+
+func (s *Service) analyzeShared(ctx context.Context, history []mill.Position, depth int, d time.Duration) (Analysis, error) {
+	select {
+	case s.analysis.sem <- struct{}{}: // free: here
+		defer func() { <-s.analysis.sem }()
+		return s.analyzeHeld(ctx, history, depth, d)
+	default:
+	}
+	req := analysisRequest{Depth: depth, MoveTimeMs: d.Milliseconds()}
+	for _, p := range history {
+		req.History = append(req.History, p.String())
+	}
+	raw, _ := json.Marshal(req)
+	now := s.now()
+	id, err := s.st.QueueAnalysis(ctx, string(raw), now)
+	if err != nil {
+		// No store to hand it over: wait for this process's analyst.
+		select {
+		case s.analysis.sem <- struct{}{}:
+		case <-ctx.Done():
+			return Analysis{}, ctx.Err()
+		}
+		defer func() { <-s.analysis.sem }()
+		return s.analyzeHeld(ctx, history, depth, d)
+	}
+	defer func() {
+		// The request, and whatever old ones a dead process left.
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		s.st.DropAnalyses(c, id, now.Add(-time.Minute))
+		cancel()
+	}()
+	s.hub.relayAnalysis()
+	poll := time.NewTicker(20 * time.Millisecond)
+	defer poll.Stop()
+	deadline := time.NewTimer(d + 10*time.Second)
+	defer deadline.Stop()
+	local := s.analysis.sem
+	for {
+		select {
+		case local <- struct{}{}:
+			// This process's analyst came free first: ours, if nobody
+			// took the request meanwhile.
+			ok, err := s.st.ClaimAnalysis(ctx, id, s.process)
+			if err == nil && ok {
+				defer func() { <-s.analysis.sem }()
+				return s.analyzeHeld(ctx, history, depth, d)
+			}
+			<-s.analysis.sem
+			local = nil // another process has it: wait for its answer
+		case <-poll.C:
+			j, err := s.st.AnalysisOf(ctx, id)
+			if err != nil || !j.Done {
+				continue
+			}
+			var ans analysisAnswer
+			if err := json.Unmarshal([]byte(j.Result), &ans); err != nil {
+				return Analysis{}, err
+			}
+			if ans.Error != "" {
+				return Analysis{}, errorf(Internal, "analysis by %s: %s", ans.By, ans.Error)
+			}
+			return ans.Analysis, nil
+		case <-ctx.Done():
+			return Analysis{}, ctx.Err()
+		case <-deadline.C:
+			return Analysis{}, errorf(Internal, "analysis %d: no answer from the process that took it", id)
+		}
+	}
+}
+
+// analysisWorker runs the analyses other processes hand over while this
+// process's analyst is idle, until the service closes.
+func (s *Service) analysisWorker() {
+	defer s.wg.Done()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-tick.C:
+		case <-s.analysis.wake:
+		}
+		for s.ctx.Err() == nil {
+			if n, err := s.st.AnalysesWaiting(s.ctx); err != nil || n == 0 {
+				break
+			}
+			select {
+			case s.analysis.sem <- struct{}{}:
+			default:
+				goto busy // busy with its own: later
+			}
+			if !s.runHanded() {
+				<-s.analysis.sem
+				break
+			}
+			<-s.analysis.sem
+		}
+	busy:
+	}
+}
+
+// runHanded takes one handed analysis and runs it (the analyst held); it
+// reports whether there was one.
+func (s *Service) runHanded() bool {
+	j, ok, err := s.st.TakeAnalysis(s.ctx, s.process)
+	if err != nil || !ok {
+		return false
+	}
+	ans := analysisAnswer{By: s.process}
+	var req analysisRequest
+	var history []mill.Position
+	err = json.Unmarshal([]byte(j.Request), &req)
+	for _, text := range req.History {
+		if err != nil {
+			break
+		}
+		var p mill.Position
+		p, err = mill.ParsePosition(text)
+		history = append(history, p)
+	}
+	if err == nil && len(history) == 0 {
+		err = errorf(BadRequest, "no position to analyse")
+	}
+	if err == nil {
+		ans.Analysis, err = s.analyzeHeld(s.ctx, history, req.Depth, time.Duration(req.MoveTimeMs)*time.Millisecond)
+	}
+	if err != nil {
+		ans.Error = err.Error()
+	}
+	raw, _ := json.Marshal(ans)
+	if err := s.st.FinishAnalysis(s.ctx, j.ID, string(raw)); err != nil && s.ctx.Err() == nil {
+		s.log.Warn("an analysis handed over: its answer", "id", j.ID, "err", err)
+	}
+	return true
 }

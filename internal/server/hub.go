@@ -118,6 +118,14 @@ func (h *hub) relayJob() {
 	}
 }
 
+// relayAnalysis tells the other processes that an analysis was handed
+// over, so that an idle analyst there may take it at once.
+func (h *hub) relayAnalysis() {
+	if h.relay != nil {
+		h.relay("a", 0, Event{})
+	}
+}
+
 // deliverGame sends a game's event to its listeners in this process.
 func (h *hub) deliverGame(id int64, e Event) {
 	h.mu.Lock()

@@ -30,7 +30,7 @@ import (
 // relayNote is one notification's payload.
 type relayNote struct {
 	Origin  string          `json:"o"`           // the sending process
-	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued
+	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
@@ -145,6 +145,11 @@ func (r *relay) heard(payload string) {
 	case "j":
 		if r.s.engine != nil {
 			r.s.engine.poke()
+		}
+	case "a":
+		select {
+		case r.s.analysis.wake <- struct{}{}:
+		default:
 		}
 	}
 }

@@ -162,3 +162,53 @@ func TestRelayPayload(t *testing.T) {
 		t.Errorf("a long event: got %.80s", long)
 	}
 }
+
+// TestAnalysisHandedOver: with two services on one PostgreSQL database, an
+// analysis asked of a service whose analyst is busy is run by the other,
+// whose analyst is idle; when both are busy, it waits, and the first
+// analyst to come free (its own, here) runs it. The requests are gone
+// from the store afterwards.
+func TestAnalysisHandedOver(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	a := newServiceOn(t, dsn, Config{})
+	b := newServiceOn(t, dsn, Config{})
+	ctx := context.Background()
+	start := mill.NewGame(mill.MustRules("nine-mens-morris")).Position()
+	history := []mill.Position{start}
+
+	a.analysis.sem <- struct{}{} // a's analyst is busy
+	began := time.Now()
+	res, err := a.Analyze(ctx, history, 4, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Best == "" || res.Depth < 4 {
+		t.Fatalf("the analysis run by the other process: %+v", res)
+	}
+	t.Logf("a's analyst busy: b answered in %v (depth %d, %s)", time.Since(began).Round(time.Millisecond), res.Depth, res.Best)
+
+	b.analysis.sem <- struct{}{} // both busy
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Analyze(ctx, history, 4, time.Second)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("both analysts busy, yet an answer came: %v", err)
+	case <-time.After(700 * time.Millisecond):
+	}
+	<-a.analysis.sem // a's own comes free: it takes the request back
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a's analyst came free and the analysis did not end")
+	}
+	<-b.analysis.sem
+	if n, err := a.st.AnalysesWaiting(ctx); err != nil || n != 0 {
+		t.Errorf("analyses left waiting: %d (%v)", n, err)
+	}
+}

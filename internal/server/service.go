@@ -159,7 +159,7 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres",
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
-		process: processName(),
+		process: processName(), analysis: newAnalyst(),
 	}
 	return s, nil
 }
@@ -217,8 +217,9 @@ func (s *Service) Start(ctx context.Context) error {
 	s.wg.Add(1)
 	go s.sweeper()
 	if s.shared {
-		s.wg.Add(1)
+		s.wg.Add(2)
 		go s.flagSweeper()
+		go s.analysisWorker()
 	}
 	return nil
 }

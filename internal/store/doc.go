@@ -44,6 +44,7 @@
 //	subscriptions  (game, user) followers: every move or only the end
 //	challenges     to a user or to anyone (a seek): rules, side, clock, status, game started
 //	engine_jobs    games whose turn is the engine's, at a ply: who took it, until when (a lease)
+//	analysis_jobs  analyses handed from a busy process to a free one: request, taker, answer
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -123,4 +124,102 @@ func (s *Store) FlaggedGames(ctx context.Context, at time.Time) ([]int64, error)
 		ids = append(ids, id)
 	}
 	return ids, dbError(rows.Err())
+}
+
+// AnalysisJob is an analysis handed from one process to another: its
+// request and, once done, its result (both opaque to the store).
+type AnalysisJob struct {
+	ID      int64
+	Request string
+	TakenBy string
+	Result  string
+	Done    bool
+}
+
+// QueueAnalysis stores an analysis for another process to take and
+// returns its id.
+func (s *Store) QueueAnalysis(ctx context.Context, request string, now time.Time) (int64, error) {
+	var id int64
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if id, err = nextID(ctx, tx, "analysis_jobs"); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO analysis_jobs (id, request, queued_at) VALUES ($1, $2, $3)`, id, request, millis(now))
+		return err
+	})
+	return id, err
+}
+
+// AnalysesWaiting counts the analyses nobody has taken (a read, for the
+// workers' polls).
+func (s *Store) AnalysesWaiting(ctx context.Context) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM analysis_jobs WHERE taken_by = ''`).Scan(&n)
+	return n, dbError(err)
+}
+
+// TakeAnalysis takes the oldest analysis nobody has taken, for worker;
+// ok is false when there is none. Of several callers each gets another.
+func (s *Store) TakeAnalysis(ctx context.Context, worker string) (j AnalysisJob, ok bool, err error) {
+	lock := ""
+	if s.Backend() == "postgres" {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `UPDATE analysis_jobs SET taken_by = $1
+			WHERE id = (SELECT id FROM analysis_jobs WHERE taken_by = '' ORDER BY queued_at, id LIMIT 1`+lock+`)
+			RETURNING id, request`, worker).Scan(&j.ID, &j.Request)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ok, j.TakenBy = true, worker
+		return nil
+	})
+	return j, ok, err
+}
+
+// ClaimAnalysis takes analysis id for worker if nobody has; it reports
+// whether worker has it.
+func (s *Store) ClaimAnalysis(ctx context.Context, id int64, worker string) (bool, error) {
+	var n int64
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE analysis_jobs SET taken_by = $1 WHERE id = $2 AND taken_by = ''`, worker, id)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n == 1, err
+}
+
+// FinishAnalysis stores the result of analysis id.
+func (s *Store) FinishAnalysis(ctx context.Context, id int64, result string) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE analysis_jobs SET result = $1, done = TRUE WHERE id = $2`, result, id)
+		return err
+	})
+}
+
+// AnalysisOf reads analysis id.
+func (s *Store) AnalysisOf(ctx context.Context, id int64) (AnalysisJob, error) {
+	j := AnalysisJob{ID: id}
+	err := s.r.QueryRowContext(ctx, `SELECT request, taken_by, result, done FROM analysis_jobs WHERE id = $1`, id).Scan(&j.Request, &j.TakenBy, &j.Result, &j.Done)
+	if errors.Is(err, sql.ErrNoRows) {
+		return j, fmt.Errorf("%w: analysis %d", ErrNotFound, id)
+	}
+	return j, dbError(err)
+}
+
+// DropAnalyses removes analysis id (0: none) and every analysis queued
+// before before.
+func (s *Store) DropAnalyses(ctx context.Context, id int64, before time.Time) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM analysis_jobs WHERE id = $1 OR queued_at < $2`, id, millis(before))
+		return err
+	})
 }
