@@ -78,6 +78,11 @@ func (s *Service) Analyze(ctx context.Context, history []mill.Position, depth in
 	if s.shared {
 		return s.analyzeShared(ctx, history, depth, d)
 	}
+	return s.analyzeHere(ctx, history, depth, d)
+}
+
+// analyzeHere is Analyze by this process's analyst, once it is free.
+func (s *Service) analyzeHere(ctx context.Context, history []mill.Position, depth int, d time.Duration) (Analysis, error) {
 	select {
 	case s.analysis.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -167,13 +172,7 @@ func (s *Service) analyzeShared(ctx context.Context, history []mill.Position, de
 	id, err := s.st.QueueAnalysis(ctx, string(raw), now)
 	if err != nil {
 		// No store to hand it over: wait for this process's analyst.
-		select {
-		case s.analysis.sem <- struct{}{}:
-		case <-ctx.Done():
-			return Analysis{}, ctx.Err()
-		}
-		defer func() { <-s.analysis.sem }()
-		return s.analyzeHeld(ctx, history, depth, d)
+		return s.analyzeHere(ctx, history, depth, d)
 	}
 	defer func() {
 		// The request, and whatever old ones a dead process left.

@@ -215,10 +215,10 @@ func (s *Service) Start(ctx context.Context) error {
 	s.log.Info("games resumed", "active", len(games))
 	s.metrics.activeGames(len(games))
 	s.wg.Add(1)
-	go s.sweeper()
+	go s.every(s.cfg.SweepEvery, s.sweepTimers)
 	if s.shared {
 		s.wg.Add(2)
-		go s.flagSweeper()
+		go s.every(s.cfg.FlagSweepEvery, s.sweepFlags)
 		go s.analysisWorker()
 	}
 	return nil

@@ -50,33 +50,23 @@ func (s *Service) checkFlag(id int64) {
 	}
 }
 
-// flagSweeper makes the flags fall that no process's timer did: with
+// sweepFlags makes the flags fall that no process's timer did: with
 // several processes on one PostgreSQL database, a game's timer lives in
 // the process that last changed it, and if that process dies the others
 // find the game here, FlagGrace after its time ran out, every
 // Config.FlagSweepEvery. Several processes may find it: the store lets one
 // end through.
-func (s *Service) flagSweeper() {
-	defer s.wg.Done()
-	t := time.NewTicker(s.cfg.FlagSweepEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-			ids, err := s.st.FlaggedGames(s.ctx, s.now().Add(-FlagGrace))
-			if err != nil {
-				if s.ctx.Err() == nil {
-					s.log.Warn("flag sweep", "err", err)
-				}
-				continue
-			}
-			for _, id := range ids {
-				s.log.Info("flag sweep: a flag no timer took", "game", id)
-				s.checkFlag(id)
-			}
+func (s *Service) sweepFlags() {
+	ids, err := s.st.FlaggedGames(s.ctx, s.now().Add(-FlagGrace))
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.log.Warn("flag sweep", "err", err)
 		}
+		return
+	}
+	for _, id := range ids {
+		s.log.Info("flag sweep: a flag no timer took", "game", id)
+		s.checkFlag(id)
 	}
 }
 
@@ -92,19 +82,25 @@ func intervals(vs []store.Vacation) []clock.Interval {
 	return out
 }
 
-// sweeper checks the correspondence timers every Config.SweepEvery.
-func (s *Service) sweeper() {
+// sweepTimers checks the correspondence timers (every Config.SweepEvery).
+func (s *Service) sweepTimers() {
+	if err := s.Sweep(s.ctx); err != nil && s.ctx.Err() == nil {
+		s.log.Error("correspondence sweep", "err", err)
+	}
+}
+
+// every runs fn every d until the service closes; it is one of the
+// service's goroutines (s.wg).
+func (s *Service) every(d time.Duration, fn func()) {
 	defer s.wg.Done()
-	t := time.NewTicker(s.cfg.SweepEvery)
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
-			if err := s.Sweep(s.ctx); err != nil && s.ctx.Err() == nil {
-				s.log.Error("correspondence sweep", "err", err)
-			}
+			fn()
 		}
 	}
 }
