@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,7 +105,6 @@ func load(t *testing.T, servers []*serverProc, games []*loadGame, stop <-chan st
 		}()
 	}
 	t.Cleanup(wg.Wait)
-	go func() { <-stop; wg.Wait() }()
 	return answeredErrors
 }
 
@@ -265,33 +266,23 @@ func streamLines(t *testing.T, s *serverProc, game int64) <-chan string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", s.addr)
+	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://%s/api/game/%d/stream", s.addr, game), nil)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(c, "GET /api/game/%d/stream HTTP/1.1\r\nHost: %s\r\n\r\n", game, s.addr)
 	out := make(chan string, 100)
 	go func() {
-		defer c.Close()
-		buf := make([]byte, 64<<10)
-		var acc string
-		for {
-			n, err := c.Read(buf)
-			acc += string(buf[:n])
-			for {
-				i := strings.IndexByte(acc, '\n')
-				if i < 0 {
-					break
-				}
-				out <- acc[:i]
-				acc = acc[i+1:]
-			}
-			if err != nil {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			select {
+			case out <- sc.Text():
+			case <-ctx.Done():
 				return
 			}
 		}
 	}()
-	t.Cleanup(func() { c.Close() })
 	return out
 }
 

@@ -232,28 +232,23 @@ func (s *Service) analysisWorker() {
 		case <-tick.C:
 		case <-s.analysis.wake:
 		}
-		for s.ctx.Err() == nil {
-			if n, err := s.st.AnalysesWaiting(s.ctx); err != nil || n == 0 {
-				break
-			}
-			select {
-			case s.analysis.sem <- struct{}{}:
-			default:
-				goto busy // busy with its own: later
-			}
-			if !s.runHanded() {
-				<-s.analysis.sem
-				break
-			}
-			<-s.analysis.sem
+		for s.ctx.Err() == nil && s.runHanded() {
 		}
-	busy:
 	}
 }
 
-// runHanded takes one handed analysis and runs it (the analyst held); it
-// reports whether there was one.
+// runHanded runs one handed analysis if one waits and this process's
+// analyst is free; it reports whether it ran one.
 func (s *Service) runHanded() bool {
+	if n, err := s.st.AnalysesWaiting(s.ctx); err != nil || n == 0 {
+		return false
+	}
+	select {
+	case s.analysis.sem <- struct{}{}:
+	default:
+		return false // busy with its own: later
+	}
+	defer func() { <-s.analysis.sem }()
 	j, ok, err := s.st.TakeAnalysis(s.ctx, s.process)
 	if err != nil || !ok {
 		return false
