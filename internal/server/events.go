@@ -99,7 +99,7 @@ func (s *Service) publishMove(o *owner) {
 		ToMove: colorName(p.SideToMove()), Clocks: wireClocks(o.g, s.now()), Status: string(o.g.Status),
 		Result: o.g.Result, Method: o.g.Method,
 	}
-	s.hub.publishGame(o.id, Event{Version: o.g.Version, Data: mustJSON(ev)})
+	s.hub.publishGame(o.id, Event{Version: o.g.Version, Data: mustJSON(ev), Change: moveChange(o)})
 }
 
 // publishFollowers tells the account streams of a game's followers that
@@ -121,7 +121,7 @@ func (s *Service) publishState(o *owner) {
 
 func (s *Service) publishChat(o *owner, m store.ChatMessage) {
 	ev := wire.Chat{Type: "chat", Version: m.Version, User: m.UserName, Text: m.Text, AtMs: m.At.UnixMilli()}
-	s.hub.publishGame(o.id, Event{Version: m.Version, Data: mustJSON(ev)})
+	s.hub.publishGame(o.id, Event{Version: m.Version, Data: mustJSON(ev), Change: &Change{Chat: true}})
 }
 
 // announceEnd tells the players and followers' account streams that a game ended.

@@ -8,6 +8,10 @@ import "sync"
 type Event struct {
 	Version int64
 	Data    []byte
+	// Change, if not nil, is what the event did to the game, relayed to
+	// the other processes so that their copies of the game follow it
+	// (Service.follow); the streams do not see it.
+	Change *Change
 }
 
 // sub is one listener. Events go into a bounded buffer; a listener that

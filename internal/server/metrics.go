@@ -19,7 +19,8 @@ type Metrics struct {
 	engineQueue  prometheus.Gauge
 	tbHits       prometheus.Counter
 	reminders    prometheus.Counter
-	relay        *prometheus.CounterVec // events relayed between processes: sent, heard, dropped
+	relay        *prometheus.CounterVec // events relayed between processes: sent, heard, dropped, followed
+	loads        prometheus.Counter
 }
 
 // NewMetrics registers the service's metrics with reg.
@@ -37,9 +38,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		tbHits:       prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_tablebase_hits_total", Help: "Positions the engine's searches (moves and analyses) found in the endgame databases."}),
 		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
 		relay: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "morris_relay_events_total",
-			Help: "Events relayed between the server processes sharing a PostgreSQL database (relay.go): sent to the others, heard from them, dropped (a full queue or a failed notification; the poll heals them)."}, []string{"what"}),
+			Help: "Events relayed between the server processes sharing a PostgreSQL database (relay.go): sent to the others, heard from them, dropped (a full queue or a failed notification; the poll heals them), followed (moves made elsewhere played on this process's copy of the game)."}, []string{"what"}),
+		loads: prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_game_loads_total", Help: "Games read from the store and replayed into this process's copy (first use, or a copy found stale)."}),
 	}
-	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.tbHits, m.reminders, m.relay)
+	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.tbHits, m.reminders, m.relay, m.loads)
 	return m
 }
 
@@ -132,5 +134,17 @@ func (m *Metrics) relayHeard() {
 func (m *Metrics) relayDropped() {
 	if m != nil {
 		m.relay.WithLabelValues("dropped").Inc()
+	}
+}
+
+func (m *Metrics) followed() {
+	if m != nil {
+		m.relay.WithLabelValues("followed").Inc()
+	}
+}
+
+func (m *Metrics) loaded() {
+	if m != nil {
+		m.loads.Inc()
 	}
 }

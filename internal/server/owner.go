@@ -146,6 +146,7 @@ func (o *owner) load(ctx context.Context) error {
 	o.g, o.moves, o.offers, o.game, o.followers = snap.Game, snap.Moves, snap.Offers, game, followers
 	o.queued = len(queued) > 0
 	o.loaded = true
+	o.s.metrics.loaded()
 	return nil
 }
 

@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/mill"
 )
 
 // The relay carries events between the server processes that share one
@@ -34,6 +36,7 @@ type relayNote struct {
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
+	Change  *Change         `json:"c,omitempty"` // what the event did to the game, for the copies of it (follow)
 }
 
 // relayQueue is how many events may wait for the sender; more are dropped
@@ -53,7 +56,7 @@ func newRelay(s *Service) *relay {
 // send queues an event for the other processes; it never blocks.
 func (r *relay) send(kind string, id int64, e Event) {
 	select {
-	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data}:
+	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data, Change: e.Change}:
 	default:
 		r.s.metrics.relayDropped()
 	}
@@ -131,6 +134,9 @@ func (r *relay) heard(payload string) {
 	r.s.metrics.relayHeard()
 	switch n.Kind {
 	case "g":
+		// The copy first, so that a player who answers the event at
+		// once finds this process's copy of the game up to date.
+		r.s.follow(n.ID, n.Version, n.Change)
 		if n.Data == nil {
 			r.s.hub.kickGame(n.ID)
 			return
@@ -165,4 +171,89 @@ func (s *Service) startRelay() {
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); r.sender(s.ctx) }()
 	go func() { defer s.wg.Done(); r.listener(s.ctx) }()
+}
+
+// Change is what a game's event did to the game, in the terms of the
+// store: a move with what was stored with it, or a chat message, which
+// changes only the game's version. The other processes' copies of the game
+// follow it (Service.follow) instead of reading the game again.
+type Change struct {
+	Chat    bool     `json:"chat,omitempty"`
+	Ply     int      `json:"p"`
+	Move    string   `json:"m,omitempty"`
+	AtMs    int64    `json:"at,omitempty"`
+	LeftMs  [2]int64 `json:"l"`
+	Running int      `json:"r"`
+	SinceMs int64    `json:"s,omitempty"` // 0: no clock running
+	Ended   bool     `json:"e,omitempty"`
+}
+
+// moveChange is the Change of the move o's copy just stored.
+func moveChange(o *owner) *Change {
+	m := o.moves[len(o.moves)-1]
+	c := &Change{Ply: m.Ply, Move: m.Text, AtMs: m.At.UnixMilli(), Running: o.g.Clocks.Running, Ended: !o.active(),
+		LeftMs: [2]int64{o.g.Clocks.Left[0].Milliseconds(), o.g.Clocks.Left[1].Milliseconds()}}
+	if !o.g.Clocks.Since.IsZero() {
+		c.SinceMs = o.g.Clocks.Since.UnixMilli()
+	}
+	return c
+}
+
+// follow brings this process's copy of a game, if it keeps one, up to a
+// change another process made. A move is played on the copy when the copy
+// is at the version just before it, as the process that made it did; a
+// chat message moves the copy's version. Anything else (another kind of
+// change, a move that ends the game and so changes ratings, a copy that
+// missed an event) drops the copy, which is read afresh when next used.
+// A copy in use at that moment is left as it is: a write from it that the
+// store refuses makes it read the game again (Service.stale), as before
+// the relay. Without this, each move made through another process cost
+// the next move here a refused write and a reload.
+func (s *Service) follow(id, version int64, c *Change) {
+	s.mu.Lock()
+	o := s.owners[id]
+	s.mu.Unlock()
+	if o == nil || !o.mu.TryLock() {
+		return
+	}
+	defer o.mu.Unlock()
+	if !o.loaded || version <= o.g.Version {
+		return // nothing to follow, or the copy has it already
+	}
+	if c != nil && version == o.g.Version+1 {
+		if c.Chat {
+			o.g.Version = version
+			return
+		}
+		if c.Move != "" && !c.Ended && c.Ply == o.g.Ply && o.apply(version, c) {
+			s.metrics.followed()
+			return
+		}
+	}
+	o.loaded = false
+}
+
+// apply plays a move another process stored (follow), and reports
+// whether the copy took it.
+func (o *owner) apply(version int64, c *Change) bool {
+	next := *o.game // a shallow copy to try the move on, as playLocked does
+	if err := next.PlayText(c.Move); err != nil || next.Outcome() != mill.NoOutcome {
+		return false
+	}
+	at := time.UnixMilli(c.AtMs).UTC()
+	clocks := store.Clocks{Left: [2]time.Duration{time.Duration(c.LeftMs[0]) * time.Millisecond, time.Duration(c.LeftMs[1]) * time.Millisecond}, Running: c.Running}
+	if c.SinceMs != 0 {
+		clocks.Since = time.UnixMilli(c.SinceMs).UTC()
+	}
+	o.game = &next
+	o.moves = append(o.moves, store.Move{Ply: c.Ply, Text: c.Move, At: at, Left: clocks.Left, Version: version})
+	o.offers = nil // a move withdraws the offers
+	o.g.Ply++
+	o.g.Version = version
+	o.g.Clocks = clocks
+	o.g.LastMoveAt, o.g.UpdatedAt = at, at
+	// The flag's timer lives in the process that made the move (and the
+	// flag sweep stands in for it if that process dies).
+	o.stopTimer()
+	return true
 }

@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/internal/store/storetest"
@@ -211,4 +215,152 @@ func TestAnalysisHandedOver(t *testing.T) {
 	if n, err := a.st.AnalysesWaiting(ctx); err != nil || n != 0 {
 		t.Errorf("analyses left waiting: %d (%v)", n, err)
 	}
+}
+
+// copyState is what a process's copy of a game holds, for comparing with
+// the store.
+type copyState struct {
+	loaded   bool
+	g        store.Game
+	moves    []store.Move
+	offers   int
+	position string
+}
+
+// copyOf returns s's copy of a game, and false if s keeps none.
+func copyOf(s *Service, id int64) (copyState, bool) {
+	s.mu.Lock()
+	o := s.owners[id]
+	s.mu.Unlock()
+	if o == nil {
+		return copyState{}, false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	c := copyState{loaded: o.loaded, g: o.g, moves: slices.Clone(o.moves), offers: len(o.offers)}
+	if o.loaded {
+		c.position = o.game.Position().String()
+	}
+	c.g.UpdatedAt = time.Time{} // written by the store a moment after the move's time; not compared
+	return c, true
+}
+
+// storedCopy is a copy of the game read afresh from the store.
+func storedCopy(t *testing.T, s *Service, id int64) copyState {
+	t.Helper()
+	o := &owner{s: s, id: id}
+	if err := o.load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := copyState{loaded: true, g: o.g, moves: o.moves, offers: len(o.offers), position: o.game.Position().String()}
+	c.g.UpdatedAt = time.Time{}
+	return c
+}
+
+// TestRelayKeepsCopies: with the players of a real-time game on two
+// processes, each move made through one is played on the other's copy of
+// the game from the relayed event, so that the copy equals the game read
+// from the store (clocks included) and the next move there is taken at
+// once: no move is refused, and each process reads the game from the
+// store once. A chat message moves the copy's version; an offer, which
+// the copy does not follow, drops it, and it is read again at next use.
+func TestRelayKeepsCopies(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	ma, mb := NewMetrics(prometheus.NewRegistry()), NewMetrics(prometheus.NewRegistry())
+	a := newServiceOn(t, dsn, Config{PollEvery: time.Hour, Metrics: ma})
+	b := newServiceOn(t, dsn, Config{PollEvery: time.Hour, Metrics: mb})
+	ctx := context.Background()
+	ann, bob := signUp(t, a, "ann"), signUp(t, a, "bob")
+	g, err := a.PbmChallenge(ctx, "ann", "bob", GameSpec{Color: "white", Control: store.TimeControl{Initial: 5 * time.Minute, Increment: 2 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the listeners in place
+
+	// waitCopy waits until s's copy is at version v (or dropped), and
+	// returns it.
+	waitCopy := func(s *Service, v int64) copyState {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			c, ok := copyOf(s, g.ID)
+			if ok && (!c.loaded || c.g.Version >= v) {
+				return c
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the copy is at version %d (kept %v), not %d, after 5 s", c.g.Version, ok, v)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	mg := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	play := func(ply int) Played {
+		t.Helper()
+		p := mg.Position()
+		m := p.Moves(nil)[(ply*7)%len(p.Moves(nil))]
+		s, u, other := a, ann, b
+		if p.SideToMove() == mill.Black {
+			s, u, other = b, bob, a
+		}
+		pl, err := s.Move(ctx, u, g.ID, p.MoveText(m), ply)
+		if err != nil {
+			t.Fatalf("ply %d: %v", ply, err)
+		}
+		mg.Play(m)
+		if ply > 0 { // the other process keeps a copy from the first move it made
+			c := waitCopy(other, pl.Version)
+			if want := storedCopy(t, other, g.ID); !reflect.DeepEqual(c, want) {
+				t.Fatalf("after ply %d the other process's copy is\n%+v\nthe store's\n%+v", ply, c, want)
+			}
+		}
+		return pl
+	}
+	for ply := range 12 {
+		play(ply)
+	}
+	refused := counted(ma.movesRefused) + counted(mb.movesRefused)
+	loads := counted(ma.loads) + counted(mb.loads)
+	followed := counted(ma.relay.WithLabelValues("followed")) + counted(mb.relay.WithLabelValues("followed"))
+	// a reads the game for ann's first move; b reads it for bob's first,
+	// and the store reads made by storedCopy count too (one a ply from 1).
+	if refused != 0 || loads != 2+11 || followed != 11 {
+		t.Fatalf("%v moves refused, %v loads, %v moves followed; want 0, 13, 11", refused, loads, followed)
+	}
+
+	if err := a.Chat(ctx, ann, g.ID, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	ver := storedCopy(t, b, g.ID).g.Version
+	if c := waitCopy(b, ver); !c.loaded || c.g.Version != ver {
+		t.Fatalf("after a chat message b's copy is at version %d (loaded %v), the store at %d", c.g.Version, c.loaded, ver)
+	}
+	if err := a.Offer(ctx, ann, g.ID, store.DrawOffer); err != nil {
+		t.Fatal(err)
+	}
+	ver = storedCopy(t, b, g.ID).g.Version
+	if c := waitCopy(b, ver); c.loaded {
+		t.Fatalf("after an offer made on a, b's copy is still kept (version %d, the store's %d)", c.g.Version, ver)
+	}
+	// ann's move on a withdraws the offer; b's copy, dropped, is read
+	// again for bob's move, and a's follows that.
+	p := mg.Position()
+	m := p.Moves(nil)[0]
+	if _, err := a.Move(ctx, ann, g.ID, p.MoveText(m), 12); err != nil {
+		t.Fatal(err)
+	}
+	mg.Play(m)
+	before := counted(mb.loads)
+	play(13)
+	if n, l := counted(ma.movesRefused)+counted(mb.movesRefused), counted(mb.loads)-before; n != 0 || l != 1 {
+		t.Fatalf("%v moves refused, b read the game %v times; want 0, 1", n, l)
+	}
+}
+
+// counted is a counter's value.
+func counted(c prometheus.Counter) float64 {
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		panic(err)
+	}
+	return m.GetCounter().GetValue()
 }
