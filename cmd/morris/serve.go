@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -135,6 +136,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	proxies := fs.String("trusted-proxies", env("MORRIS_TRUSTED_PROXIES", ""), "reverse proxies in front of the server, comma-separated addresses or CIDRs (127.0.0.1,10.0.0.0/8): for their requests the client's address, which the limits by address count, is read from X-Forwarded-For (MORRIS_TRUSTED_PROXIES)")
 	noLimits := fs.Bool("no-limits", false, "lift the rate limits of sign-ups, sign-ins and commands: for load tests (bench-server -url) only")
 	maxStreams := fs.Int("max-streams", envInt("MORRIS_MAX_STREAMS", 0), "streams (game and account streams, WebSockets) held at once; one more is refused with 503; default: what the open-file limit allows, less 512 for the rest (MORRIS_MAX_STREAMS)")
+	debugAddr := fs.String("debug-addr", env("MORRIS_DEBUG_ADDR", ""), "address of Go's profiler (net/http/pprof under /debug/pprof/), to find where a server spends its time; empty for none; keep it private, never behind the proxy (MORRIS_DEBUG_ADDR)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
 	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
 	if err := fs.Parse(args); err != nil {
@@ -173,7 +175,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *hash < 1 || *hash > uci.MaxHash {
 		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
 	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams, bench: *noLimits, trusted: trusted}, log, stdout)
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams, bench: *noLimits, trusted: trusted, debugAddr: *debugAddr}, log, stdout)
 }
 
 type serveConfig struct {
@@ -186,6 +188,7 @@ type serveConfig struct {
 	lease                   time.Duration  // server.Config.EngineLease (0: its default)
 	maxStreams              int            // streams held at once (0: from the open-file limit)
 	trusted                 []netip.Prefix // reverse proxies whose X-Forwarded-For is believed
+	debugAddr               string         // the profiler's address, or ""
 	// bench lifts the rate limits, for bench-server's own server: its
 	// users come from one address and play many games each.
 	bench bool
@@ -272,6 +275,18 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 
+	if c.debugAddr != "" {
+		dln, err := net.Listen("tcp", c.debugAddr)
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		dsrv := &http.Server{Handler: debugHandler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = dsrv.Serve(dln) }()
+		defer dsrv.Close()
+		log.Info("profiler", "http", dln.Addr().String()+"/debug/pprof/")
+	}
+
 	pctx, stopPBM := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopPBM()
 	pbmDone := make(chan error, 1)
@@ -310,4 +325,16 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// debugHandler serves Go's profiler (net/http/pprof) on its own mux, so
+// that nothing of it is reachable through the API's address.
+func debugHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }

@@ -1,6 +1,9 @@
 package server
 
-import "sync"
+import (
+	"maps"
+	"sync"
+)
 
 // Event is a change announced to the streams: one JSON line (without its
 // line break) and the game's version it brings the listener to (0 for the
@@ -41,6 +44,11 @@ type hub struct {
 	mu    sync.Mutex
 	games map[int64]map[*sub]struct{}
 	users map[int64]map[*sub]struct{}
+	// versions is, for each game listened to here, the latest version
+	// its listeners were brought (an event delivered, or a catch-up from
+	// the store): the poll (Service.pollStreams) compares it with the
+	// store's to find the changes that came through no event.
+	versions map[int64]int64
 	// relay, if not nil, also sends what is published here to the other
 	// processes sharing the database (relay.go): "g" for a game's event,
 	// "u" for an account's. It never blocks.
@@ -51,7 +59,7 @@ type hub struct {
 func (h *hub) setRelay(fn func(kind string, id int64, e Event)) { h.relay = fn }
 
 func newHub() *hub {
-	return &hub{games: map[int64]map[*sub]struct{}{}, users: map[int64]map[*sub]struct{}{}}
+	return &hub{games: map[int64]map[*sub]struct{}{}, users: map[int64]map[*sub]struct{}{}, versions: map[int64]int64{}}
 }
 
 func add(m map[int64]map[*sub]struct{}, k int64, s *sub) {
@@ -73,7 +81,38 @@ func (h *hub) watchGame(id int64) (*sub, func()) {
 	h.mu.Lock()
 	add(h.games, id, s)
 	h.mu.Unlock()
-	return s, func() { h.mu.Lock(); remove(h.games, id, s); h.mu.Unlock() }
+	return s, func() {
+		h.mu.Lock()
+		remove(h.games, id, s)
+		if h.games[id] == nil {
+			delete(h.versions, id)
+		}
+		h.mu.Unlock()
+	}
+}
+
+// seen records that a game's listener is at version v.
+func (h *hub) seen(id, v int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sawLocked(id, v)
+}
+
+func (h *hub) sawLocked(id, v int64) {
+	if h.games[id] == nil {
+		return
+	}
+	if cur, ok := h.versions[id]; !ok || v > cur {
+		h.versions[id] = v
+	}
+}
+
+// watchedGames returns the games listened to here and the versions their
+// listeners were brought.
+func (h *hub) watchedGames() map[int64]int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return maps.Clone(h.versions)
 }
 
 func (h *hub) watchUser(id int64) (*sub, func()) {
@@ -134,6 +173,7 @@ func (h *hub) relayAnalysis() {
 func (h *hub) deliverGame(id int64, e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.sawLocked(id, e.Version)
 	for s := range h.games[id] {
 		s.send(e)
 	}

@@ -364,3 +364,44 @@ func counted(c prometheus.Counter) float64 {
 	}
 	return m.GetCounter().GetValue()
 }
+
+// TestPollHealsALostNotification: a move stored without any event (as if
+// its notification were lost) reaches a stream on another process through
+// the process's poll of the store, one query for all its streams.
+func TestPollHealsALostNotification(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	a := newServiceOn(t, dsn, Config{PollEvery: time.Hour})
+	b := newServiceOn(t, dsn, Config{PollEvery: 100 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signUp(t, a, "ann")
+	signUp(t, a, "bob")
+	var games []int64
+	for range 3 {
+		g, err := a.PbmChallenge(ctx, "ann", "bob", GameSpec{Color: "white"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, g.ID)
+	}
+	var lines [3]lineRecorder
+	for i, id := range games {
+		go b.WatchGame(ctx, id, -1, lines[i].send)
+		lines[i].waitFor(t, "gameFull", 5*time.Second, func(l string) bool { return strings.Contains(l, `"type":"gameFull"`) })
+	}
+	// The second game moves in the store alone: no process publishes it.
+	if _, err := a.st.AppendMove(ctx, games[1], store.Append{Ply: 0, Move: "d2", At: time.Now(), ClearOffers: true}); err != nil {
+		t.Fatal(err)
+	}
+	lines[1].waitFor(t, "the move stored without an event", 3*time.Second, func(l string) bool {
+		return strings.Contains(l, `"type":"move"`) && strings.Contains(l, `"move":"d2"`)
+	})
+	for _, i := range []int{0, 2} {
+		lines[i].mu.Lock()
+		n := len(lines[i].lines)
+		lines[i].mu.Unlock()
+		if n != 1 {
+			t.Errorf("game %d's stream sent %d lines, want only its gameFull", games[i], n)
+		}
+	}
+}

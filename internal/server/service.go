@@ -54,8 +54,10 @@ type Config struct {
 	Tablebase *egdb.DB
 	// SweepEvery is how often the correspondence timers are checked (1 minute).
 	SweepEvery time.Duration
-	// PollEvery is how often a stream looks in the store for changes made
-	// by other processes sharing the database (2 s).
+	// PollEvery is how often the process looks in the store for changes
+	// to the games its streams watch that no event brought (2 s): with
+	// other processes sharing the database, a notification lost while the
+	// relay's connection was down. One query for all the games.
 	PollEvery time.Duration
 	// KeepAlive is the interval of keep-alive lines on streams (7 s).
 	KeepAlive time.Duration
@@ -217,7 +219,8 @@ func (s *Service) Start(ctx context.Context) error {
 	s.wg.Add(1)
 	go s.every(s.cfg.SweepEvery, s.sweepTimers)
 	if s.shared {
-		s.wg.Add(2)
+		s.wg.Add(3)
+		go s.every(s.cfg.PollEvery, s.pollStreams)
 		go s.every(s.cfg.FlagSweepEvery, s.sweepFlags)
 		go s.analysisWorker()
 	}

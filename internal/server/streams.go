@@ -44,10 +44,9 @@ func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Sen
 			return err
 		}
 	}
+	s.hub.seen(id, last)
 	keep := time.NewTicker(s.cfg.KeepAlive)
 	defer keep.Stop()
-	poll := time.NewTicker(s.cfg.PollEvery)
-	defer poll.Stop()
 	for {
 		var err error
 		select {
@@ -63,16 +62,13 @@ func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Sen
 				last = ev.Version
 			default:
 				last, err = s.catchUp(ctx, id, last, send)
+				s.hub.seen(id, last)
 			}
 		case <-sub.kick:
+			// Events lost (a full buffer), or the poll found the
+			// store ahead of what the events brought.
 			last, err = s.catchUp(ctx, id, last, send)
-		case <-poll.C:
-			// Changes made by another process reach this one only
-			// through the store.
-			var g store.Game
-			if g, err = s.st.Game(ctx, id); err == nil && g.Version > last {
-				last, err = s.catchUp(ctx, id, last, send)
-			}
+			s.hub.seen(id, last)
 		case <-keep.C:
 			err = send(nil)
 		}

@@ -679,3 +679,45 @@ func (s *Store) GameVersion(ctx context.Context, id int64) (int64, error) {
 	}
 	return v, dbError(err)
 }
+
+// GameVersions returns the versions of the games of ids that exist: one
+// look at many games, for a process that follows many (a server's poll of
+// the games its streams watch). Asked in groups of at most 500.
+func (s *Store) GameVersions(ctx context.Context, ids []int64) (map[int64]int64, error) {
+	out := make(map[int64]int64, len(ids))
+	var q strings.Builder
+	args := make([]any, 0, 500)
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		q.Reset()
+		q.WriteString(`SELECT id, version FROM games WHERE id IN (`)
+		args = args[:0]
+		for i, id := range ids[:n] {
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			fmt.Fprintf(&q, "$%d", i+1)
+			args = append(args, id)
+		}
+		q.WriteByte(')')
+		ids = ids[n:]
+		rows, err := s.r.QueryContext(ctx, q.String(), args...)
+		if err != nil {
+			return nil, dbError(err)
+		}
+		for rows.Next() {
+			var id, v int64
+			if err := rows.Scan(&id, &v); err != nil {
+				rows.Close()
+				return nil, dbError(err)
+			}
+			out[id] = v
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, dbError(err)
+		}
+	}
+	return out, nil
+}
