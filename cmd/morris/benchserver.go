@@ -99,8 +99,15 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 		defer f.Close()
 		profile = f
 	}
-	b := &bench{bases: bases, variant: *variant, profile: profile, streams: *streams, client: &http.Client{Transport: &http.Transport{
-		MaxIdleConns: *games * 2, MaxIdleConnsPerHost: *games * 2, IdleConnTimeout: time.Minute}}}
+	// The calls share at most apiConns connections a server, as players'
+	// requests come through a proxy's pool; each stream holds one of its
+	// own. (Without the bound, the burst of challenges at the start opened
+	// a connection for each game, 10,000 besides the 10,000 streams, past
+	// the server's open-file limit.)
+	b := &bench{bases: bases, variant: *variant, profile: profile, streams: *streams,
+		client: &http.Client{Transport: &http.Transport{
+			MaxConnsPerHost: apiConns, MaxIdleConns: apiConns * len(bases), MaxIdleConnsPerHost: apiConns, IdleConnTimeout: time.Minute}},
+		streamClient: &http.Client{Transport: &http.Transport{IdleConnTimeout: time.Minute}}}
 	offered := "as fast as answered"
 	if *rate > 0 {
 		offered = fmt.Sprintf("%.0f moves/s offered", *rate)
@@ -109,8 +116,8 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 	if *streams {
 		with = ", a stream a game"
 	}
-	if soft, _, ok := openFileLimit(); ok && *streams && soft < uint64(3**games+256) {
-		fmt.Fprintf(stderr, "bench-server: the open-file limit %d is low for %d games with their streams (about %d connections): raise it (ulimit -n)\n", soft, *games, 3**games)
+	if soft, _, ok := openFileLimit(); ok && *streams && soft < uint64(*games+apiConns*len(bases)+256) {
+		fmt.Fprintf(stderr, "bench-server: the open-file limit %d is low for %d games with their streams (%d connections): raise it (ulimit -n)\n", soft, *games, *games+apiConns*len(bases))
 	}
 	fmt.Fprintf(stdout, "bench-server: %s, %d games%s, %d users, %s, %s (after %s of warm-up)\n", strings.Join(bases, " "), *games, with, *users, offered, *duration, *warmup)
 	res, err := b.run(ctx, *games, *users, *warmup, *duration, *seed, *rate)
@@ -120,6 +127,9 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 	res.print(stdout)
 	return nil
 }
+
+// apiConns is how many connections the calls to one server share.
+const apiConns = 256
 
 func waitHealthy(ctx context.Context, base string, done <-chan error) error {
 	for range 300 {
@@ -145,9 +155,10 @@ func waitHealthy(ctx context.Context, base string, done <-chan error) error {
 type bench struct {
 	bases   []string // the servers
 	variant string
-	client  *http.Client
 	profile *os.File // the CPU profile of the measured span, or nil
 	streams bool     // a stream a game
+	// client makes the calls, streamClient opens the streams.
+	client, streamClient *http.Client
 }
 
 // call sends a JSON request to the first server and decodes the answer
@@ -301,7 +312,7 @@ func (b *bench) watch(ctx context.Context, base string, id int64, gw *gameWatch,
 	if err != nil {
 		return err
 	}
-	resp, err := b.client.Do(req)
+	resp, err := b.streamClient.Do(req)
 	if err != nil {
 		return err
 	}
