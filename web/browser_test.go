@@ -1433,6 +1433,16 @@ func TestBrowserScreenshots(t *testing.T) {
 	rules.open("/rules/nine-mens-morris")
 	rules.waitVisible("rules-text")
 	rules.shoot(dir, "rules")
+	// The client in another language, chosen with the header's switch.
+	rules.choose("lang-select", "de")
+	rules.waitJS("the page in German", `window.morrisDebug && window.morrisDebug.language() === 'de'`)
+	rules.waitVisible("rules-text")
+	rules.shoot(dir, "rules-de")
+	rules.choose("lang-select", "zh")
+	rules.waitJS("the page in Chinese", `window.morrisDebug && window.morrisDebug.language() === 'zh'`)
+	rules.open("/")
+	rules.waitVisible("lobby-play-engine")
+	rules.shoot(dir, "lobby-zh")
 
 	phone := b.newPage("phone")
 	phone.run("phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))

@@ -23,11 +23,25 @@
 //	static/js/record.js     a game record written on the client (the analysis board's export)
 //	static/js/ui.js         shared parts: names, the new-game form, MoveList with the replay buttons and keys
 //	static/js/sound.js      optional WebAudio tones (off by default)
-//	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback
+//	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
 //	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, user, study, rules
-//	static/i18n/en.json     every visible string (a new language: i18n/LANG.json and its code in i18n.js)
-//	static/data/rules.json  the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill)
+//	static/i18n/en.json     every visible string; i18n/LANG.json the same keys in another language
+//	static/data/rules.json  the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill);
+//	                        data/rules.LANG.json the same prose in another language, the same facts
 //	static/img/logo.svg     the logo and icon
+//
+// # Languages
+//
+// The client speaks English, German (de), Dutch (nl), French (fr), Spanish
+// (es) and Chinese (zh). It starts in the language chosen with the switch
+// in the header (kept in localStorage under morris.lang), else the
+// browser's first language it has, else English; a choice reloads the
+// page. The server's own answers (error messages, pbmserv) stay English.
+// A new language is its two files and a line in LANGUAGES (i18n.js);
+// TestLanguagesComplete fails while a key, a placeholder or a rule's text is
+// missing in any language, or a string of several words is left in
+// English, and the browser test TestBrowserLanguages switches languages on
+// every page and fails on a string shown untranslated.
 //
 // # Pages
 //
@@ -45,7 +59,10 @@
 //
 // # For browser tests
 //
-// window.morrisDebug.state() returns the page's state as plain JSON:
+// window.morrisDebug.language() is the client's language code and
+// window.morrisDebug.missingKeys() the keys the pages asked for that its
+// file lacked (shown in English). window.morrisDebug.state() returns the
+// page's state as plain JSON:
 // always page ("home", "play", "game", "signin", "signup", "user", "study",
 // "rules", "notfound"); on a game page also id, version (the last version
 // seen), moves, ply, status ("active", "finished"), result, method, toMove,
@@ -75,6 +92,7 @@
 //
 //	page frame      topbar, nav, nav-home, nav-lobby, nav-play, nav-study, nav-rules, nav-signin, nav-signup,
 //	                nav-signout, nav-me (data-name = the user), account, sound-toggle (aria-pressed), notice,
+//	                lang, lang-select (the language switch: a select of the codes of LANGUAGES),
 //	                notice-open-lobby, notice-open-game (a correspondence reminder), main, not-found, boot-error
 //	board           board (data-board = the board id), board-svg, board-holder, board-hint (the engine's
 //	                best move on the study board), announcer (screen-reader messages);

@@ -2,6 +2,8 @@
 // account stream (NDJSON over fetch, since it needs the Authorization
 // header) and a game's WebSocket with reconnection.
 
+import { language } from './i18n.js';
+
 const SESSION_KEY = 'morris.session';
 
 export class ApiError extends Error {
@@ -378,9 +380,14 @@ export function variants() {
 }
 
 let rulesPromise = null;
+// rulesText is the rules' prose in the client's language (English if its
+// file cannot be had).
 export function rulesText() {
   if (!rulesPromise) {
-    rulesPromise = fetch('/data/rules.json').then((r) => r.json());
+    const english = () => fetch('/data/rules.json').then((r) => r.json());
+    const lang = language();
+    rulesPromise = lang === 'en' ? english()
+      : fetch(`/data/rules.${lang}.json`).then((r) => (r.ok ? r.json() : english())).catch(english);
     rulesPromise.catch(() => { rulesPromise = null; });
   }
   return rulesPromise;

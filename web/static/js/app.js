@@ -2,7 +2,7 @@
 // the server answers index.html for every page path), the header, the
 // notices, the account stream, and window.morrisDebug for browser tests.
 
-import { loadLocale, t, translate } from './i18n.js';
+import { loadLocale, t, translate, LANGUAGES, language, setLanguage, missingKeys } from './i18n.js';
 import { h, replace } from './dom.js';
 import { session, onSession, signOut, accountStream } from './api.js';
 import { soundOn, setSound, play as playSound } from './sound.js';
@@ -134,6 +134,16 @@ function renderAccount() {
     }, t('nav.signout')));
 }
 
+// The header's language switch, on every page.
+function renderLanguage() {
+  const el = document.getElementById('lang');
+  const select = h('select', {
+    testid: 'lang-select', 'aria-label': t('nav.language'), title: t('nav.language'),
+    onchange: (e) => setLanguage(e.target.value),
+  }, ...LANGUAGES.map(([code, name]) => h('option', { value: code, lang: code, selected: code === language() }, name)));
+  replace(el, select);
+}
+
 let noticeTimer = 0;
 // notify shows a short message at the top of the page; kind is 'info' or 'error'.
 function notify(text, kind = 'info', action) {
@@ -172,6 +182,9 @@ accountStream.on((ev) => {
 
 window.morrisDebug = {
   state: () => ({ page: currentPage, ...debugState() }),
+  // language is the client's language; missingKeys the keys it lacked.
+  language: () => language(),
+  missingKeys: () => missingKeys(),
   // dropConnection closes the game's WebSocket as a network failure would.
   dropConnection: () => debugHooks.drop && debugHooks.drop(),
 };
@@ -179,6 +192,7 @@ window.morrisDebug = {
 async function start() {
   await loadLocale();
   translate(document);
+  renderLanguage();
   renderAccount();
   onSession(() => {
     renderAccount();

@@ -1,5 +1,7 @@
 // Small helpers to build the DOM without a framework.
 
+import { language } from './i18n.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function apply(el, attrs) {
@@ -69,6 +71,7 @@ export function debounce(fn, ms) {
 export function formatDate(ms) {
   if (!ms) return '';
   const d = new Date(ms);
-  return d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) + ' ' +
-    d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  // In the client's language, not the browser's.
+  return d.toLocaleDateString(language(), { year: 'numeric', month: 'short', day: 'numeric' }) + ' ' +
+    d.toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
 }

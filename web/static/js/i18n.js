@@ -1,21 +1,48 @@
 // The tiny i18n layer: every visible string is t(KEY, {params}), the
-// strings live in i18n/LANG.json. To add a language, add its file and its
-// code to LANGUAGES; missing keys fall back to English.
+// strings live in i18n/LANG.json (and the rules' prose in
+// data/rules.LANG.json). To add a language, add its two files and its code
+// to LANGUAGES; a test fails while a key is missing in any of them.
 
-const LANGUAGES = ['en'];
+// LANGUAGES are the languages of the client, each named in itself.
+export const LANGUAGES = [
+  ['en', 'English'],
+  ['de', 'Deutsch'],
+  ['nl', 'Nederlands'],
+  ['fr', 'Français'],
+  ['es', 'Español'],
+  ['zh', '中文'],
+];
 const FALLBACK = '/i18n/en.json';
+const STORE = 'morris.lang';
 
 let strings = {};
 let fallback = {};
 let lang = 'en';
+const missing = new Set();
+
+// wantedLanguage is the language chosen with the switch, else the
+// browser's first language we have, else English.
+function wantedLanguage() {
+  const codes = LANGUAGES.map(([c]) => c);
+  const chosen = localStorage.getItem(STORE);
+  if (chosen && codes.includes(chosen)) return chosen;
+  for (const l of navigator.languages || [navigator.language || 'en']) {
+    const c = String(l).slice(0, 2).toLowerCase();
+    if (codes.includes(c)) return c;
+  }
+  return 'en';
+}
 
 export async function loadLocale() {
   fallback = await (await fetch(FALLBACK)).json();
   strings = fallback;
-  const wanted = (localStorage.getItem('morris.lang') || navigator.language || 'en').slice(0, 2).toLowerCase();
-  if (wanted !== 'en' && LANGUAGES.includes(wanted)) {
+  lang = 'en';
+  const wanted = wantedLanguage();
+  if (wanted !== 'en') {
     try {
-      strings = await (await fetch(`/i18n/${wanted}.json`)).json();
+      const r = await fetch(`/i18n/${wanted}.json`);
+      if (!r.ok) throw new Error(r.statusText);
+      strings = await r.json();
       lang = wanted;
     } catch {
       strings = fallback;
@@ -24,12 +51,21 @@ export async function loadLocale() {
   document.documentElement.lang = lang;
 }
 
+// setLanguage keeps the choice and starts the page again in it.
+export function setLanguage(code) {
+  localStorage.setItem(STORE, code);
+  location.reload();
+}
+
 // t returns the string of key with {name} replaced by params.name.
 export function t(key, params) {
   let str = strings[key] ?? fallback[key];
   if (str === undefined) {
     console.warn('i18n: missing key', key);
+    missing.add(key);
     str = key;
+  } else if (!(key in strings)) {
+    missing.add(key); // shown in English: a hole in the language's file
   }
   if (params) str = str.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   return str;
@@ -47,4 +83,9 @@ export function translate(root) {
 
 export function language() {
   return lang;
+}
+
+// missingKeys are the keys asked for that the language lacks (for tests).
+export function missingKeys() {
+  return [...missing];
 }
