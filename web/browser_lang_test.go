@@ -98,18 +98,19 @@ func TestBrowserLanguages(t *testing.T) {
 	if got := eval[string](p, `window.morrisDebug.language()`); got != "en" {
 		b.fatalf("the client starts in %q in an English browser", got)
 	}
-	routes := []struct{ route, page, testid string }{
-		{"/", "home", "lobby-play-engine"},
-		{"/play", "play", "engine-page"},
-		{"/study", "study", "study-page"},
-		{"/rules", "rules", "rules-list"},
-		{"/rules/nine-mens-morris", "rules", "rules-text"},
-		{"/rules/morabaraba", "rules", "rules-text"},
-		{"/signin", "signin", "signin-form"},
-		{"/signup", "signup", "signup-form"},
-		{fmt.Sprintf("/game/%d", g.ID), "game", "result"},
-		{"/user/ann", "user", "user-games"},
-		{"/no/such/page", "notfound", "not-found"},
+	routes := []struct{ route, page, testid, click string }{
+		{"/", "home", "lobby-play-engine", ""},
+		{"/play", "play", "engine-page", ""},
+		{"/study", "study", "study-page", ""},
+		{"/study", "study", "setup-check", "tab-setup"},
+		{"/rules", "rules", "rules-list", ""},
+		{"/rules/nine-mens-morris", "rules", "rules-text", ""},
+		{"/rules/morabaraba", "rules", "rules-text", ""},
+		{"/signin", "signin", "signin-form", ""},
+		{"/signup", "signup", "signup-form", ""},
+		{fmt.Sprintf("/game/%d", g.ID), "game", "result", ""},
+		{"/user/ann", "user", "user-games", ""},
+		{"/no/such/page", "notfound", "not-found", ""},
 	}
 	for _, code := range append(codes[1:], "en") {
 		tr := jsonFile[map[string]string](t, "static/i18n/"+code+".json")
@@ -142,6 +143,10 @@ func TestBrowserLanguages(t *testing.T) {
 		for _, r := range routes {
 			p.open(r.route)
 			p.waitState(r.route, func(st debugState) bool { return st.Page == r.page })
+			if r.click != "" {
+				p.waitState(r.route+" loaded", func(st debugState) bool { return len(st.Legal) > 0 })
+				p.click(r.click)
+			}
 			p.waitVisible(r.testid)
 			// What is loaded after the page shows (lists, the rules'
 			// text) has a moment to come.

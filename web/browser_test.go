@@ -494,6 +494,17 @@ type page struct {
 
 	mu      sync.Mutex
 	console []string
+	// expected are console errors a test provokes on purpose (a request
+	// the server refuses, which the browser logs): the text they contain.
+	expected []string
+}
+
+// expectConsoleError lets console errors containing text through: a test
+// that sends a request meant to be refused calls it first.
+func (p *page) expectConsoleError(text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.expected = append(p.expected, text)
 }
 
 func (b *browser) newPage(name string) *page {
@@ -535,7 +546,13 @@ func (b *browser) newPage(name string) *page {
 func (p *page) consoleErrors() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return slices.Clone(p.console)
+	var out []string
+	for _, c := range p.console {
+		if !slices.ContainsFunc(p.expected, func(e string) bool { return strings.Contains(c, e) }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // run runs actions as one step; an error fails the test.

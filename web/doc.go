@@ -53,7 +53,10 @@
 //	#/signin, #/signup the account (the token in localStorage under morris.session)
 //	#/user/NAME        ratings per variant (provisional marked), game history
 //	#/study            analysis board (any preset, engine evaluation), import and export of records
-//	                   (#/study?rules=RULES starts from a preset with overrides, "lasker,flying=never")
+//	                   (#/study?rules=RULES starts from a preset with overrides, "lasker,flying=never";
+//	                   #/study?position=TEXT from a position, the link the set-up tab gives); the set-up
+//	                   tab: a position put together by clicks on the board, checked by the server,
+//	                   then analysed, played against the engine, or shared
 //	#/study/game/ID    a stored game on the analysis board
 //	#/rules, #/rules/ID the presets, and one preset's board and rules
 //
@@ -73,7 +76,8 @@
 // move is being sent, or when the game is over), sent (how many moves this
 // page has sent), lastError (the last error it showed, kept after the
 // message goes), offers, chat and clocks (ms left); on the study page rules, start, moves, cursor,
-// status, result, toMove, position, legal and analysis; on the lobby seeks,
+// status, result, toMove, position, legal, analysis and setup (null, or
+// the position text being set up and the error its check gave); on the lobby seeks,
 // challenges, myGames and activeGames. window.morrisDebug.dropConnection()
 // closes the game's WebSocket as a network failure would: the page
 // reconnects with ?since. While it reconnects, moves and commands go over
@@ -132,12 +136,16 @@
 //	player page     user-name, user-ratings, rating-VARIANT (data-provisional), user-games, user-game-ID,
 //	                user-games-more, user-challenge, user-error, vacation-form, vacation-days, vacation-submit, vacation-result (on one's own page)
 //	study           study-page, study-info, study-variant (data-rules), status, study-hands (with
-//	                hand-SIDE and flying-SIDE), tab-analysis, tab-import,
+//	                hand-SIDE and flying-SIDE), tab-analysis, tab-setup, tab-import,
 //	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,
 //	                engine-toggle, engine-output, engine-score (data-score), engine-best, engine-pv,
 //	                engine-tablebase (data-value), tablebase-moves (li: data-move, data-keeps),
 //	                engine-error, takeback, flip, pass, import-form, import-text, import-submit,
-//	                import-error, import-games, import-game-N, export-text, export-copy, export-download
+//	                import-error, import-games, import-game-N, export-text, export-copy, export-download;
+//	                the set-up tab: setup-tool-white, setup-tool-black, setup-tool-empty (aria-pressed),
+//	                setup-to-move, setup-hand-white, setup-hand-black, setup-clear, setup-start,
+//	                setup-check, setup-error, setup-level, setup-color, setup-play, setup-link (the
+//	                position's address), setup-link-copy; the board has the class editing meanwhile
 //	rules           rules-list, rules-card-ID, rules-page (data-variant), rules-title, rules-facts,
 //	                rules-text, rules-general, rules-play, rules-study
 //

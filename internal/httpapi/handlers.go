@@ -110,10 +110,13 @@ type gameBody struct {
 	// forfeit (a reminder comes after half of them).
 	Days  int `json:"days"`
 	Level int `json:"level"` // the engine's level (challenge/ai only)
+	// Position is the position text the game starts from (challenge/ai
+	// only): a position set up on the study board.
+	Position string `json:"position"`
 }
 
 func (b gameBody) spec() (server.GameSpec, error) {
-	sp := server.GameSpec{Variant: b.Variant, Overrides: b.Rules, Rated: b.Rated, Color: b.Color}
+	sp := server.GameSpec{Variant: b.Variant, Overrides: b.Rules, Rated: b.Rated, Color: b.Color, Start: b.Position}
 	if b.Clock != nil && b.Days != 0 {
 		return sp, httpError(http.StatusBadRequest, "a game has a clock or days per move, not both")
 	}

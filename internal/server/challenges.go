@@ -1,10 +1,12 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/morrisgame/morris/internal/clock"
@@ -20,19 +22,45 @@ type GameSpec struct {
 	Rated     bool
 	Color     string // the challenger's side: white, black or random ("" random)
 	Control   store.TimeControl
+	// Start, if not empty, is the position text the game starts from
+	// (games against the engine only: a position set up on the study
+	// board). Its rules are the game's; Variant and Overrides, if given,
+	// must name the same rules.
+	Start string
 }
 
 // rules checks a spec and returns its rules, with the defaults filled in.
 func (sp *GameSpec) rules() (*mill.Rules, error) {
-	if sp.Variant == "" {
-		sp.Variant = "nine-mens-morris"
-	}
 	if len(sp.Overrides) > 32 {
 		return nil, errorf(BadRequest, "too many rule options")
 	}
-	r, err := mill.NewRules(sp.Variant, sp.Overrides...)
-	if err != nil {
-		return nil, &Error{Kind: BadRequest, Msg: err.Error(), Err: err}
+	var r *mill.Rules
+	if sp.Start != "" {
+		p, err := startPosition(sp.Start)
+		if err != nil {
+			return nil, err
+		}
+		r = p.Rules()
+		if sp.Variant != "" || len(sp.Overrides) > 0 {
+			named, err := mill.NewRules(cmp.Or(sp.Variant, "nine-mens-morris"), sp.Overrides...)
+			if err != nil {
+				return nil, &Error{Kind: BadRequest, Msg: err.Error(), Err: err}
+			}
+			if named.String() != r.String() {
+				return nil, errorf(BadRequest, "the position is of %s, not %s", r, named)
+			}
+		}
+		sp.Variant = r.Variant()
+		sp.Start = p.String()
+	}
+	if sp.Variant == "" {
+		sp.Variant = "nine-mens-morris"
+	}
+	if r == nil {
+		var err error
+		if r, err = mill.NewRules(sp.Variant, sp.Overrides...); err != nil {
+			return nil, &Error{Kind: BadRequest, Msg: err.Error(), Err: err}
+		}
 	}
 	switch sp.Color {
 	case "":
@@ -49,6 +77,26 @@ func (sp *GameSpec) rules() (*mill.Rules, error) {
 		return nil, errorf(BadRequest, "a real-time game has at least 10 seconds a side")
 	}
 	return r, nil
+}
+
+// errNotFromPosition refuses a set-up position where only the engine's
+// games take one.
+var errNotFromPosition = errorf(BadRequest, "a game from a set-up position is played against the engine (POST /api/challenge/ai)")
+
+// startPosition reads the position a game starts from: legal by the
+// rules core, and not over.
+func startPosition(text string) (mill.Position, error) {
+	if len(text) > 512 {
+		return mill.Position{}, errorf(BadRequest, "a position text is at most 512 bytes")
+	}
+	p, err := mill.ParsePosition(strings.TrimSpace(text))
+	if err != nil {
+		return mill.Position{}, &Error{Kind: BadRequest, Msg: err.Error(), Err: err}
+	}
+	if o, m := p.Status(); o != mill.NoOutcome {
+		return mill.Position{}, errorf(BadRequest, "the position is over: %s by %s", o, m)
+	}
+	return p, nil
 }
 
 func randomSeed() uint64 {
@@ -71,7 +119,12 @@ func (s *Service) newGame(r *mill.Rules, sp GameSpec, challenger, opponent int64
 	}
 	g := store.Game{Variant: r.Variant(), Rules: r.String(), White: white, Black: black, Rated: sp.Rated, Control: sp.Control, NagSentPly: -1}
 	var opts []mill.GameOption
-	if r.Options().FirstPlayer == mill.FirstLot {
+	if sp.Start != "" {
+		// Checked by rules(): the position parses.
+		p, _ := mill.ParsePosition(sp.Start)
+		g.Start = sp.Start
+		opts = append(opts, mill.FromPosition(p))
+	} else if r.Options().FirstPlayer == mill.FirstLot {
 		g.Seed, g.HasSeed = randomSeed(), true
 		opts = append(opts, mill.WithSeed(g.Seed))
 	}
@@ -128,6 +181,9 @@ func (s *Service) announceChallenge(ctx context.Context, kind string, c store.Ch
 // time and compatible sides) starts the game at once: the answer then has
 // status accepted and the game.
 func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSpec) (wire.Challenge, error) {
+	if sp.Start != "" {
+		return wire.Challenge{}, errNotFromPosition
+	}
 	r, err := sp.rules()
 	if err != nil {
 		return wire.Challenge{}, err
@@ -280,6 +336,9 @@ func (s *Service) PlayEngine(ctx context.Context, user User, level int, sp GameS
 // first (pbmserv "challenge": no accept step), if each takes challenges
 // from the other (limit, accept, reject).
 func (s *Service) PbmChallenge(ctx context.Context, first, second string, sp GameSpec) (store.Game, error) {
+	if sp.Start != "" {
+		return store.Game{}, errNotFromPosition
+	}
 	sp.Color = "white"
 	r, err := sp.rules()
 	if err != nil {

@@ -372,8 +372,22 @@ export class Board {
     this.onMove(m);
   }
 
+  // setEditor makes the board an editor (the study page's set-up): a
+  // click, a tap or Enter on a point calls fn(point) instead of playing;
+  // null ends it.
+  setEditor(fn) {
+    this.editor = fn;
+    this.selected = -1;
+    this.pending = null;
+    this.el.classList.toggle('editing', !!fn);
+  }
+
   // act is a click, a tap or Enter on point p.
   act(p) {
+    if (this.editor) {
+      this.editor(p);
+      return;
+    }
     if (!this.interactive) return;
     if (this.pending) {
       this.choose(p);

@@ -37,6 +37,30 @@ export function parsePosition(text) {
   };
 }
 
+// writePosition writes a position text (the server's format, see
+// parsePosition) from a board set up by hand: cells in board order
+// ('white', 'black' or null), the side to move, the pieces in hand, no
+// removal owed, and ply the plies played to reach it.
+export function writePosition({ rules, cells, toMove, inHand, ply }) {
+  let field = '';
+  let run = 0;
+  cells.forEach((c, i) => {
+    if (c) {
+      if (run) field += run;
+      run = 0;
+      field += c === 'white' ? 'W' : 'B';
+    } else {
+      run++;
+    }
+    if ((i + 1) % 8 === 0 || i === cells.length - 1) {
+      if (run) field += run;
+      run = 0;
+      if (i < cells.length - 1) field += '/';
+    }
+  });
+  return `${rules} ${field} ${toMove === 'black' ? 'b' : 'w'} ${inHand.white},${inHand.black} - 0 ${ply}`;
+}
+
 // parseRuns reads the board field: a cell per point, 'white', 'black',
 // 'marked' or null, in board order (the slashes between groups of eight
 // points are skipped).

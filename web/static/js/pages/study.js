@@ -3,13 +3,16 @@
 // line (POST /api/analysis), take-back, stepping through the moves; a
 // record imported (POST /api/records) or a stored game loaded and replayed;
 // the record exported (GET /api/game/ID/export for a stored game, written
-// here otherwise).
+// here otherwise); a position set up by hand (the set-up tab: pieces put
+// and taken on the board, the side to move, the pieces in hand), checked
+// by the server, then analysed, played against the engine, or shared as a
+// link (#/study?position=TEXT opens it).
 
 import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, boards, variants, rulesText, position as fetchPosition } from '../api.js';
+import { api, boards, variants, rulesText, ensureToken, position as fetchPosition } from '../api.js';
 import { Board, handStones } from '../board.js';
-import { parsePosition, parseMove, diagonalMills, boardOf, presetOf } from '../notation.js';
+import { parsePosition, parseMove, diagonalMills, boardOf, presetOf, writePosition } from '../notation.js';
 import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName } from '../ui.js';
 import { writeRecord } from '../record.js';
 import { play as playSound } from '../sound.js';
@@ -34,6 +37,9 @@ export function mount(main, _params, app, query, gameId) {
     analysis: null,
     analysisKey: null, // key() of the position analysed, null for none ('' is the start position)
     tab: 'analysis',
+    // setup, while the set-up tab is open: the position being set up
+    // ({cells, toMove, inHand, tool, error}); the board edits it.
+    setup: null,
   };
   const views = new Map();
   let board = null;
@@ -63,8 +69,16 @@ export function mount(main, _params, app, query, gameId) {
 
   Promise.all([boards(), variants(), rulesText()]).then(async ([bs, vs, rd]) => {
     data = { boards: bs, variants: vs, rules: rd };
+    const shared = query.get('position');
     if (gameId) await loadStoredGame(gameId);
-    else await newBoard(st.rules);
+    else if (shared) {
+      try {
+        await newBoard(shared.trim().split(/\s+/)[0], shared.trim(), [], { kind: 'free' });
+      } catch (err) {
+        await newBoard(st.rules);
+        status.textContent = t('setup.badLink', { error: errorText(err) });
+      }
+    } else await newBoard(st.rules);
     renderTabs();
   }).catch((err) => { status.textContent = errorText(err); });
 
@@ -106,6 +120,7 @@ export function mount(main, _params, app, query, gameId) {
       boardData = bd;
       board = new Board(bd, { onMove: play, dashedDiagonals: dashedFor(bd), flipped: board ? board.flipped : false });
       replace(boardHolder, board.el);
+      if (st.setup) board.setEditor(editPoint);
     }
   }
 
@@ -176,6 +191,16 @@ export function mount(main, _params, app, query, gameId) {
 
   function renderBoard() {
     if (!board) return;
+    if (st.setup) {
+      const su = st.setup;
+      board.update({ pieces: piecesOf(su.cells), toMove: su.toMove }, {});
+      board.setHint(null);
+      passBtn.hidden = true;
+      replace(hands, ['white', 'black'].map((side) => h('span', { class: 'hand-of' + (su.toMove === side ? ' to-move' : '') },
+        h('span', { class: 'stone-icon ' + side, 'aria-hidden': 'true' }), ' ', sideName(side), ' ',
+        h('span', { class: 'hand', testid: 'hand-' + side, 'data-count': su.inHand[side] }, String(su.inHand[side])))));
+      return;
+    }
     const v = st.view && st.viewKey === key(st.cursor) ? st.view : null;
     const lastMove = st.cursor > 0 ? parseMove(st.moves[st.cursor - 1], boardData) : null;
     if (!v) {
@@ -203,6 +228,13 @@ export function mount(main, _params, app, query, gameId) {
   }
 
   function renderStatus() {
+    if (st.setup) {
+      const n = (c) => st.setup.cells.filter((x) => x === c).length;
+      status.textContent = t('setup.status', { white: n('white'), black: n('black'), side: sideName(st.setup.toMove) });
+      status.dataset.toMove = st.setup.toMove;
+      status.dataset.gameStatus = 'setup';
+      return;
+    }
     const v = st.view && st.viewKey === key(st.cursor) ? st.view : null;
     if (!v) {
       status.textContent = t('common.loading');
@@ -329,11 +361,18 @@ export function mount(main, _params, app, query, gameId) {
 
   // Tabs: analysis (preset, engine, moves), import, export.
   function renderTabs() {
-    const names = ['analysis', 'import', 'export'];
+    const names = ['analysis', 'setup', 'import', 'export'];
     replace(tabsEl, names.map((n) => h('button', {
       type: 'button', role: 'tab', class: 'tab', testid: 'tab-' + n, 'aria-selected': st.tab === n ? 'true' : 'false',
-      onclick: () => { st.tab = n; renderTabs(); },
+      onclick: () => {
+        if (n === st.tab) return;
+        if (st.tab === 'setup') leaveSetup();
+        st.tab = n;
+        if (n === 'setup') enterSetup();
+        renderTabs();
+      },
     }, t('study.tab.' + n))));
+    if (st.tab === 'setup') renderSetupTab();
     if (st.tab === 'analysis') {
       renderAnalysisTab();
       moveList.set(st.moves, st.cursor); // scrolled now that it is in the page
@@ -369,6 +408,182 @@ export function mount(main, _params, app, query, gameId) {
       moveList.el);
     engineToggle.checked = st.engineOn;
     renderEngine();
+  }
+
+  // The set-up tab: the board as an editor.
+  function piecesOf(cells) {
+    const out = { white: [], black: [] };
+    cells.forEach((c, i) => { if (c) out[c].push(i); });
+    return out;
+  }
+
+  // piecesEach is the number of pieces a side has in the rules shown.
+  function piecesEach() {
+    const m = /(?:^|,)pieces=(\d+)/.exec(st.rules);
+    if (m) return Number(m[1]);
+    const p = data.rules.presets[presetOf(st.rules)];
+    return p ? p.pieces : 9;
+  }
+
+  // enterSetup starts from the position shown.
+  function enterSetup() {
+    const v = st.view && st.viewKey === key(st.cursor) ? st.view : null;
+    const cells = boardData.points.map(() => null);
+    if (v) for (const c of ['white', 'black']) for (const i of v.pieces[c]) cells[i] = c;
+    st.setup = {
+      cells, toMove: v ? v.toMove : 'white', inHand: v ? { white: v.inHand.white, black: v.inHand.black } : { white: 0, black: 0 },
+      tool: 'white', error: '',
+    };
+    board.setEditor(editPoint);
+    renderAll();
+  }
+
+  function leaveSetup() {
+    st.setup = null;
+    if (board) board.setEditor(null);
+    renderAll();
+  }
+
+  // editPoint puts the chosen piece on p, or takes away the piece there.
+  function editPoint(p) {
+    const su = st.setup;
+    if (!su) return;
+    su.cells[p] = su.tool === 'empty' || su.cells[p] === su.tool ? null : su.tool;
+    su.error = '';
+    renderBoard();
+    renderStatus();
+    renderSetupTab();
+  }
+
+  // setupText is the position text of what is set up.
+  function setupText() {
+    const su = st.setup;
+    const n = piecesEach();
+    const ply = (n - su.inHand.white) + (n - su.inHand.black);
+    return writePosition({ rules: st.rules, cells: su.cells, toMove: su.toMove, inHand: su.inHand, ply: Math.max(ply, 0) });
+  }
+
+  function shareURL(text) {
+    return `${location.origin}${location.pathname}#/study?position=${encodeURIComponent(text)}`;
+  }
+
+  function renderSetupTab() {
+    const su = st.setup;
+    if (!su || st.tab !== 'setup') return;
+    const n = piecesEach();
+    const tool = (name) => h('button', {
+      type: 'button', class: 'btn small' + (su.tool === name ? ' primary' : ''), testid: 'setup-tool-' + name,
+      'aria-pressed': su.tool === name ? 'true' : 'false', onclick: () => { su.tool = name; renderSetupTab(); },
+    }, t('setup.tool.' + name));
+    const toMove = h('select', {
+      id: 'setup-to-move', testid: 'setup-to-move',
+      onchange: () => { su.toMove = toMove.value; su.error = ''; renderBoard(); renderStatus(); renderSetupTab(); },
+    }, ['white', 'black'].map((c) => h('option', { value: c, selected: su.toMove === c }, sideName(c))));
+    const hand = (c) => {
+      const input = h('input', {
+        type: 'number', min: '0', max: String(n), step: '1', value: String(su.inHand[c]), id: 'setup-hand-' + c, testid: 'setup-hand-' + c, inputmode: 'numeric',
+        onchange: () => {
+          su.inHand[c] = Math.max(0, Math.min(n, Math.floor(Number(input.value) || 0)));
+          su.error = '';
+          renderBoard();
+          renderSetupTab();
+        },
+      });
+      return h('label', { class: 'field' }, h('span', {}, t('setup.hand', { side: sideName(c) })), input);
+    };
+    const level = h('select', { id: 'setup-level', testid: 'setup-level' },
+      Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1), selected: i + 1 === 5 }, String(i + 1))));
+    const color = h('select', { id: 'setup-color', testid: 'setup-color' },
+      h('option', { value: 'white' }, t('form.colorWhite')),
+      h('option', { value: 'black' }, t('form.colorBlack')));
+    const text = setupText();
+    const link = h('input', { type: 'text', readonly: true, id: 'setup-link', testid: 'setup-link', value: shareURL(text), spellcheck: 'false' });
+    replace(tabBody,
+      h('p', { class: 'muted' }, t('setup.help')),
+      h('div', { class: 'row setup-tools', role: 'group', 'aria-label': t('setup.tool') }, tool('white'), tool('black'), tool('empty')),
+      h('label', { class: 'field' }, h('span', {}, t('setup.toMove')), toMove),
+      h('div', { class: 'row' }, hand('white'), hand('black')),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'btn small', testid: 'setup-clear', onclick: () => { su.cells = su.cells.map(() => null); su.error = ''; renderAll(); renderSetupTab(); } }, t('setup.clear')),
+        h('button', { type: 'button', class: 'btn small', testid: 'setup-start', onclick: setupStart }, t('setup.start'))),
+      h('p', { class: 'form-error', role: 'alert', testid: 'setup-error' }, su.error),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'btn primary', testid: 'setup-check', onclick: checkSetup }, t('setup.check'))),
+      h('div', { class: 'row' },
+        h('label', { class: 'field' }, h('span', {}, t('form.level')), level),
+        h('label', { class: 'field' }, h('span', {}, t('form.color')), color),
+        h('button', { type: 'button', class: 'btn small', testid: 'setup-play', onclick: () => playSetup(Number(level.value), color.value) }, t('setup.play'))),
+      h('label', { class: 'field' }, h('span', {}, t('setup.link')), link),
+      h('div', { class: 'row' },
+        h('button', {
+          type: 'button', class: 'btn small', testid: 'setup-link-copy',
+          onclick: async () => {
+            link.select();
+            try {
+              await navigator.clipboard.writeText(link.value);
+              app.notify(t('study.copied'));
+            } catch {
+              document.execCommand('copy');
+            }
+          },
+        }, t('study.copy'))));
+  }
+
+  // setupStart sets up the start of the rules shown.
+  async function setupStart() {
+    const su = st.setup;
+    try {
+      const v = await fetchPosition({ rules: st.rules });
+      su.cells = boardData.points.map(() => null);
+      for (const c of ['white', 'black']) for (const i of v.pieces[c]) su.cells[i] = c;
+      su.toMove = v.toMove;
+      su.inHand = { white: v.inHand.white, black: v.inHand.black };
+      su.error = '';
+    } catch (err) {
+      su.error = errorText(err);
+    }
+    renderAll();
+    renderSetupTab();
+  }
+
+  // checkSetup asks the server whether the position is legal; if it is,
+  // the board shows it, with the engine's analysis, and the address is
+  // its link.
+  async function checkSetup() {
+    const su = st.setup;
+    const text = setupText();
+    try {
+      await fetchPosition({ position: text });
+    } catch (err) {
+      su.error = errorText(err);
+      renderSetupTab();
+      return;
+    }
+    st.setup = null;
+    board.setEditor(null);
+    await newBoard(st.rules, text, [], { kind: 'free' });
+    history.replaceState(null, '', '#/study?position=' + encodeURIComponent(text));
+    st.tab = 'analysis';
+    st.engineOn = true;
+    renderTabs();
+    analyse();
+    app.notify(t('setup.legal'));
+  }
+
+  // playSetup starts a game against the engine from the position.
+  async function playSetup(level, color) {
+    const su = st.setup;
+    const text = setupText();
+    try {
+      await fetchPosition({ position: text });
+      await ensureToken();
+      const g = await api('POST', '/api/challenge/ai', { position: text, level, color });
+      playSound('start');
+      app.navigate('/game/' + g.id);
+    } catch (err) {
+      su.error = errorText(err);
+      renderSetupTab();
+    }
   }
 
   function renderImportTab() {
@@ -502,6 +717,7 @@ export function mount(main, _params, app, query, gameId) {
   }
 
   app.debug(() => ({
+    setup: st.setup ? { position: setupText(), error: st.setup.error } : null,
     rules: st.rules,
     start: st.start,
     moves: st.moves.slice(),
