@@ -145,7 +145,10 @@
 //	                the set-up tab: setup-tool-white, setup-tool-black, setup-tool-empty (aria-pressed),
 //	                setup-to-move, setup-hand-white, setup-hand-black, setup-clear, setup-start,
 //	                setup-check, setup-error, setup-level, setup-color, setup-play, setup-link (the
-//	                position's address), setup-link-copy; the board has the class editing meanwhile
+//	                position's address), setup-link-copy; the board has the class editing meanwhile;
+//	                the opening explorer (analysis tab): explorer, explorer-total (data-games),
+//	                explorer-empty, explorer-row-MOVE (data-move, data-games, data-white, data-draws,
+//	                data-black, data-book: the book's value or ""; a click plays the move)
 //	rules           rules-list, rules-card-ID, rules-page (data-variant), rules-title, rules-facts,
 //	                rules-text, rules-general, rules-play, rules-study
 //

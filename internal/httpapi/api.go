@@ -125,6 +125,7 @@ func New(cfg Config) http.Handler {
 	// Study and the web client's board.
 	h("GET /api/boards", a.boards)
 	h("POST /api/position", a.position)
+	h("GET /api/explorer", a.explorer)
 	h("POST /api/analysis", a.analysis)
 	h("POST /api/records", a.readRecords)
 	h("POST /api/guest", a.guest)

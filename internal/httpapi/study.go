@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -356,4 +357,33 @@ func (a *api) readRecords(w http.ResponseWriter, r *http.Request) error {
 		return httpError(http.StatusBadRequest, "%v", err)
 	}
 	return writeJSON(w, http.StatusOK, out)
+}
+
+// explorer: GET /api/explorer?position=TEXT or ?rules=R&moves=M1,M2 (with
+// seed=N for the rules that draw the first player by lot; moves after a
+// position too): the moves the finished games of this server played from
+// the position, with their results and the opening book's values.
+func (a *api) explorer(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	b := positionBody{Position: q.Get("position"), Rules: q.Get("rules")}
+	if s := q.Get("seed"); s != "" {
+		seed, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return httpError(http.StatusBadRequest, "seed %q: want a whole number", s)
+		}
+		b.Seed = &seed
+	}
+	b.Moves = strings.FieldsFunc(q.Get("moves"), func(c rune) bool { return c == ',' || c == ' ' })
+	g, err := b.game()
+	if err != nil {
+		return err
+	}
+	ex, err := a.svc.Explore(r.Context(), g.Position())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, ex)
 }

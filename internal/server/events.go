@@ -135,6 +135,7 @@ func (s *Service) announceEnd(o *owner) {
 		}
 	}
 	s.metrics.gameEnded()
+	s.kickExplorer()
 }
 
 func (s *Service) announceStart(g store.Game) {

@@ -59,6 +59,10 @@ type Config struct {
 	// other processes sharing the database, a notification lost while the
 	// relay's connection was down. One query for all the games.
 	PollEvery time.Duration
+	// ExploreEvery is how often the opening explorer looks for finished
+	// games not yet explored (10 s); a game that ends in this process is
+	// explored at once.
+	ExploreEvery time.Duration
 	// KeepAlive is the interval of keep-alive lines on streams (7 s).
 	KeepAlive time.Duration
 	// ClaimAfter is how long the opponent must have been silent on their
@@ -102,6 +106,8 @@ type Service struct {
 	// shared: the store may be shared with other processes (PostgreSQL),
 	// so an owner checks its copy against the stored version before use.
 	shared bool
+	// exploreKick wakes the opening explorer (explorer.go).
+	exploreKick chan struct{}
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -144,6 +150,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.SweepEvery == 0 {
 		cfg.SweepEvery = time.Minute
 	}
+	if cfg.ExploreEvery == 0 {
+		cfg.ExploreEvery = 10 * time.Second
+	}
 	if cfg.PollEvery == 0 {
 		cfg.PollEvery = 2 * time.Second
 	}
@@ -158,7 +167,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
-	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres",
+	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres", exploreKick: make(chan struct{}, 1),
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 		process: processName(), analysis: newAnalyst(),
@@ -216,8 +225,9 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	s.log.Info("games resumed", "active", len(games))
 	s.metrics.activeGames(len(games))
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.every(s.cfg.SweepEvery, s.sweepTimers)
+	go s.explorer()
 	if s.shared {
 		s.wg.Add(3)
 		go s.every(s.cfg.PollEvery, s.pollStreams)

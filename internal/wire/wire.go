@@ -159,3 +159,26 @@ type Rating struct {
 type Error struct {
 	Error string `json:"error"`
 }
+
+// Explorer is the opening explorer's answer for a position (GET
+// /api/explorer): the finished games of this server that reached it, and
+// each move played from it or known to the opening book, the most played
+// first.
+type Explorer struct {
+	Position string         `json:"position"`
+	Games    int            `json:"games"` // finished games that reached the position and moved on from it
+	Moves    []ExplorerMove `json:"moves"`
+}
+
+// ExplorerMove is a move of the explorer: how many finished games played
+// it and how they ended, and the opening book's value of it for the side
+// that plays it (a search score, 100 about a piece; absent when the book
+// does not know it).
+type ExplorerMove struct {
+	Move  string `json:"move"`
+	Games int    `json:"games"`
+	White int    `json:"white"` // won by white
+	Draws int    `json:"draws"`
+	Black int    `json:"black"` // won by black
+	Book  *int   `json:"book,omitempty"`
+}

@@ -6,7 +6,9 @@
 // here otherwise); a position set up by hand (the set-up tab: pieces put
 // and taken on the board, the side to move, the pieces in hand), checked
 // by the server, then analysed, played against the engine, or shared as a
-// link (#/study?position=TEXT opens it).
+// link (#/study?position=TEXT opens it); the opening explorer: the moves
+// this server's finished games played from the position shown, with their
+// results and the book's values (GET /api/explorer).
 
 import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
@@ -52,6 +54,8 @@ export function mount(main, _params, app, query, gameId) {
   const title = h('div', { class: 'game-info', testid: 'study-info' });
   const moveList = new MoveList({ onGo: (k) => go(k) });
   const engineOut = h('div', { class: 'engine-out', testid: 'engine-output', hidden: true });
+  const explorerOut = h('section', { class: 'explorer', testid: 'explorer', 'aria-live': 'polite' });
+  const explored = new Map(); // position text -> the explorer's answer
   const engineToggle = h('input', { type: 'checkbox', testid: 'engine-toggle', onchange: () => { st.engineOn = engineToggle.checked; analyse(); } });
   const passBtn = h('button', { type: 'button', class: 'btn small primary', testid: 'pass', hidden: true, onclick: () => { const m = st.view.legal.find((x) => x.kind === 'pass'); if (m) play(m); } }, t('game.pass'));
   const hands = h('div', { class: 'hands', testid: 'study-hands' });
@@ -148,6 +152,7 @@ export function mount(main, _params, app, query, gameId) {
     st.viewKey = kk;
     renderAll();
     analyse();
+    explore();
   }
 
   const showSoon = debounce(show, 60);
@@ -160,6 +165,7 @@ export function mount(main, _params, app, query, gameId) {
       st.viewKey = key(st.cursor);
       renderAll();
       analyse();
+      explore();
     } else {
       showSoon();
     }
@@ -323,6 +329,59 @@ export function mount(main, _params, app, query, gameId) {
     renderBoard();
   }, 250);
 
+  // The opening explorer of the position shown (analysis tab).
+  const explore = debounce(async () => {
+    const v = st.view;
+    if (!v || st.viewKey !== key(st.cursor) || st.setup) return;
+    if (!explored.has(v.position)) {
+      try {
+        const ex = await api('GET', '/api/explorer?position=' + encodeURIComponent(v.position), undefined, { auth: false });
+        explored.set(v.position, ex);
+      } catch (err) {
+        if (!alive) return;
+        replace(explorerOut, h('p', { class: 'form-error' }, errorText(err)));
+        return;
+      }
+    }
+    if (alive) renderExplorer();
+  }, 150);
+
+  function renderExplorer() {
+    const v = st.view && st.viewKey === key(st.cursor) ? st.view : null;
+    const ex = v && explored.get(v.position);
+    if (!ex) {
+      replace(explorerOut, h('h2', {}, t('explorer.title')), h('p', { class: 'muted' }, t('common.loading')));
+      return;
+    }
+    const pct = (n, of) => (of ? Math.round((100 * n) / of) : 0);
+    const rows = ex.moves.map((m) => {
+      const legal = v.legal.find((x) => x.text === m.move);
+      return h('tr', {
+        testid: 'explorer-row-' + m.move, 'data-move': m.move, 'data-games': m.games, 'data-white': m.white,
+        'data-draws': m.draws, 'data-black': m.black, 'data-book': m.book === undefined ? '' : m.book,
+        class: legal ? 'playable' : '', tabindex: legal ? '0' : undefined,
+        onclick: () => { if (legal) play(legal); },
+        onkeydown: (e) => { if (legal && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); play(legal); } },
+      },
+      h('td', { class: 'mono' }, m.move),
+      h('td', { class: 'num' }, m.games ? String(m.games) : '–'),
+      h('td', {}, m.games ? h('div', { class: 'result-bar', title: t('explorer.split', { white: m.white, draws: m.draws, black: m.black }) },
+        h('span', { class: 'w', style: `width:${pct(m.white, m.games)}%` }, m.white ? String(m.white) : ''),
+        h('span', { class: 'd', style: `width:${pct(m.draws, m.games)}%` }, m.draws ? String(m.draws) : ''),
+        h('span', { class: 'b', style: `width:${pct(m.black, m.games)}%` }, m.black ? String(m.black) : '')) : null),
+      h('td', { class: 'num' }, m.book === undefined ? '' : (m.book > 0 ? '+' : '') + m.book));
+    });
+    replace(explorerOut,
+      h('h2', {}, t('explorer.title')),
+      h('p', { class: 'muted', testid: 'explorer-total', 'data-games': ex.games }, t('explorer.total', { n: ex.games })),
+      rows.length ? h('table', { class: 'explorer-table' },
+        h('thead', {}, h('tr', {},
+          h('th', {}, t('explorer.move')), h('th', { class: 'num' }, t('explorer.games')),
+          h('th', {}, t('explorer.results')), h('th', { class: 'num' }, t('explorer.book')))),
+        h('tbody', {}, rows))
+        : h('p', { class: 'muted', testid: 'explorer-empty' }, t('explorer.none')));
+  }
+
   function renderEngine() {
     engineOut.hidden = !st.engineOn;
     if (!st.engineOn) return;
@@ -405,9 +464,11 @@ export function mount(main, _params, app, query, gameId) {
       err),
       h('label', { class: 'check engine-toggle' }, engineToggle, h('span', {}, t('study.engine'))),
       engineOut,
-      moveList.el);
+      moveList.el,
+      explorerOut);
     engineToggle.checked = st.engineOn;
     renderEngine();
+    renderExplorer();
   }
 
   // The set-up tab: the board as an editor.
