@@ -45,6 +45,8 @@
 //	challenges     to a user or to anyone (a seek): rules, side, clock, status, game started
 //	engine_jobs    games whose turn is the engine's, at a ply: who took it, until when (a lease)
 //	analysis_jobs  analyses handed from a busy process to a free one: request, taker, answer
+//	explorer       (game, ply) the positions of finished games: rules, position key, move, result;
+//	               indexed by (rules, position key); games.explored marks the games put there
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its
@@ -58,6 +60,7 @@
 //	users.go       users and tokens
 //	games.go       games, moves (AppendMove), the end, take-backs, offers, chat, Snapshot
 //	ratings.go     ratings and standings
+//	explorer.go    the opening explorer: finished games' positions in, a position's moves out
 //	follow.go      subscriptions
 //	challenges.go  challenges and seeks
 //	notify.go      Notify and Listen: news between the processes sharing a PostgreSQL database
