@@ -12,14 +12,8 @@ import (
 
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
+	"github.com/morrisgame/morris/review"
 	"github.com/morrisgame/morris/search"
-)
-
-// Marks of the moves that lose much: "?" a mistake, "??" a blunder, in
-// hundredths of a piece for the side that moves.
-const (
-	mistake = 50
-	blunder = 100
 )
 
 // cmdAnalyze searches a position and prints the best move, its score and the
@@ -168,10 +162,12 @@ func (a *analyzer) position(g *mill.Game) {
 	fmt.Fprintf(a.out, "depth:     %d (%d nodes)\n", res.Depth, res.Nodes)
 }
 
-// game goes through the moves of a record: for each, the engine's best move
-// and score in the position before it, the score of the move played (a
-// search one ply shallower after it, so that both look as far ahead), and
-// what the move played lost.
+// game goes through the moves of a record with package review: for each,
+// the engine's best move and score in the position before it, the score of
+// the move played (a search one ply shallower after it, so that both look
+// as far ahead), what the move played lost and its mark ("?!" an
+// inaccuracy, "?" a mistake, "??" a blunder), then a summary a side. The
+// server's game review is the same review.
 func (a *analyzer) game(n int, rec *record.Record) error {
 	g, err := rec.Game()
 	if g == nil {
@@ -183,100 +179,38 @@ func (a *analyzer) game(n int, rec *record.Record) error {
 	}
 	fmt.Fprintln(a.out, title)
 	fmt.Fprintf(a.out, "%-7s %-13s %-13s %-9s %-9s %5s\n", "move", "played", "best", "best", "played", "loss")
-	a.e.Clear()
-	child := a.lim
-	if child.Depth > 1 {
-		child.Depth--
-	}
-	var sides [2]struct{ moves, loss, counted, mistakes, blunders int }
-	replay := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
-	for _, m := range g.Moves() {
-		before := replay.Position()
-		mover := before.SideToMove()
-		res := a.search(replay.Positions(), a.lim)
-		if err := replay.Play(m); err != nil {
-			return err // Game has played it: cannot happen
+	moves, rerr := review.Game(context.Background(), a.e, g, a.lim, nil)
+	counted := [2]bool{}
+	for _, m := range moves {
+		loss := "-"
+		if m.Loss >= 0 {
+			loss = strconv.Itoa(m.Loss)
+			counted[m.Side] = true
 		}
-		// played is the score of the move played, and playedLine its line
-		// (for the count of "mate N").
-		played, playedLine := res.Score, res.PV
-		switch o := replay.Outcome(); {
-		case o == mill.Draw:
-			played, playedLine = 0, []mill.Move{m}
-		case o == mill.Won(mover):
-			played, playedLine = search.Mate-1, []mill.Move{m}
-		case o != mill.NoOutcome:
-			played, playedLine = -(search.Mate - 1), []mill.Move{m}
-		case m != res.Move:
-			cr := a.search(replay.Positions(), child)
-			played = parentScore(cr.Score, replay.Position().SideToMove() == mover)
-			playedLine = append([]mill.Move{m}, cr.PV...)
+		mark := m.Mark.String()
+		if m.Note != "" {
+			mark += " " + m.Note
 		}
-		loss, mark := judge(res.Score, played)
-		s := &sides[mover]
-		s.moves++
-		if l, err := strconv.Atoi(loss); err == nil {
-			s.loss += l
-			s.counted++
-		}
-		switch {
-		case strings.HasPrefix(mark, "??"):
-			s.blunders++
-		case strings.HasPrefix(mark, "?"):
-			s.mistakes++
-		}
-		line := fmt.Sprintf("%-7s %-13s %-13s %-9s %-9s %5s %s", moveNumber(before.Ply()), before.MoveText(m),
-			before.MoveText(res.Move), search.ScoreTextAlong(before, res.PV, res.Score), search.ScoreTextAlong(before, playedLine, played), loss, mark)
+		b := m.Before
+		line := fmt.Sprintf("%-7s %-13s %-13s %-9s %-9s %5s %s", moveNumber(b.Ply()), b.MoveText(m.Played),
+			b.MoveText(m.Best), search.ScoreTextAlong(b, m.BestLine, m.BestScore), search.ScoreTextAlong(b, m.PlayedLine, m.PlayedScore), loss, mark)
 		fmt.Fprintln(a.out, strings.TrimRight(line, " "))
 	}
-	for c, s := range sides {
-		if s.moves == 0 {
+	for c, s := range review.Summarize(moves) {
+		if s.Moves == 0 {
 			continue
 		}
 		avg := "-"
-		if s.counted > 0 {
-			avg = strconv.Itoa(s.loss / s.counted)
+		if counted[c] {
+			avg = strconv.Itoa(s.AverageLoss)
 		}
-		fmt.Fprintf(a.out, "%s: %d moves, average loss %s, %d mistake(s) (?), %d blunder(s) (??)\n",
-			mill.Color(c), s.moves, avg, s.mistakes, s.blunders)
+		fmt.Fprintf(a.out, "%s: %d moves, average loss %s, %d inaccurate move(s) (?!), %d mistake(s) (?), %d blunder(s) (??)\n",
+			mill.Color(c), s.Moves, avg, s.Inaccuracies, s.Mistakes, s.Blunders)
+	}
+	if rerr != nil {
+		return rerr
 	}
 	return err
-}
-
-// parentScore turns the score of a position, for its side to move, into the
-// score of the move that led to it, for the side that played it: negated,
-// unless the same side moves again (a removal owed when placing ends, a
-// blocked side's removal), and a forced end one ply further away
-// (moveScore).
-func parentScore(s int, same bool) int {
-	if !same {
-		s = -s
-	}
-	return moveScore(s)
-}
-
-// judge returns what the move played lost against the best move, both scored
-// for the side that moves, and its mark. Against a forced end of the game a
-// difference means little: the marks say what happened.
-func judge(best, played int) (loss, mark string) {
-	bestWin, bestLoss := best > search.MateBound, best < -search.MateBound
-	playedWin, playedLoss := played > search.MateBound, played < -search.MateBound
-	switch {
-	case bestWin && !playedWin:
-		return "-", "?? throws away a forced win"
-	case !bestLoss && playedLoss:
-		return "-", "?? walks into a forced loss"
-	case search.IsMate(best) || search.IsMate(played):
-		return "-", "" // both win, or both lose: sooner or later
-	}
-	l := max(best-played, 0) // a deeper look can find the move better than the first
-	switch {
-	case l > blunder:
-		mark = "??"
-	case l > mistake:
-		mark = "?"
-	}
-	return strconv.Itoa(l), mark
 }
 
 // moveNumber is the number of the move of ply as records write it: "12." for

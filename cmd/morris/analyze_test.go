@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrisgame/morris/review"
 	"github.com/morrisgame/morris/search"
 )
 
@@ -120,8 +121,8 @@ func TestAnalyzeSameSide(t *testing.T) {
 		{-(search.Mate - 4), false, search.Mate - 5},
 		{-(search.Mate - 4), true, -(search.Mate - 5)},
 	} {
-		if got := parentScore(tc.s, tc.same); got != tc.want {
-			t.Errorf("parentScore(%d, %v) = %d, want %d", tc.s, tc.same, got, tc.want)
+		if got := review.ParentScore(tc.s, tc.same); got != tc.want {
+			t.Errorf("review.ParentScore(%d, %v) = %d, want %d", tc.s, tc.same, got, tc.want)
 		}
 	}
 }

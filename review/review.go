@@ -1,0 +1,199 @@
+// Package review goes through the moves of a game with the engine: for each
+// move, the engine's best move and its score in the position before it, the
+// score of the move played, what the move played lost, and a mark for the
+// moves that lost much (an inaccuracy, a mistake, a blunder). It is the
+// game review of the server (POST /api/game/ID/review) and of
+// `morris analyze -record`.
+//
+// Scores are the engine's, in hundredths of a piece for the side that
+// moves (search.Score); with endgame databases in the engine's options
+// (search.Options.Tablebase) the positions they hold are scored exactly.
+// The move played is scored by a search one ply shallower after it, so
+// that both scores look equally far ahead.
+package review
+
+import (
+	"context"
+
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/search"
+)
+
+// What a move lost, in hundredths of a piece for its side, past which it is
+// marked.
+const (
+	InaccuracyLoss = 25
+	MistakeLoss    = 50
+	BlunderLoss    = 100
+)
+
+// Mark says how bad a move was.
+type Mark int
+
+const (
+	Good       Mark = iota // lost little or nothing
+	Inaccuracy             // lost more than InaccuracyLoss: "?!"
+	Mistake                // lost more than MistakeLoss: "?"
+	Blunder                // lost more than BlunderLoss, or threw away a forced win, or walked into a forced loss: "??"
+)
+
+// String returns the mark as records write it: "", "?!", "?" or "??".
+func (m Mark) String() string { return [...]string{"", "?!", "?", "??"}[m] }
+
+// Name returns the mark's name: "", "inaccuracy", "mistake", "blunder".
+func (m Mark) Name() string { return [...]string{"", "inaccuracy", "mistake", "blunder"}[m] }
+
+// Move is the review of one move.
+type Move struct {
+	Ply    int        // the move's ply in the game (0 for the first move)
+	Side   mill.Color // who played it
+	Played mill.Move
+	Best   mill.Move // the engine's move in the position before it
+	// BestScore and PlayedScore are the scores of the best move and of
+	// the move played, for the side that moves; BestLine and PlayedLine
+	// their lines (for search.ScoreTextAlong).
+	BestScore, PlayedScore int
+	BestLine, PlayedLine   []mill.Move
+	// Loss is BestScore - PlayedScore (at least 0), or -1 where a forced
+	// end of the game makes the difference meaningless (both win, both
+	// lose, or the mark says what happened).
+	Loss int
+	Mark Mark
+	Note string // why a forced end made the mark: "throws away a forced win", "walks into a forced loss"
+	// Before is the position the move was played in.
+	Before mill.Position
+}
+
+// White returns a score of the side that moved as white's.
+func (m Move) White(score int) int {
+	if m.Side == mill.White {
+		return score
+	}
+	return -score
+}
+
+// Summary counts a side's moves, their average loss (of the moves whose
+// loss counts) and the marks.
+type Summary struct {
+	Moves, AverageLoss, Inaccuracies, Mistakes, Blunders int
+}
+
+// Summarize returns each side's summary, white's first.
+func Summarize(moves []Move) [2]Summary {
+	var out [2]Summary
+	var loss, counted [2]int
+	for _, m := range moves {
+		s := &out[m.Side]
+		s.Moves++
+		if m.Loss >= 0 {
+			loss[m.Side] += m.Loss
+			counted[m.Side]++
+		}
+		switch m.Mark {
+		case Inaccuracy:
+			s.Inaccuracies++
+		case Mistake:
+			s.Mistakes++
+		case Blunder:
+			s.Blunders++
+		}
+	}
+	for c := range out {
+		if counted[c] > 0 {
+			out[c].AverageLoss = loss[c] / counted[c]
+		}
+	}
+	return out
+}
+
+// Game reviews every move of g with e at lim (both searches of each move;
+// the move played one ply shallower when lim has a depth). progress, if
+// not nil, is told after each move how many of the total are done. The
+// engine's table is cleared first, so a review does not depend on what e
+// searched before. On ctx's end it returns what it reviewed and ctx's
+// error.
+func Game(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limits, progress func(done, total int)) ([]Move, error) {
+	e.Clear()
+	child := lim
+	if child.Depth > 1 {
+		child.Depth--
+	}
+	moves := g.Moves()
+	out := make([]Move, 0, len(moves))
+	replay := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
+	for i, m := range moves {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		before := replay.Position()
+		mover := before.SideToMove()
+		res := e.Search(ctx, replay.Positions(), lim, nil)
+		if err := replay.Play(m); err != nil {
+			return out, err
+		}
+		played, line := res.Score, res.PV
+		switch o := replay.Outcome(); {
+		case o == mill.Draw:
+			played, line = 0, []mill.Move{m}
+		case o == mill.Won(mover):
+			played, line = search.Mate-1, []mill.Move{m}
+		case o != mill.NoOutcome:
+			played, line = -(search.Mate - 1), []mill.Move{m}
+		case m != res.Move:
+			cr := e.Search(ctx, replay.Positions(), child, nil)
+			played = ParentScore(cr.Score, replay.Position().SideToMove() == mover)
+			line = append([]mill.Move{m}, cr.PV...)
+		}
+		rm := Move{Ply: i, Side: mover, Played: m, Best: res.Move, BestScore: res.Score, PlayedScore: played,
+			BestLine: res.PV, PlayedLine: line, Before: before}
+		rm.Loss, rm.Mark, rm.Note = Judge(res.Score, played)
+		out = append(out, rm)
+		if progress != nil {
+			progress(i+1, len(moves))
+		}
+	}
+	return out, nil
+}
+
+// ParentScore turns the score of a position, for its side to move, into
+// the score of the move that led to it, for the side that played it:
+// negated, unless the same side moves again (a removal owed, a blocked
+// side's removal), and a forced end one ply further away.
+func ParentScore(s int, same bool) int {
+	if !same {
+		s = -s
+	}
+	switch {
+	case s > search.MateBound:
+		return s - 1
+	case s < -search.MateBound:
+		return s + 1
+	}
+	return s
+}
+
+// Judge returns what the move played lost against the best move, both
+// scored for the side that moves, its mark and, for a mark a forced end
+// made, why. Against a forced end a difference means little: a loss of -1.
+func Judge(best, played int) (loss int, mark Mark, note string) {
+	bestWin, bestLoss := best > search.MateBound, best < -search.MateBound
+	playedWin, playedLoss := played > search.MateBound, played < -search.MateBound
+	switch {
+	case bestWin && !playedWin:
+		return -1, Blunder, "throws away a forced win"
+	case !bestLoss && playedLoss:
+		return -1, Blunder, "walks into a forced loss"
+	case search.IsMate(best) || search.IsMate(played):
+		return -1, Good, "" // both win, or both lose: sooner or later
+	}
+	loss = max(best-played, 0) // a deeper look can find the move better than the first
+	switch {
+	case loss > BlunderLoss:
+		mark = Blunder
+	case loss > MistakeLoss:
+		mark = Mistake
+	case loss > InaccuracyLoss:
+		mark = Inaccuracy
+	}
+	return loss, mark, ""
+}
