@@ -106,6 +106,8 @@ func New(cfg Config) http.Handler {
 	h("GET /api/games", a.games)
 	h("GET /api/game/{id}", a.game)
 	h("GET /api/game/{id}/export", a.export)
+	h("POST /api/game/{id}/review", a.requestReview)
+	h("GET /api/game/{id}/review", a.review)
 	h("GET /api/game/{id}/stream", a.gameStream)
 	h("GET /api/game/{id}/ws", a.gameSocket)
 	h("POST /api/game/{id}/move", a.move)

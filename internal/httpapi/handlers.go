@@ -540,3 +540,41 @@ func (a *api) variants(w http.ResponseWriter, r *http.Request) error {
 }
 
 func wirePlayer(u server.User) wire.Player { return wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot} }
+
+// requestReview: POST /api/game/{id}/review asks for the engine's review
+// of a finished game: 202 with where it stands, or 200 with the review if
+// it was done before.
+func (a *api) requestReview(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	rv, err := a.svc.RequestReview(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	status := http.StatusAccepted
+	if rv.Status == "done" {
+		status = http.StatusOK
+	}
+	return writeJSON(w, status, rv)
+}
+
+// review: GET /api/game/{id}/review, the review asked for (404 if none).
+func (a *api) review(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	rv, err := a.svc.Review(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, rv)
+}

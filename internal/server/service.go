@@ -16,6 +16,7 @@ import (
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/search"
 )
 
 // Config configures a Service. Zero fields take the defaults.
@@ -63,6 +64,12 @@ type Config struct {
 	// games not yet explored (10 s); a game that ends in this process is
 	// explored at once.
 	ExploreEvery time.Duration
+	// ReviewLimits bound the engine's searches of a game review, two a
+	// move (250 ms each by default).
+	ReviewLimits search.Limits
+	// ReviewPollEvery is how often a process looks for reviews asked for
+	// through another process (2 s); one asked for here starts at once.
+	ReviewPollEvery time.Duration
 	// KeepAlive is the interval of keep-alive lines on streams (7 s).
 	KeepAlive time.Duration
 	// ClaimAfter is how long the opponent must have been silent on their
@@ -106,8 +113,9 @@ type Service struct {
 	// shared: the store may be shared with other processes (PostgreSQL),
 	// so an owner checks its copy against the stored version before use.
 	shared bool
-	// exploreKick wakes the opening explorer (explorer.go).
-	exploreKick chan struct{}
+	// exploreKick wakes the opening explorer (explorer.go), reviewKick
+	// the review worker (review.go).
+	exploreKick, reviewKick chan struct{}
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -150,6 +158,12 @@ func New(cfg Config) (*Service, error) {
 	if cfg.SweepEvery == 0 {
 		cfg.SweepEvery = time.Minute
 	}
+	if cfg.ReviewLimits == (search.Limits{}) {
+		cfg.ReviewLimits = search.Limits{MoveTime: 250 * time.Millisecond}
+	}
+	if cfg.ReviewPollEvery == 0 {
+		cfg.ReviewPollEvery = 2 * time.Second
+	}
 	if cfg.ExploreEvery == 0 {
 		cfg.ExploreEvery = 10 * time.Second
 	}
@@ -167,7 +181,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
-	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres", exploreKick: make(chan struct{}, 1),
+	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres", exploreKick: make(chan struct{}, 1), reviewKick: make(chan struct{}, 1),
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 		process: processName(), analysis: newAnalyst(),
@@ -225,9 +239,10 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	s.log.Info("games resumed", "active", len(games))
 	s.metrics.activeGames(len(games))
-	s.wg.Add(2)
+	s.wg.Add(3)
 	go s.every(s.cfg.SweepEvery, s.sweepTimers)
 	go s.explorer()
+	go s.reviewer()
 	if s.shared {
 		s.wg.Add(3)
 		go s.every(s.cfg.PollEvery, s.pollStreams)

@@ -182,3 +182,49 @@ type ExplorerMove struct {
 	Black int    `json:"black"` // won by black
 	Book  *int   `json:"book,omitempty"`
 }
+
+// Review is a game's review by the engine (GET /api/game/ID/review):
+// where it stands and, once done, every move judged, the evaluation along
+// the game for its graph, and a summary a side.
+type Review struct {
+	Game   int64  `json:"game"`
+	Status string `json:"status"` // "queued", "running", "done"
+	Done   int    `json:"done"`   // moves reviewed
+	Total  int    `json:"total"`  // of all
+	// Once done:
+	Moves []ReviewMove `json:"moves,omitempty"`
+	// Evals is the evaluation for white, in hundredths of a piece, of the
+	// start and of the position after each move (len(Moves)+1 values),
+	// bounded to ±1000; a forced end counts ±1000.
+	Evals   []int                    `json:"evals,omitempty"`
+	Summary map[string]ReviewSummary `json:"summary,omitempty"` // "white", "black"
+	Limits  string                   `json:"limits,omitempty"`  // the engine's limit a position: "depth 8", "250 ms"
+}
+
+// ReviewMove is one move judged: the engine's best move in the position
+// before it, both scores for the side that moved (Score is the best
+// move's, Played the move played's; their texts "cp 35", "mate 4"), what
+// it lost (-1 where a forced end of the game makes a difference
+// meaningless), and its mark: "", "inaccuracy", "mistake" or "blunder".
+type ReviewMove struct {
+	Ply        int    `json:"ply"`
+	Side       string `json:"side"`
+	Move       string `json:"move"`
+	Best       string `json:"best"`
+	Score      int    `json:"score"`
+	ScoreText  string `json:"scoreText"`
+	Played     int    `json:"played"`
+	PlayedText string `json:"playedText"`
+	Loss       int    `json:"loss"`
+	Mark       string `json:"mark,omitempty"`
+	Note       string `json:"note,omitempty"`
+}
+
+// ReviewSummary counts one side's moves and how they were judged.
+type ReviewSummary struct {
+	Moves        int `json:"moves"`
+	AverageLoss  int `json:"averageLoss"`
+	Inaccuracies int `json:"inaccuracies"`
+	Mistakes     int `json:"mistakes"`
+	Blunders     int `json:"blunders"`
+}

@@ -1,0 +1,183 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/review"
+	"github.com/morrisgame/morris/search"
+)
+
+// Game reviews: anyone may ask for the engine's review of a finished game
+// (package review: every move judged against the engine's best). The
+// review runs off the request path, one at a time in each process, in
+// whichever process takes it first (the reviews table, with a lease, as
+// the engine's moves); its progress is stored as it goes, and the finished
+// review is kept with the game for everyone who opens it.
+
+// reviewLease is how long a review taken by a process stays its own
+// without a word of progress; another process takes it after that.
+const reviewLease = time.Minute
+
+// RequestReview asks for the review of a finished game and returns where
+// it stands (done at once if it was done before).
+func (s *Service) RequestReview(ctx context.Context, id int64) (wire.Review, error) {
+	snap, err := s.st.Snapshot(ctx, id)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return wire.Review{}, errorf(NotFound, "no game %d", id)
+		}
+		return wire.Review{}, err
+	}
+	if snap.Game.Status != store.Finished {
+		return wire.Review{}, errorf(Conflict, "game %d is not over: a game is reviewed when it has ended", id)
+	}
+	if len(snap.Moves) == 0 {
+		return wire.Review{}, errorf(Conflict, "game %d has no move to review", id)
+	}
+	r, err := s.st.RequestReview(ctx, id, len(snap.Moves), s.now())
+	if err != nil {
+		return wire.Review{}, err
+	}
+	select {
+	case s.reviewKick <- struct{}{}:
+	default:
+	}
+	return wireReview(r)
+}
+
+// Review returns a game's review: NotFound if nobody asked for one.
+func (s *Service) Review(ctx context.Context, id int64) (wire.Review, error) {
+	r, err := s.st.Review(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return wire.Review{}, errorf(NotFound, "game %d has no review: ask for one with POST /api/game/%d/review", id, id)
+	}
+	if err != nil {
+		return wire.Review{}, err
+	}
+	return wireReview(r)
+}
+
+func wireReview(r store.Review) (wire.Review, error) {
+	if r.Status == store.ReviewDone {
+		var w wire.Review
+		if err := json.Unmarshal([]byte(r.Result), &w); err != nil {
+			return wire.Review{}, fmt.Errorf("server: the stored review of game %d: %w", r.Game, err)
+		}
+		return w, nil
+	}
+	return wire.Review{Game: r.Game, Status: string(r.Status), Done: r.Done, Total: r.Total}, nil
+}
+
+// reviewer is the process's review worker; one of the service's
+// goroutines (s.wg).
+func (s *Service) reviewer() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.ReviewPollEvery)
+	defer t.Stop()
+	var e *engine
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-s.reviewKick:
+		case <-t.C:
+		}
+		for s.ctx.Err() == nil {
+			r, ok, err := s.st.TakeReview(s.ctx, s.process, s.now(), reviewLease)
+			if err != nil {
+				if s.ctx.Err() == nil {
+					s.log.Warn("review: taking one", "err", err)
+				}
+				break
+			}
+			if !ok {
+				break
+			}
+			if e == nil {
+				e = s.newEngine()
+			}
+			if err := s.runReview(s.ctx, e, r.Game); err != nil && s.ctx.Err() == nil {
+				s.log.Warn("review", "game", r.Game, "err", err)
+			}
+		}
+	}
+}
+
+// runReview reviews a game taken by this process and stores the result.
+func (s *Service) runReview(ctx context.Context, e *engine, id int64) error {
+	snap, err := s.st.Snapshot(ctx, id)
+	if err != nil {
+		return err
+	}
+	g, err := replay(snap.Game, snap.Moves)
+	if err != nil {
+		return err
+	}
+	// The databases, where they cover the game's rules, score the
+	// positions they hold exactly.
+	e.prepare("review "+strconv.FormatInt(id, 10), g.Rules(), s.cfg.Tablebase)
+	lim := s.cfg.ReviewLimits
+	last := time.Now()
+	moves, err := review.Game(ctx, e.Engine, g, lim, func(done, total int) {
+		if time.Since(last) < 500*time.Millisecond && done < total {
+			return
+		}
+		last = time.Now()
+		now := s.now()
+		if perr := s.st.ReviewProgress(ctx, id, s.process, done, total, now, now.Add(reviewLease)); perr != nil && ctx.Err() == nil {
+			s.log.Warn("review: progress", "game", id, "err", perr)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	w := wire.Review{Game: id, Status: string(store.ReviewDone), Done: len(moves), Total: len(moves), Limits: limitsText(lim)}
+	const bound = 1000
+	clamp := func(v int) int {
+		if search.IsMate(v) {
+			if v > 0 {
+				return bound
+			}
+			return -bound
+		}
+		return max(-bound, min(bound, v))
+	}
+	for i, m := range moves {
+		b := m.Before
+		if i == 0 {
+			w.Evals = append(w.Evals, clamp(m.White(m.BestScore)))
+		}
+		w.Evals = append(w.Evals, clamp(m.White(m.PlayedScore)))
+		w.Moves = append(w.Moves, wire.ReviewMove{
+			Ply: m.Ply, Side: colorName(m.Side), Move: b.MoveText(m.Played), Best: b.MoveText(m.Best),
+			Score: m.BestScore, ScoreText: search.ScoreTextAlong(b, m.BestLine, m.BestScore),
+			Played: m.PlayedScore, PlayedText: search.ScoreTextAlong(b, m.PlayedLine, m.PlayedScore),
+			Loss: m.Loss, Mark: m.Mark.Name(), Note: m.Note,
+		})
+	}
+	w.Summary = map[string]wire.ReviewSummary{}
+	for c, sm := range review.Summarize(moves) {
+		w.Summary[colorName(mill.Color(c))] = wire.ReviewSummary{Moves: sm.Moves, AverageLoss: sm.AverageLoss,
+			Inaccuracies: sm.Inaccuracies, Mistakes: sm.Mistakes, Blunders: sm.Blunders}
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return err
+	}
+	return s.st.FinishReview(ctx, id, s.process, string(b), s.now())
+}
+
+func limitsText(l search.Limits) string {
+	if l.Depth > 0 {
+		return fmt.Sprintf("depth %d", l.Depth)
+	}
+	return fmt.Sprintf("%d ms", l.MoveTime.Milliseconds())
+}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/search"
+)
+
+// TestReview: a finished game's review runs off the request path, reports
+// its progress, and ends with every move judged (the blunder found, with
+// the better move), the evaluation along the game and a summary a side;
+// asking again answers the review done. An active game, an unknown one,
+// and a review nobody asked for are refused.
+func TestReview(t *testing.T) {
+	s := newService(t, Config{ReviewLimits: search.Limits{Depth: 4}, ReviewPollEvery: time.Hour})
+	ctx := context.Background()
+	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
+	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RequestReview(ctx, g.ID); KindOf(err) != Conflict {
+		t.Errorf("a review of a game going on: %v, want a conflict", err)
+	}
+	// g1 leaves a7 to white, which closes a1-a4-a7 and takes d6.
+	for ply, m := range []string{"a1", "d6", "a4", "g1", "a7xd6"} {
+		u := ann
+		if ply%2 == 1 {
+			u = bob
+		}
+		if _, err := s.Move(ctx, u, g.ID, m, ply); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Resign(ctx, bob, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Review(ctx, g.ID); KindOf(err) != NotFound {
+		t.Errorf("a review nobody asked for: %v, want not found", err)
+	}
+	rv, err := s.RequestReview(ctx, g.ID)
+	if err != nil || rv.Total != 5 || (rv.Status != "queued" && rv.Status != "running" && rv.Status != "done") {
+		t.Fatalf("asked: %+v, %v", rv, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for rv.Status != "done" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the review is %s (%d of %d) after 30 s", rv.Status, rv.Done, rv.Total)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if rv, err = s.Review(ctx, g.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(rv.Moves) != 5 || len(rv.Evals) != 6 || rv.Limits != "depth 4" {
+		t.Fatalf("done: %d moves, %d evaluations, limits %q", len(rv.Moves), len(rv.Evals), rv.Limits)
+	}
+	if m := rv.Moves[3]; m.Move != "g1" || m.Mark != "blunder" || m.Best != "a7" || m.Side != "black" {
+		t.Errorf("g1: %+v, want a blunder of black's with a7 better", m)
+	}
+	if rv.Evals[4] <= rv.Evals[3] || rv.Evals[4] <= 0 || rv.Evals[5] <= 0 {
+		t.Errorf("evaluations %v: g1 should turn the game to white", rv.Evals)
+	}
+	if sm := rv.Summary["black"]; sm.Moves != 2 || sm.Blunders < 1 {
+		t.Errorf("black's summary %+v", sm)
+	}
+	again, err := s.RequestReview(ctx, g.ID)
+	if err != nil || again.Status != "done" || len(again.Moves) != 5 {
+		t.Errorf("asked again: %s, %d moves, %v", again.Status, len(again.Moves), err)
+	}
+	if _, err := s.RequestReview(ctx, 99999); KindOf(err) != NotFound {
+		t.Errorf("an unknown game: %v, want not found", err)
+	}
+}
