@@ -1455,6 +1455,39 @@ func TestBrowserScreenshots(t *testing.T) {
 	rules.waitJS("the page in German", `window.morrisDebug && window.morrisDebug.language() === 'de'`)
 	rules.waitVisible("rules-text")
 	rules.shoot(dir, "rules-de")
+	rules.choose("lang-select", "en")
+	rules.waitJS("the page in English", `window.morrisDebug && window.morrisDebug.language() === 'en'`)
+
+	// A finished game reviewed by the engine, and the study page's
+	// explorer and board editor.
+	done := newGame("cleo", "dan", map[string]any{"variant": "nine-mens-morris"})
+	s.playByAPI(t, done, tok["cleo"], tok["dan"], 30)
+	if g := s.game(t, done); g.State.Status == "active" {
+		s.call(t, "POST", fmt.Sprintf("/api/game/%d/resign", done), tok["dan"], nil, nil)
+	}
+	s.call(t, "POST", fmt.Sprintf("/api/game/%d/review", done), "", nil, nil)
+	rev := b.newPage("review")
+	rev.run("viewport", desktop)
+	rev.open(fmt.Sprintf("/game/%d", done))
+	rev.waitVisible("review-graph")
+	rev.shoot(dir, "review")
+	rev.open("/study")
+	rev.waitState("the study board", func(s debugState) bool { return s.Page == "study" && len(s.Legal) > 0 })
+	rev.waitVisible("explorer-total")
+	rev.shoot(dir, "explorer")
+	rev.click("tab-setup")
+	rev.click("setup-clear")
+	for _, pt := range []string{"a1", "d2", "g1", "b4", "f6"} {
+		rev.click("point-" + pt)
+	}
+	rev.click("setup-tool-black")
+	for _, pt := range []string{"a7", "d6", "g7", "f4"} {
+		rev.click("point-" + pt)
+	}
+	rev.choose("setup-hand-white", "0")
+	rev.choose("setup-hand-black", "0")
+	rev.shoot(dir, "editor")
+
 	rules.choose("lang-select", "zh")
 	rules.waitJS("the page in Chinese", `window.morrisDebug && window.morrisDebug.language() === 'zh'`)
 	rules.open("/")

@@ -75,7 +75,8 @@
 // page can play now on its board: empty when it is not its turn, while a
 // move is being sent, or when the game is over), sent (how many moves this
 // page has sent), lastError (the last error it showed, kept after the
-// message goes), offers, chat and clocks (ms left); on the study page rules, start, moves, cursor,
+// message goes), offers, chat, clocks (ms left) and review (null, or its status, done, total
+// and the number of marked moves); on the study page rules, start, moves, cursor,
 // status, result, toMove, position, legal, analysis and setup (null, or
 // the position text being set up and the error its check gave); on the lobby seeks,
 // challenges, myGames and activeGames. window.morrisDebug.dropConnection()
@@ -113,7 +114,11 @@
 //	                flip, game-controls, pass, offer-draw, offer-takeback, resign, resign-confirm,
 //	                resign-cancel, claim-victory, offers, offer-banner-draw and offer-banner-takeback
 //	                (data-by), draw-accept, draw-decline, takeback-accept, takeback-decline, result
-//	                (data-result), after-game, export, analyse, play-again
+//	                (data-result), after-game, export, analyse, play-again; the review (after the
+//	                game): review, review-request, review-progress (data-done, data-total), review-error,
+//	                review-graph (data-points), review-point-N (the position after N moves; data-eval,
+//	                a click goes there), review-summary-SIDE, review-list, review-item-PLY (data-mark,
+//	                data-best), review-clean; a reviewed move's move-N gets data-mark
 //	move list       move-list (data-count), move-N (the N-th move from 0, data-ply, data-index = N+1),
 //	                replay, replay-first, replay-prev, replay-next, replay-last (the arrow keys, Home and
 //	                End do the same when no text field or board point has the focus)

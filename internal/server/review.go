@@ -53,11 +53,17 @@ func (s *Service) RequestReview(ctx context.Context, id int64) (wire.Review, err
 	return wireReview(r)
 }
 
-// Review returns a game's review: NotFound if nobody asked for one.
+// Review returns a game's review, status "none" if nobody asked for one;
+// NotFound if there is no such game.
 func (s *Service) Review(ctx context.Context, id int64) (wire.Review, error) {
 	r, err := s.st.Review(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return wire.Review{}, errorf(NotFound, "game %d has no review: ask for one with POST /api/game/%d/review", id, id)
+		if _, gerr := s.st.GameVersion(ctx, id); errors.Is(gerr, store.ErrNotFound) {
+			return wire.Review{}, errorf(NotFound, "no game %d", id)
+		} else if gerr != nil {
+			return wire.Review{}, gerr
+		}
+		return wire.Review{Game: id, Status: "none"}, nil
 	}
 	if err != nil {
 		return wire.Review{}, err
@@ -139,7 +145,8 @@ func (s *Service) runReview(ctx context.Context, e *engine, id int64) error {
 	if err != nil {
 		return err
 	}
-	w := wire.Review{Game: id, Status: string(store.ReviewDone), Done: len(moves), Total: len(moves), Limits: limitsText(lim)}
+	w := wire.Review{Game: id, Status: string(store.ReviewDone), Done: len(moves), Total: len(moves),
+		Depth: lim.Depth, MoveTimeMs: int(lim.MoveTime.Milliseconds())}
 	const bound = 1000
 	clamp := func(v int) int {
 		if search.IsMate(v) {
@@ -173,11 +180,4 @@ func (s *Service) runReview(ctx context.Context, e *engine, id int64) error {
 		return err
 	}
 	return s.st.FinishReview(ctx, id, s.process, string(b), s.now())
-}
-
-func limitsText(l search.Limits) string {
-	if l.Depth > 0 {
-		return fmt.Sprintf("depth %d", l.Depth)
-	}
-	return fmt.Sprintf("%d ms", l.MoveTime.Milliseconds())
 }

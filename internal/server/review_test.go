@@ -11,8 +11,8 @@ import (
 // TestReview: a finished game's review runs off the request path, reports
 // its progress, and ends with every move judged (the blunder found, with
 // the better move), the evaluation along the game and a summary a side;
-// asking again answers the review done. An active game, an unknown one,
-// and a review nobody asked for are refused.
+// asking again answers the review done. A review nobody asked for has the
+// status none; an active game and an unknown one are refused.
 func TestReview(t *testing.T) {
 	s := newService(t, Config{ReviewLimits: search.Limits{Depth: 4}, ReviewPollEvery: time.Hour})
 	ctx := context.Background()
@@ -37,8 +37,11 @@ func TestReview(t *testing.T) {
 	if err := s.Resign(ctx, bob, g.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Review(ctx, g.ID); KindOf(err) != NotFound {
-		t.Errorf("a review nobody asked for: %v, want not found", err)
+	if rv, err := s.Review(ctx, g.ID); err != nil || rv.Status != "none" {
+		t.Errorf("a review nobody asked for: %+v, %v, want status none", rv, err)
+	}
+	if _, err := s.Review(ctx, 99999); KindOf(err) != NotFound {
+		t.Errorf("the review of an unknown game: %v, want not found", err)
 	}
 	rv, err := s.RequestReview(ctx, g.ID)
 	if err != nil || rv.Total != 5 || (rv.Status != "queued" && rv.Status != "running" && rv.Status != "done") {
@@ -54,8 +57,8 @@ func TestReview(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(rv.Moves) != 5 || len(rv.Evals) != 6 || rv.Limits != "depth 4" {
-		t.Fatalf("done: %d moves, %d evaluations, limits %q", len(rv.Moves), len(rv.Evals), rv.Limits)
+	if len(rv.Moves) != 5 || len(rv.Evals) != 6 || rv.Depth != 4 {
+		t.Fatalf("done: %d moves, %d evaluations, depth %d", len(rv.Moves), len(rv.Evals), rv.Depth)
 	}
 	if m := rv.Moves[3]; m.Move != "g1" || m.Mark != "blunder" || m.Best != "a7" || m.Side != "black" {
 		t.Errorf("g1: %+v, want a blunder of black's with a7 better", m)

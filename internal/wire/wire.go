@@ -188,7 +188,7 @@ type ExplorerMove struct {
 // the game for its graph, and a summary a side.
 type Review struct {
 	Game   int64  `json:"game"`
-	Status string `json:"status"` // "queued", "running", "done"
+	Status string `json:"status"` // "none" (nobody asked), "queued", "running", "done"
 	Done   int    `json:"done"`   // moves reviewed
 	Total  int    `json:"total"`  // of all
 	// Once done:
@@ -198,7 +198,9 @@ type Review struct {
 	// bounded to ±1000; a forced end counts ±1000.
 	Evals   []int                    `json:"evals,omitempty"`
 	Summary map[string]ReviewSummary `json:"summary,omitempty"` // "white", "black"
-	Limits  string                   `json:"limits,omitempty"`  // the engine's limit a position: "depth 8", "250 ms"
+	// The engine's limit a search: a depth, or a time.
+	Depth      int `json:"depth,omitempty"`
+	MoveTimeMs int `json:"movetimeMs,omitempty"`
 }
 
 // ReviewMove is one move judged: the engine's best move in the position

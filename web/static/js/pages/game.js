@@ -4,9 +4,12 @@
 // ?since so nothing is lost, and a replay of the moves. Turns need not
 // alternate: a side may move several times running (removals owed, a
 // blocked side's removal, the second player moving first), so whose turn it
-// is always comes from the server's toMove, never from the ply.
+// is always comes from the server's toMove, never from the ply. Once the
+// game is over, anyone may ask for the engine's review: its progress, then
+// the evaluation drawn along the game (a click on a point goes there), the
+// marked moves with the better ones, and the marks in the move list.
 
-import { h, replace } from '../dom.js';
+import { h, replace, s as svg } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session, GameSocket, boards, variants, rulesText, position as fetchPosition, ApiError } from '../api.js';
 import { Board, handStones } from '../board.js';
@@ -37,6 +40,11 @@ export function mount(main, params, app) {
   const controls = h('div', { class: 'controls', testid: 'game-controls' });
   const resultBox = h('div', { class: 'result-box', testid: 'result', hidden: true });
   const after = h('div', { class: 'after', testid: 'after-game' });
+  const reviewBox = h('section', { class: 'review panel-sub', testid: 'review', hidden: true, 'aria-live': 'polite' });
+  // The review: null until asked for (or read), then the server's answer.
+  let rv = null;
+  let reviewTimer = 0;
+  let reviewLoaded = false;
   const moveList = new MoveList({ onGo: (k) => goTo(k) });
   const chatList = h('ul', { class: 'chat-list', testid: 'chat-list', 'aria-live': 'polite' });
   const chatInput = h('input', { type: 'text', maxlength: '500', autocomplete: 'off', testid: 'chat-input', 'aria-label': t('chat.input'), placeholder: t('chat.placeholder') });
@@ -52,7 +60,7 @@ export function mount(main, params, app) {
   const announcer = h('div', { class: 'sr-only', 'aria-live': 'assertive', testid: 'announcer' });
   main.append(h('div', { class: 'game-layout', testid: 'game-page', 'data-game': id },
     h('div', { class: 'board-col' }, cards.top, boardHolder, cards.bottom, toolbar),
-    h('aside', { class: 'side-col panel' }, info, status, offers, controls, resultBox, moveList.el, after, chat),
+    h('aside', { class: 'side-col panel' }, info, status, offers, controls, resultBox, moveList.el, after, reviewBox, chat),
     announcer));
   boardHolder.addEventListener('board-announce', (ev) => { announcer.textContent = ev.detail; });
 
@@ -309,6 +317,7 @@ export function mount(main, params, app) {
     renderBoard();
     renderMoves();
     renderStatus();
+    renderResult();
   }
 
   function clockLeft(side) {
@@ -526,13 +535,140 @@ export function mount(main, params, app) {
   function renderMoves() {
     const cursor = live() ? st.moves.length : st.cursor;
     moveList.set(st.moves, cursor, st.full ? parsePosition(st.full.start).ply : 0);
+    markMoves();
+  }
+
+  // The review (after the game).
+  const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+  // loadReview reads the review of the finished game, if one was asked for.
+  async function loadReview() {
+    try {
+      rv = await api('GET', `/api/game/${id}/review`, undefined, { auth: false });
+      if (rv.status === 'none') rv = null;
+    } catch (err) {
+      rv = { error: errorText(err) };
+    }
+    if (!alive) return;
+    renderReview();
+    pollReview();
+  }
+
+  async function requestReview() {
+    try {
+      rv = await api('POST', `/api/game/${id}/review`, undefined, { auth: false });
+    } catch (err) {
+      rv = { error: errorText(err) };
+    }
+    if (!alive) return;
+    renderReview();
+    pollReview();
+  }
+
+  // pollReview asks again each second while the review runs.
+  function pollReview() {
+    clearTimeout(reviewTimer);
+    if (!rv || rv.error || rv.status === 'done') return;
+    reviewTimer = setTimeout(async () => {
+      try {
+        rv = await api('GET', `/api/game/${id}/review`, undefined, { auth: false });
+      } catch (err) {
+        rv = { error: errorText(err) };
+      }
+      if (!alive) return;
+      renderReview();
+      pollReview();
+    }, 1000);
+  }
+
+  function renderReview() {
+    reviewBox.hidden = !st.full || st.status === 'active';
+    if (reviewBox.hidden) return;
+    const title = h('h2', {}, t('review.title'));
+    if (!rv) {
+      replace(reviewBox, title, h('p', { class: 'muted' }, t('review.intro')),
+        h('button', { type: 'button', class: 'btn small primary', testid: 'review-request', onclick: requestReview }, t('review.request')));
+      return;
+    }
+    if (rv.error) {
+      replace(reviewBox, title, h('p', { class: 'form-error', testid: 'review-error' }, rv.error));
+      return;
+    }
+    if (rv.status !== 'done') {
+      replace(reviewBox, title,
+        h('p', { class: 'muted' }, rv.status === 'queued' ? t('review.queued') : t('review.progress', { done: rv.done, total: rv.total })),
+        h('progress', { testid: 'review-progress', max: String(rv.total), value: String(rv.done), 'data-done': rv.done, 'data-total': rv.total }));
+      return;
+    }
+    const sum = ['white', 'black'].map((side) => {
+      const x = rv.summary[side];
+      return x ? h('li', { testid: 'review-summary-' + side },
+        t('review.summary', { side: sideName(side), inaccuracies: x.inaccuracies, mistakes: x.mistakes, blunders: x.blunders, loss: x.averageLoss })) : null;
+    });
+    const marked = rv.moves.filter((m) => m.mark);
+    replace(reviewBox, title,
+      reviewGraph(),
+      h('p', { class: 'muted small' }, rv.depth ? t('review.limitsDepth', { n: rv.depth }) : t('review.limitsMs', { n: rv.movetimeMs })),
+      h('ul', { class: 'review-summary' }, sum),
+      marked.length ? h('ol', { class: 'review-list', testid: 'review-list' }, marked.map((m) => h('li', {
+        class: 'mark-' + m.mark, testid: 'review-item-' + m.ply, 'data-mark': m.mark, 'data-best': m.best, tabindex: '0',
+        onclick: () => goTo(m.ply),
+        onkeydown: (e) => { if (e.key === 'Enter') goTo(m.ply); },
+      }, t('review.item', { move: m.move + MARKS[m.mark], mark: t('review.mark.' + m.mark), best: m.best, played: m.playedText, score: m.scoreText }))))
+        : h('p', { class: 'muted', testid: 'review-clean' }, t('review.clean')));
+    markMoves();
+  }
+
+  // reviewGraph draws the evaluation for white along the game: a point a
+  // position (the start, then after each move), a click goes there.
+  function reviewGraph() {
+    const W = 300;
+    const H = 90;
+    const n = rv.evals.length;
+    const x = (i) => (n > 1 ? (i * (W - 8)) / (n - 1) + 4 : W / 2);
+    const y = (v) => H / 2 - (v / 1000) * (H / 2 - 4);
+    const points = rv.evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+    const cursor = live() ? st.moves.length : st.cursor;
+    return svg('svg', { class: 'review-graph', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('review.graph'), testid: 'review-graph', 'data-points': n },
+      svg('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'white-half' }),
+      svg('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }),
+      svg('polyline', { points, class: 'eval' }),
+      rv.evals.map((v, i) => {
+        const m = i > 0 ? rv.moves[i - 1] : null;
+        return svg('circle', {
+          cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: m && m.mark ? 3.5 : 2.2,
+          class: ['pt', m && m.mark ? 'mark-' + m.mark : '', i === cursor ? 'current' : ''].join(' ').trim(),
+          testid: 'review-point-' + i, 'data-eval': v, onclick: () => goTo(i),
+        }, svg('title', {}, i === 0 ? t('review.start') : `${m.move}${m.mark ? MARKS[m.mark] : ''} (${(v / 100).toFixed(2)})`));
+      }));
+  }
+
+  // markMoves puts the review's marks on the moves of the move list.
+  function markMoves() {
+    if (!rv || rv.status !== 'done') return;
+    for (const m of rv.moves) {
+      const b = moveList.list.querySelector(`[data-testid="move-${m.ply}"]`);
+      if (!b || b.dataset.mark === (m.mark || '')) continue;
+      b.dataset.mark = m.mark || '';
+      if (m.mark) b.append(h('span', { class: 'mark mark-' + m.mark, 'aria-label': t('review.mark.' + m.mark) }, MARKS[m.mark]));
+    }
   }
 
   function renderResult() {
     if (!st.full || st.status === 'active') {
       resultBox.hidden = true;
       replace(after);
+      reviewBox.hidden = true;
       return;
+    }
+    if (!reviewLoaded) {
+      reviewLoaded = true;
+      loadReview();
+    } else if (rv && rv.status === 'done') {
+      // The graph's current point follows the replay.
+      const g = reviewBox.querySelector('[data-testid="review-graph"]');
+      const cursor = live() ? st.moves.length : st.cursor;
+      if (g) for (const c of g.querySelectorAll('circle')) c.classList.toggle('current', c.dataset.testid === 'review-point-' + cursor);
     }
     resultBox.hidden = false;
     resultBox.dataset.result = st.result;
@@ -643,6 +779,7 @@ export function mount(main, params, app) {
     offers: st.offers.slice(),
     chat: st.chat.map((c) => ({ user: c.user, text: c.text })),
     clocks: st.clocks ? { white: clockLeft('white'), black: clockLeft('black') } : null,
+    review: rv ? { status: rv.status, done: rv.done, total: rv.total, marks: rv.moves ? rv.moves.filter((m) => m.mark).length : 0 } : null,
   }), { drop: () => socket.drop() });
 
   return () => {
@@ -651,5 +788,6 @@ export function mount(main, params, app) {
     offKeys();
     clearInterval(ticker);
     clearTimeout(messageTimer);
+    clearTimeout(reviewTimer);
   };
 }
