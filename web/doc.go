@@ -62,6 +62,11 @@
 //
 // # For browser tests
 //
+// window.morrisDebug.sounds() lists the kinds of the last sounds asked for,
+// whether sound is on or not: place, slide, fly, remove, capture, pass
+// (a move's), start, end, notify. The board counts the moves it animated in
+// its data-animations (a piece sliding or flying from its point, a placed
+// piece growing in, a captured one fading; none under prefers-reduced-motion).
 // window.morrisDebug.language() is the client's language code and
 // window.morrisDebug.missingKeys() the keys the pages asked for that its
 // file lacked (shown in English). window.morrisDebug.state() returns the
@@ -75,8 +80,9 @@
 // page can play now on its board: empty when it is not its turn, while a
 // move is being sent, or when the game is over), sent (how many moves this
 // page has sent), lastError (the last error it showed, kept after the
-// message goes), offers, chat, clocks (ms left) and review (null, or its status, done, total
-// and the number of marked moves); on the study page rules, start, moves, cursor,
+// message goes), offers, chat, clocks (ms left), animations (the moves the board animated),
+// premove and pendingConfirm (a move's text, or null), and review (null, or its status, done,
+// total and the number of marked moves); on the study page rules, start, moves, cursor,
 // status, result, toMove, position, legal, analysis and setup (null, or
 // the position text being set up and the error its check gave); on the lobby seeks,
 // challenges, myGames and activeGames. window.morrisDebug.dropConnection()
@@ -118,7 +124,10 @@
 //	                game): review, review-request, review-progress (data-done, data-total), review-error,
 //	                review-graph (data-points), review-point-N (the position after N moves; data-eval,
 //	                a click goes there), review-summary-SIDE, review-list, review-item-PLY (data-mark,
-//	                data-best), review-clean; a reviewed move's move-N gets data-mark
+//	                data-best), review-clean; a reviewed move's move-N gets data-mark; a premove
+//	                (real-time games, on the opponent's turn): premove-bar (data-move), premove-cancel, its
+//	                points with the class premove; the confirmation (correspondence games): confirm-toggle,
+//	                confirm-bar (data-move), confirm-move, cancel-move
 //	move list       move-list (data-count), move-N (the N-th move from 0, data-ply, data-index = N+1),
 //	                replay, replay-first, replay-prev, replay-next, replay-last (the arrow keys, Home and
 //	                End do the same when no text field or board point has the focus)

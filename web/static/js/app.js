@@ -5,7 +5,7 @@
 import { loadLocale, t, translate, LANGUAGES, language, setLanguage, missingKeys } from './i18n.js';
 import { h, replace } from './dom.js';
 import { session, onSession, signOut, accountStream } from './api.js';
-import { soundOn, setSound, play as playSound } from './sound.js';
+import { soundOn, setSound, play as playSound, sounds } from './sound.js';
 import * as home from './pages/home.js';
 import * as engine from './pages/engine.js';
 import * as game from './pages/game.js';
@@ -184,6 +184,8 @@ window.morrisDebug = {
   state: () => ({ page: currentPage, ...debugState() }),
   // language is the client's language; missingKeys the keys it lacked.
   language: () => language(),
+  // sounds are the kinds of the last sounds asked for (played or not).
+  sounds: () => sounds(),
   missingKeys: () => missingKeys(),
   // dropConnection closes the game's WebSocket as a network failure would.
   dropConnection: () => debugHooks.drop && debugHooks.drop(),

@@ -191,6 +191,7 @@ export class Board {
   // marked points), inMills {white, black}; opts: legal (moves that may be
   // made), interactive, lastMove {from, to, captures}.
   update(view, opts = {}) {
+    const before = this.cells;
     this.cells = this.data.points.map(() => null);
     for (const c of ['white', 'black']) for (const i of (view.pieces && view.pieces[c]) || []) this.cells[i] = c;
     this.marked = new Set(view.marked || []);
@@ -210,6 +211,49 @@ export class Board {
       this.cancelDrag();
     }
     this.render();
+    if (opts.lastMove && !this.static) this.animate(before, opts.lastMove);
+  }
+
+  // animate shows a move that took the board from cells before to the
+  // cells now: a sliding or flying piece travels from its point, a placed
+  // piece grows in, a captured one fades out. Nothing moves when the
+  // change is not that move (a jump in a replay), and nothing at all for
+  // a user who asks for reduced motion. data-animations counts the moves
+  // shown so (for tests).
+  animate(before, m) {
+    if (!before || before.length !== this.cells.length || !this.pointEls[0].animate) return;
+    if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    const to = m.to;
+    if (to === undefined || to < 0) return;
+    const side = this.cells[to];
+    if (!side || before[to] === side) return;
+    // Only opacity changes on the points themselves, so that their boxes
+    // (what a click or a tap finds) never move; the travelling piece is a
+    // ghost in the drag layer, which takes no pointer.
+    let ok = false;
+    const parts = [...this.pointEls[to].querySelectorAll('.piece, .piece-inner')];
+    if (m.from >= 0) {
+      if (before[m.from] !== side || this.cells[m.from]) return;
+      const [fx, fy] = this.xy(m.from);
+      const [tx, ty] = this.xy(to);
+      const ghost = s('circle', { class: 'piece ghost ' + side, cx: fx, cy: fy, r: 31 });
+      this.dragG.append(ghost);
+      ghost.animate([{ transform: 'translate(0px, 0px)' }, { transform: `translate(${tx - fx}px, ${ty - fy}px)` }], { duration: 220, easing: 'ease-out' })
+        .onfinish = () => ghost.remove();
+      for (const el of parts) el.animate([{ opacity: 0 }, { opacity: 0, offset: 0.9 }, { opacity: 1 }], { duration: 220 });
+      ok = true;
+    } else if (!before[to]) {
+      for (const el of parts) el.animate([{ opacity: 0.15 }, { opacity: 1 }], { duration: 180, easing: 'ease-out' });
+      ok = true;
+    }
+    for (const c of m.captures || []) {
+      if (!before[c] || this.cells[c]) continue;
+      const [x, y] = this.xy(c);
+      const ghost = s('circle', { class: 'piece ghost ' + before[c], cx: x, cy: y, r: 31 });
+      this.dragG.append(ghost);
+      ghost.animate([{ opacity: 0.9 }, { opacity: 0 }], { duration: 300, easing: 'ease-in' }).onfinish = () => ghost.remove();
+    }
+    if (ok) this.el.dataset.animations = String(Number(this.el.dataset.animations || 0) + 1);
   }
 
   // drawMills marks the mills standing: the lines whose three points hold
@@ -304,6 +348,7 @@ export class Board {
       if (lm && lm.captures && lm.captures.includes(i) && !piece) cls.push('last-capture');
       if (lm && lm.captures && lm.captures.includes(i) && marked) cls.push('last-mark');
       if (this.drag && this.drag.moved && this.drag.from === i) cls.push('dragging');
+      if (this.premoveKey && this.premoveKey.split(',').map(Number).includes(i)) cls.push('premove');
       g.setAttribute('class', cls.join(' '));
       g.setAttribute('data-piece', piece);
       let label = t('board.point', { name: this.data.points[i].name, state: piece ? t('board.' + piece + 'Piece') : t('board.empty') });
@@ -370,6 +415,17 @@ export class Board {
     this.shownKey = '';
     this.render();
     this.onMove(m);
+  }
+
+  // setPremove marks a premove on the board (its from and to points), or
+  // none.
+  setPremove(m) {
+    const key = m ? `${m.from},${m.to}` : '';
+    if (this.premoveKey === key) return;
+    this.premoveKey = key;
+    this.pointEls.forEach((g, i) => {
+      g.classList.toggle('premove', !!m && (i === m.from || i === m.to));
+    });
   }
 
   // setEditor makes the board an editor (the study page's set-up): a

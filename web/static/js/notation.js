@@ -145,3 +145,13 @@ export function placingCaptures(rules, rulesData) {
   const p = rulesData && rulesData.presets && rulesData.presets[presetOf(rules)];
   return (p && p.placingCaptures) || 'immediate';
 }
+
+// adjacentNames tells whether two points, by name, are joined by a line of
+// the board (a slide, not a flight).
+export function adjacentNames(board, a, b) {
+  if (!board) return true;
+  const idx = pointIndex(board);
+  const i = idx.get(a);
+  const j = idx.get(b);
+  return board.edges.some(([x, y]) => (x === i && y === j) || (x === j && y === i));
+}

@@ -39,10 +39,54 @@ function tone(freq, start, dur, type = 'sine', gain = 0.18) {
   o.stop(t0 + dur + 0.02);
 }
 
-// play makes the sound of an event: move, capture, start, end, notify.
+// heard are the last sounds asked for, on or off (for tests).
+const heard = [];
+
+export function sounds() {
+  return heard.slice();
+}
+
+// moveKind is the sound of a move in standard notation: place (d6), slide
+// (d6-d5 along a line of the board), fly (to any point), remove (xd2: a
+// removal of its own), capture (a move that takes), pass. adjacent(a, b)
+// tells whether two point names are neighbours.
+export function moveKind(text, adjacent) {
+  if (!text) return 'move';
+  if (text === 'pass') return 'pass';
+  if (text.startsWith('x')) return 'remove';
+  if (text.includes('x')) return 'capture';
+  const [from, to] = text.split('-');
+  if (!to) return 'place';
+  return adjacent(from, to) ? 'slide' : 'fly';
+}
+
+// play makes the sound of an event: a move's kind (place, slide, fly,
+// remove, capture, pass), start, end, notify.
 export function play(kind) {
+  heard.push(kind);
+  if (heard.length > 100) heard.shift();
   if (!soundOn()) return;
   switch (kind) {
+    case 'place':
+      tone(520, 0, 0.08, 'triangle');
+      break;
+    case 'slide':
+      tone(440, 0, 0.05, 'triangle', 0.14);
+      tone(560, 0.05, 0.07, 'triangle', 0.14);
+      break;
+    case 'fly':
+      tone(620, 0, 0.06, 'sine', 0.14);
+      tone(820, 0.06, 0.1, 'sine', 0.12);
+      break;
+    case 'remove':
+      tone(260, 0, 0.12, 'square', 0.08);
+      break;
+    case 'pass':
+      tone(380, 0, 0.14, 'sine', 0.1);
+      break;
+    case 'premove':
+      tone(700, 0, 0.05, 'sine', 0.08);
+      break;
     case 'move':
       tone(520, 0, 0.09, 'triangle');
       break;

@@ -8,14 +8,18 @@
 // game is over, anyone may ask for the engine's review: its progress, then
 // the evaluation drawn along the game (a click on a point goes there), the
 // marked moves with the better ones, and the marks in the move list.
+// In a real-time game a player may premove on the opponent's turn (the
+// move is played the moment the turn comes, if it is still legal); in a
+// correspondence game a move can wait for a confirmation (a switch kept in
+// the browser).
 
 import { h, replace, s as svg } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session, GameSocket, boards, variants, rulesText, position as fetchPosition, ApiError } from '../api.js';
 import { Board, handStones } from '../board.js';
-import { parsePosition, parseMove, diagonalMills, boardOf, placingCaptures } from '../notation.js';
+import { parsePosition, parseMove, diagonalMills, boardOf, placingCaptures, adjacentNames } from '../notation.js';
 import { MoveList, replayKeys, rulesName, controlText, resultText, sideName, playerLink, errorText, ratingText } from '../ui.js';
-import { play as playSound } from '../sound.js';
+import { play as playSound, moveKind } from '../sound.js';
 
 const CLAIM_AFTER_MS = 60000; // the server's default silence before a claim
 
@@ -157,7 +161,7 @@ export function mount(main, params, app) {
       st.positions[st.moves.length] = st.position;
       if (st.cursor !== null && st.cursor > st.moves.length) st.cursor = null;
     }
-    if (st.moves.length > before && before > 0) playSound(st.moves[st.moves.length - 1].includes('x') ? 'capture' : 'move');
+    if (st.moves.length > before && before > 0) playSound(soundOf(st.moves[st.moves.length - 1]));
     if (wasActive && st.status !== 'active' && st.full && before > 0) playSound('end');
     refresh();
   }
@@ -185,7 +189,7 @@ export function mount(main, params, app) {
     if (ev.clocks) setClocks({ ...ev.clocks, running: ev.clocks.running || (ev.status === 'active' ? ev.toMove : '') }, false);
     st.offers = []; // a move clears every offer
     // Our own move sounded when it was made.
-    if (!(st.lastSent && st.lastSent.ply === ev.ply)) playSound(ev.move.includes('x') ? 'capture' : 'move');
+    if (!(st.lastSent && st.lastSent.ply === ev.ply)) playSound(soundOf(ev.move));
     if (wasActive && st.status !== 'active') playSound('end');
     refresh();
   }
@@ -266,7 +270,18 @@ export function mount(main, params, app) {
       // While the socket reconnects, moves go over HTTP (command), and
       // their ply keeps a stale board from playing a wrong move.
       const myTurn = canPlay();
-      board.update(shown, { legal: v && myTurn && !st.sending ? v.legal : [], interactive: myTurn && !st.sending, lastMove });
+      if (!myTurn && canPremove()) {
+        // The opponent's turn: the board takes a premove among the moves
+        // this side would have here.
+        const pv = st.preView && st.preView.for === st.position ? st.preView.view : null;
+        board.update(shown, { legal: pv ? pv.legal : [], interactive: !!pv, lastMove });
+        board.setPremove(st.premove);
+        if (!pv) loadPreView();
+        return;
+      }
+      board.setPremove(null);
+      board.update(shown, { legal: v && myTurn && !st.sending && !st.pendingConfirm ? v.legal : [], interactive: myTurn && !st.sending && !st.pendingConfirm, lastMove });
+      if (myTurn && v && st.premove) playPremove(v);
       return;
     }
     const text = st.positions[k];
@@ -513,7 +528,20 @@ export function mount(main, params, app) {
     const iStarted = parsePosition(st.full.start).toMove === st.mySide;
     const takebackPlies = myTurn && !iStarted ? 2 : 1;
     const btn = (tid, label, fn, extra = {}) => h('button', { type: 'button', class: 'btn small', testid: tid, onclick: fn, ...extra }, label);
+    const corr = !!(st.full.control && st.full.control.forfeitDays > 0);
+    const pending = st.pendingConfirm;
     replace(controls,
+      pending ? h('div', { class: 'confirm-move', testid: 'confirm-bar', 'data-move': pending.text },
+        h('span', {}, t('game.confirmMove', { move: pending.text })), ' ',
+        btn('confirm-move', t('game.confirm'), () => { const m = st.pendingConfirm; sendMove(m); }, { class: 'btn small primary' }),
+        btn('cancel-move', t('common.cancel'), () => { st.pendingConfirm = null; renderAll(); })) : null,
+      st.premove ? h('div', { class: 'premove-bar', testid: 'premove-bar', 'data-move': st.premove.text },
+        h('span', {}, t('game.premoveSet', { move: st.premove.text })), ' ',
+        btn('premove-cancel', t('common.cancel'), cancelPremove)) : null,
+      corr ? h('label', { class: 'check small' }, h('input', {
+        type: 'checkbox', testid: 'confirm-toggle', checked: localStorage.getItem(CONFIRM_KEY) === 'on',
+        onchange: (e) => { localStorage.setItem(CONFIRM_KEY, e.target.checked ? 'on' : 'off'); },
+      }), h('span', {}, t('game.confirmToggle'))) : null,
       canPass ? btn('pass', t('game.pass'), () => {
         const m = v.legal.find((x) => x.kind === 'pass');
         sendMove(m);
@@ -536,6 +564,12 @@ export function mount(main, params, app) {
     const cursor = live() ? st.moves.length : st.cursor;
     moveList.set(st.moves, cursor, st.full ? parsePosition(st.full.start).ply : 0);
     markMoves();
+  }
+
+  // soundOf is the sound of a move: a placement, a slide, a flight, a
+  // removal, a capture, a pass.
+  function soundOf(text) {
+    return moveKind(text, (a, b) => adjacentNames(boardData, a, b));
   }
 
   // The review (after the game).
@@ -713,8 +747,77 @@ export function mount(main, params, app) {
     }
   }
 
+  // Premoves (real-time games): canPremove tells whether this page may
+  // premove now.
+  function canPremove() {
+    return !!st.mySide && st.status === 'active' && st.toMove !== st.mySide && live() && !!(st.full && st.full.control && st.full.control.initialMs);
+  }
+
+  // loadPreView asks for this side's moves in the position shown, as if it
+  // were its turn: the premoves it may make.
+  function loadPreView() {
+    const text = st.position;
+    if (st.preView && st.preView.loading === text) return;
+    const f = text.split(/\s+/);
+    f[2] = st.mySide === 'white' ? 'w' : 'b';
+    f[4] = '-'; // no removal owed by this side now
+    st.preView = { loading: text };
+    fetchPosition({ position: f.join(' ') }).then((v) => {
+      if (!alive || st.position !== text) return;
+      st.preView = { for: text, view: v };
+      renderBoard();
+    }).catch(() => {
+      st.preView = { for: text, view: { legal: [] } };
+    });
+  }
+
+  // premove keeps a move for the turn to come.
+  function premove(m) {
+    st.premove = m;
+    playSound('premove');
+    renderBoard();
+    renderControls();
+  }
+
+  function cancelPremove() {
+    st.premove = null;
+    renderBoard();
+    renderControls();
+  }
+
+  // playPremove plays the premove when the turn has come, if it is legal.
+  function playPremove(v) {
+    const want = st.premove;
+    st.premove = null;
+    const m = v.legal.find((x) => x.text === want.text);
+    if (m) {
+      sendMove(m);
+      return;
+    }
+    setMessage(t('game.premoveDropped', { move: want.text }));
+    renderControls();
+  }
+
+  // The confirmation of moves in correspondence games.
+  const CONFIRM_KEY = 'morris.confirmCorrespondence';
+  function confirmOn() {
+    return localStorage.getItem(CONFIRM_KEY) === 'on' && !!st.full && !!st.full.control && st.full.control.forfeitDays > 0;
+  }
+
   async function sendMove(m) {
     if (st.sending) return;
+    if (canPremove() && st.toMove !== st.mySide) {
+      premove(m);
+      return;
+    }
+    if (confirmOn() && !st.pendingConfirm) {
+      st.pendingConfirm = m;
+      showOptimistic(m);
+      renderControls();
+      renderStatus();
+      return;
+    }
+    st.pendingConfirm = null;
     const ply = st.moves.length;
     st.sending = true;
     st.lastSent = { ply, text: m.text };
@@ -751,7 +854,7 @@ export function mount(main, params, app) {
     pieces[victim] = pieces[victim].filter((p) => !m.captures.includes(p));
     if (marks) marked.push(...m.captures);
     board.update({ pieces, marked, inMills: { white: [], black: [] }, toMove: other }, { lastMove: m });
-    playSound(m.captures.length ? 'capture' : 'move');
+    playSound(soundOf(m.text));
   }
 
   function sendChat() {
@@ -779,6 +882,9 @@ export function mount(main, params, app) {
     offers: st.offers.slice(),
     chat: st.chat.map((c) => ({ user: c.user, text: c.text })),
     clocks: st.clocks ? { white: clockLeft('white'), black: clockLeft('black') } : null,
+    animations: board ? Number(board.el.dataset.animations || 0) : 0,
+    premove: st.premove ? st.premove.text : null,
+    pendingConfirm: st.pendingConfirm ? st.pendingConfirm.text : null,
     review: rv ? { status: rv.status, done: rv.done, total: rv.total, marks: rv.moves ? rv.moves.filter((m) => m.mark).length : 0 } : null,
   }), { drop: () => socket.drop() });
 

@@ -14,10 +14,10 @@ import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, boards, variants, rulesText, ensureToken, position as fetchPosition } from '../api.js';
 import { Board, handStones } from '../board.js';
-import { parsePosition, parseMove, diagonalMills, boardOf, presetOf, writePosition } from '../notation.js';
+import { parsePosition, parseMove, diagonalMills, boardOf, presetOf, writePosition, adjacentNames } from '../notation.js';
 import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName } from '../ui.js';
 import { writeRecord } from '../record.js';
-import { play as playSound } from '../sound.js';
+import { play as playSound, moveKind } from '../sound.js';
 
 export function mountGame(main, params, app, query) {
   return mount(main, params, app, query, Number(params[0]));
@@ -175,7 +175,7 @@ export function mount(main, _params, app, query, gameId) {
     st.moves = st.moves.slice(0, st.cursor).concat([m.text]);
     st.cursor = st.moves.length;
     if (st.source.kind !== 'free') st.source = { ...st.source, changed: true };
-    playSound(m.captures.length ? 'capture' : 'move');
+    playSound(moveKind(m.text, (a, b) => adjacentNames(boardData, a, b)));
     show();
   }
 
