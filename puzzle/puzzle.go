@@ -1,0 +1,153 @@
+// Package puzzle makes puzzles from perfect play: positions of the endgame
+// databases (package egdb) where exactly one move wins, with the line that
+// follows: the winning move, the best defence (the slowest loss), the only
+// winning reply, and so on while the winning side has one winning move
+// (each of the solver's moves is an only move, so a solver who plays
+// another one has failed), up to the end of the game or until the winning
+// side may choose among several wins: by then the win is clear.
+//
+// Puzzles are never written by hand: `morris puzzles` makes them into the
+// server's database, and the server serves them (internal/server).
+package puzzle
+
+import (
+	"errors"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
+)
+
+// Puzzle is a position and its solution.
+type Puzzle struct {
+	Position mill.Position
+	// Solution is the line: the solver's moves at even indices, the
+	// defence at odd ones. It starts with the solver's only winning move,
+	// goes on with the best defence and the solver's only winning reply
+	// while the solver has exactly one, and ends with a solver's move.
+	Solution []mill.Move
+	// Plies is the length of the win from Position by the databases.
+	Plies int
+}
+
+// Texts returns the solution in standard notation.
+func (p Puzzle) Texts() []string {
+	out := make([]string, 0, len(p.Solution))
+	q := p.Position
+	for _, m := range p.Solution {
+		out = append(out, q.MoveText(m))
+		q = q.Play(m)
+	}
+	return out
+}
+
+// ErrNone: no position found within the tries.
+var ErrNone = errors.New("puzzle: no puzzle found")
+
+// Options bound the search for puzzles.
+type Options struct {
+	// MaxPlies is the longest win a puzzle may have (by the databases);
+	// MinPlies the shortest (a win in 1 is a mill closed at once).
+	MinPlies, MaxPlies int
+	// MaxLine bounds the solution's length in plies.
+	MaxLine int
+	// Sectors are the piece counts to draw positions from (white's
+	// pieces, black's), white to move; the databases must hold them and
+	// every sector their moves lead to.
+	Sectors [][2]int
+	// Tries is how many random positions Find draws at most.
+	Tries int
+}
+
+// Defaults are the Options of `morris puzzles`.
+var Defaults = Options{MinPlies: 3, MaxPlies: 15, MaxLine: 9, Sectors: [][2]int{{3, 3}, {4, 3}, {3, 4}, {4, 4}, {5, 3}, {3, 5}}, Tries: 200000}
+
+// Find draws random positions of the moving phase, the side to move with
+// a forced win in o.MinPlies to o.MaxPlies plies and exactly one winning
+// move, and returns the first one with its line. The databases must be of
+// rules r.
+func Find(db *egdb.DB, r *mill.Rules, rng *rand.Rand, o Options) (Puzzle, error) {
+	n := r.Board().Len()
+	for range o.Tries {
+		sec := o.Sectors[rng.IntN(len(o.Sectors))]
+		w, b := randomSet(rng, n, sec[0], 0), uint32(0)
+		b = randomSet(rng, n, sec[1], w)
+		p, err := r.SetUp(w, b, mill.White, 0, 0)
+		if err != nil {
+			continue
+		}
+		if o, _ := p.Status(); o != mill.NoOutcome {
+			continue
+		}
+		v, ok := db.Probe(p)
+		if !ok || v.Result != egdb.Win || v.Plies < o.MinPlies || v.Plies > o.MaxPlies {
+			continue
+		}
+		pz, ok := Make(db, p, o.MaxLine)
+		if ok {
+			return pz, nil
+		}
+	}
+	return Puzzle{}, ErrNone
+}
+
+// randomSet draws k points of n that are not in taken.
+func randomSet(rng *rand.Rand, n, k int, taken uint32) uint32 {
+	var s uint32
+	for bits.OnesCount32(s) < k {
+		pt := uint32(1) << rng.IntN(n)
+		if (s|taken)&pt == 0 {
+			s |= pt
+		}
+	}
+	return s
+}
+
+// Make returns the puzzle of p if its side to move has exactly one winning
+// move: the line of only moves and best defence, at most maxLine plies.
+func Make(db *egdb.DB, p mill.Position, maxLine int) (Puzzle, bool) {
+	v, ok := db.Probe(p)
+	if !ok || v.Result != egdb.Win {
+		return Puzzle{}, false
+	}
+	win, ok := onlyWin(db, p)
+	if !ok {
+		return Puzzle{}, false
+	}
+	pz := Puzzle{Position: p, Plies: v.Plies, Solution: []mill.Move{win}}
+	q := p.Play(win)
+	for len(pz.Solution) < maxLine {
+		if o, _ := q.Status(); o != mill.NoOutcome {
+			break
+		}
+		// The defence: the slowest loss.
+		d, _, ok := db.BestMove(q)
+		if !ok {
+			break
+		}
+		r := q.Play(d)
+		if o, _ := r.Status(); o != mill.NoOutcome {
+			break
+		}
+		w, ok := onlyWin(db, r)
+		if !ok || len(pz.Solution)+2 > maxLine {
+			break // several wins (or none known): the win is clear
+		}
+		pz.Solution = append(pz.Solution, d, w)
+		q = r.Play(w)
+	}
+	return pz, true
+}
+
+// onlyWin returns p's winning move if it has exactly one.
+func onlyWin(db *egdb.DB, p mill.Position) (mill.Move, bool) {
+	mv, ok := db.MoveValues(p)
+	if !ok || len(mv) == 0 || mv[0].Value.Result != egdb.Win {
+		return mill.Move{}, false
+	}
+	if len(mv) > 1 && mv[1].Value.Result == egdb.Win {
+		return mill.Move{}, false
+	}
+	return mv[0].Move, true
+}

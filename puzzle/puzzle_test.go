@@ -1,0 +1,77 @@
+package puzzle
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
+)
+
+// TestFind makes puzzles from the 3v3 sector of nine men's morris and
+// checks each against the databases: the first move is the only win, each
+// later solver's move too, each defence is the slowest loss, and the line
+// is legal.
+func TestFind(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	dir := t.TempDir()
+	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := egdb.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	o := Defaults
+	o.Sectors = [][2]int{{3, 3}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	long := 0 // in 3v3 the winner flies, and after the first only move has several wins
+	for range 10 {
+		pz, err := Find(db, r, rng, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pz.Solution) > 1 {
+			long++
+		}
+		q := pz.Position
+		for i, m := range pz.Solution {
+			if !q.Legal(m) {
+				t.Fatalf("%s: move %d %v is not legal", pz.Position, i, m)
+			}
+			mv, ok := db.MoveValues(q)
+			if !ok {
+				t.Fatalf("%s: no values at move %d", pz.Position, i)
+			}
+			if i%2 == 0 {
+				wins := 0
+				for _, x := range mv {
+					if x.Value.Result == egdb.Win {
+						wins++
+					}
+				}
+				if wins != 1 || mv[0].Move != m {
+					t.Errorf("%s: solver's move %d %s is not the only win (%d wins)", pz.Position, i, q.MoveText(m), wins)
+				}
+			} else if mv[0].Move != m && mv[0].Value != valueOf(mv, m) {
+				t.Errorf("%s: defence %d %s is not the slowest loss", pz.Position, i, q.MoveText(m))
+			}
+			q = q.Play(m)
+		}
+		if pz.Plies < o.MinPlies || pz.Plies > o.MaxPlies || len(pz.Solution) > o.MaxLine {
+			t.Errorf("%s: win in %d, line of %d", pz.Position, pz.Plies, len(pz.Solution))
+		}
+	}
+	t.Logf("10 puzzles, %d with more than the first move", long)
+}
+
+func valueOf(mv []egdb.MoveValue, m mill.Move) egdb.Value {
+	for _, x := range mv {
+		if x.Move == m {
+			return x.Value
+		}
+	}
+	return egdb.Value{}
+}
