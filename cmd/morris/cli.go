@@ -51,6 +51,8 @@ Usage:
   morris serve   [-addr HOST:PORT] [-pbm-addr HOST:PORT] [-data DIR] [-db postgres://...]
                  [-tablebases DIR] [-engine-hash MB]
                                         run the game server (README: The server; docs/api.md)
+  morris puzzles -tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N]
+                                        make puzzles (one winning move) from endgame databases into the server's store
   morris bench-server [-addr URL] [-games N] [-moves N] [-duration D]
                                         drive N concurrent games over the API and print moves/s and latency
 
@@ -80,6 +82,7 @@ var commands = []command{
 	{"solve", cmdSolve},
 	{"book", cmdBook},
 	{"serve", cmdServe},
+	{"puzzles", cmdPuzzles},
 	{"bench-server", cmdBenchServer},
 }
 

@@ -230,3 +230,55 @@ type ReviewSummary struct {
 	Mistakes     int `json:"mistakes"`
 	Blunders     int `json:"blunders"`
 }
+
+// Puzzle is a puzzle as the player sees it: the position, the side that
+// plays and wins (goal "win"), and the puzzle's rating; not its solution.
+type Puzzle struct {
+	ID       int64  `json:"id"`
+	Rules    string `json:"rules"`
+	Variant  string `json:"variant"`
+	Position string `json:"position"`
+	ToMove   string `json:"toMove"`
+	Goal     string `json:"goal"`  // "win": the side to move plays and wins
+	Plies    int    `json:"plies"` // the length of the win with best play
+	Rating   int    `json:"rating"`
+	Plays    int    `json:"plays"`
+	Solved   int    `json:"solved"`
+}
+
+// PuzzleAnswer answers the player's moves at a puzzle: whether the last
+// was right, the defence's reply, and once done (solved, or a wrong move)
+// the whole solution and, for a signed-in player's first attempt, the
+// rating before and after.
+type PuzzleAnswer struct {
+	Correct  bool          `json:"correct"`
+	Reply    string        `json:"reply,omitempty"`
+	Done     bool          `json:"done"`
+	Solved   bool          `json:"solved"`
+	Solution []string      `json:"solution,omitempty"`
+	Rating   *RatingChange `json:"rating,omitempty"`
+}
+
+// RatingChange is a player's puzzle rating before and after an attempt.
+type RatingChange struct {
+	Before int `json:"before"`
+	After  int `json:"after"`
+}
+
+// PuzzleHistory is a player's puzzle rating and last attempts.
+type PuzzleHistory struct {
+	User     string          `json:"user"`
+	Rating   int             `json:"rating"` // 1500 before any attempt
+	Plays    int             `json:"plays"`
+	Attempts []PuzzleAttempt `json:"attempts"`
+}
+
+// PuzzleAttempt is one attempt: the first at a puzzle is rated.
+type PuzzleAttempt struct {
+	Puzzle int64 `json:"puzzle"`
+	Solved bool  `json:"solved"`
+	Rated  bool  `json:"rated"`
+	Before int   `json:"before"`
+	After  int   `json:"after"`
+	AtMs   int64 `json:"atMs"`
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/internal/rating"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/puzzle"
+)
+
+// cmdPuzzles makes puzzles from the endgame databases into the server's
+// store (package puzzle): positions where exactly one move wins, with
+// their lines against the best defence. Every puzzle starts at the
+// newcomer's rating; the players' attempts rate it.
+func cmdPuzzles(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	const synopsis = "-tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N]"
+	fs := newFlags("puzzles", synopsis, stderr)
+	tbDir := fs.String("tablebases", "", "endgame databases (a directory made by morris solve) to draw the puzzles from (required)")
+	data := fs.String("data", "morris-data", "the server's data folder (its SQLite database)")
+	db := fs.String("db", "", "a postgres:// URL: the server's PostgreSQL database instead")
+	n := fs.Int("n", 20, "puzzles to make")
+	seed := fs.Uint64("seed", 1, "the seed of the positions drawn")
+	sectors := fs.String("sectors", "", "the sectors to draw from, white's pieces v black's, white to move (default 3v3,4v3,3v4,4v4,5v3,3v5: those the databases hold)")
+	maxPlies := fs.Int("max-plies", puzzle.Defaults.MaxPlies, "the longest win a puzzle may have, in plies")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *tbDir == "":
+		return badInput("-tablebases is required")
+	case *n < 1 || *n > 100000:
+		return badInput("-n %d: want 1..100000", *n)
+	case *maxPlies < puzzle.Defaults.MinPlies || *maxPlies > 200:
+		return badInput("-max-plies %d: want %d..200", *maxPlies, puzzle.Defaults.MinPlies)
+	}
+	tb, err := egdb.OpenDir(*tbDir)
+	if err != nil {
+		return usageError{fmt.Errorf("-tablebases %s: %w", *tbDir, err)}
+	}
+	defer tb.Close()
+	r := tb.Rules()
+	o := puzzle.Defaults
+	o.MaxPlies = *maxPlies
+	o.Sectors = nil
+	have := map[egdb.Key]bool{}
+	for _, k := range tb.Keys() {
+		have[k] = true
+	}
+	if *sectors == "" {
+		for _, s := range puzzle.Defaults.Sectors {
+			if have[egdb.Key{White: s[0], Black: s[1]}] && have[egdb.Key{White: s[1], Black: s[0]}] {
+				o.Sectors = append(o.Sectors, s)
+			}
+		}
+	} else {
+		for _, name := range strings.Split(*sectors, ",") {
+			w, b, ok := strings.Cut(strings.TrimSpace(name), "v")
+			wi, err1 := strconv.Atoi(w)
+			bi, err2 := strconv.Atoi(b)
+			if !ok || err1 != nil || err2 != nil {
+				return badInput("-sectors: %q is not like 3v3", name)
+			}
+			if !have[egdb.Key{White: wi, Black: bi}] {
+				return badInput("-sectors: %s is not in %s", name, *tbDir)
+			}
+			o.Sectors = append(o.Sectors, [2]int{wi, bi})
+		}
+	}
+	if len(o.Sectors) == 0 {
+		return badInput("%s holds none of the sectors puzzles are drawn from (3v3, 4v3, 3v4, ...)", *tbDir)
+	}
+	dsn := *db
+	if dsn == "" {
+		dsn = filepath.Join(*data, "morris.db")
+	}
+	ctx := commandContext()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	made, dup := 0, 0
+	rng := rand.New(rand.NewPCG(*seed, 0x9e3779b97f4a7c15))
+	start := time.Now()
+	for made < *n && ctx.Err() == nil {
+		pz, err := puzzle.Find(tb, r, rng, o)
+		if err != nil {
+			return fmt.Errorf("after %d puzzles: %w", made, err)
+		}
+		id, err := addPuzzle(ctx, st, r, pz)
+		if errors.Is(err, store.ErrDuplicate) {
+			if dup++; dup > 10**n {
+				return fmt.Errorf("after %d puzzles: only positions already stored", made)
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		made++
+		fmt.Fprintf(stdout, "puzzle %d: %s (win in %d): %s\n", id, pz.Position, pz.Plies, strings.Join(pz.Texts(), " "))
+	}
+	fmt.Fprintf(stdout, "%d puzzles made in %v\n", made, time.Since(start).Round(time.Millisecond))
+	return ctx.Err()
+}
+
+func addPuzzle(ctx context.Context, st *store.Store, r *mill.Rules, pz puzzle.Puzzle) (int64, error) {
+	d := rating.Default()
+	return st.AddPuzzle(ctx, store.Puzzle{Rules: r.String(), Position: pz.Position.String(), Solution: pz.Texts(), Plies: pz.Plies,
+		Source: "tablebase", R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+}

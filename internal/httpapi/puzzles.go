@@ -1,0 +1,98 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/morrisgame/morris/internal/server"
+)
+
+// Puzzles: GET /api/puzzle/daily, GET /api/puzzle/next, GET
+// /api/puzzle/{id}, POST /api/puzzle/{id}/moves, GET
+// /api/user/{name}/puzzles. A token is optional: with one, the attempts
+// are the player's and rated.
+
+// maybeUser returns the signed-in user of a request with a token, nil for
+// one without; a bad token is an error, not an anonymous request.
+func (a *api) maybeUser(r *http.Request) (*server.User, error) {
+	if bearer(r) == "" {
+		return nil, a.anonymous(r)
+	}
+	u, err := a.auth(r)
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+func (a *api) dailyPuzzle(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	p, err := a.svc.DailyPuzzle(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, p)
+}
+
+func (a *api) nextPuzzle(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.maybeUser(r)
+	if err != nil {
+		return err
+	}
+	p, err := a.svc.NextPuzzle(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, p)
+}
+
+func (a *api) puzzle(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	p, err := a.svc.Puzzle(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, p)
+}
+
+type puzzleMovesBody struct {
+	Moves []string `json:"moves"`
+}
+
+func (a *api) puzzleMoves(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.maybeUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var b puzzleMovesBody
+	if err := readJSON(r, &b); err != nil {
+		return err
+	}
+	ans, err := a.svc.PuzzleMoves(r.Context(), u, id, b.Moves)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, ans)
+}
+
+func (a *api) userPuzzles(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	h, err := a.svc.PuzzleHistory(r.Context(), r.PathValue("name"), 50)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, h)
+}
