@@ -110,6 +110,7 @@ func TestBrowserLanguages(t *testing.T) {
 		{"/signup", "signup", "signup-form", ""},
 		{fmt.Sprintf("/game/%d", g.ID), "game", "result", ""},
 		{"/user/ann", "user", "user-games", ""},
+		{"/puzzle", "puzzle", "puzzle-page", ""},
 		{"/no/such/page", "notfound", "not-found", ""},
 	}
 	for _, code := range append(codes[1:], "en") {

@@ -59,6 +59,8 @@
 //	                   then analysed, played against the engine, or shared
 //	#/study/game/ID    a stored game on the analysis board
 //	#/rules, #/rules/ID the presets, and one preset's board and rules
+//	#/puzzle, #/puzzle/ID a puzzle (the next one for this player, or one by id): the only winning move
+//	                   to find, then the replies of the best defence; the lobby shows the puzzle of the day
 //
 // # For browser tests
 //
@@ -72,7 +74,9 @@
 // file lacked (shown in English). window.morrisDebug.state() returns the
 // page's state as plain JSON:
 // always page ("home", "play", "game", "signin", "signup", "user", "study",
-// "rules", "notfound"); on a game page also id, version (the last version
+// "rules", "puzzle", "notfound"); on the puzzle page id, status, moves (the
+// line played, the defence's replies included), position, legal and
+// puzzleRating (the rating change of an attempt just ended, or null); on a game page also id, version (the last version
 // seen), moves, ply, status ("active", "finished"), result, method, toMove,
 // position, mySide ("white", "black", or null for a spectator), connection
 // ("connecting", "open", "reconnecting", "closed"), cursor (the position
@@ -163,6 +167,12 @@
 //	                the opening explorer (analysis tab): explorer, explorer-total (data-games),
 //	                explorer-empty, explorer-row-MOVE (data-move, data-games, data-white, data-draws,
 //	                data-black, data-book: the book's value or ""; a click plays the move)
+//	puzzles         nav-puzzles, puzzle-page, puzzle-info, puzzle-id (data-id), puzzle-rating (data-rating),
+//	                puzzle-status (data-status: loading, solving, checking, solved, failed, error),
+//	                puzzle-result, puzzle-rating-change (data-before, data-after), puzzle-next;
+//	                lobby-daily-puzzle (data-id), lobby-daily-puzzle-link; on a player's page
+//	                user-puzzles, user-puzzle-rating (data-rating, data-plays), user-puzzle-ID
+//	                (data-solved, data-rated)
 //	rules           rules-list, rules-card-ID, rules-page (data-variant), rules-title, rules-facts,
 //	                rules-text, rules-general, rules-play, rules-study
 //

@@ -6,7 +6,7 @@ import (
 	"github.com/morrisgame/morris/internal/server"
 )
 
-// Puzzles: GET /api/puzzle/daily, GET /api/puzzle/next, GET
+// Puzzles: GET /api/puzzle/daily (204 when the server has none), GET /api/puzzle/next, GET
 // /api/puzzle/{id}, POST /api/puzzle/{id}/moves, GET
 // /api/user/{name}/puzzles. A token is optional: with one, the attempts
 // are the player's and rated.
@@ -29,6 +29,11 @@ func (a *api) dailyPuzzle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, err := a.svc.DailyPuzzle(r.Context())
+	if server.KindOf(err) == server.NotFound {
+		// No puzzles on this server: nothing to show, which is no error.
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -41,6 +46,10 @@ func (a *api) nextPuzzle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, err := a.svc.NextPuzzle(r.Context(), u)
+	if server.KindOf(err) == server.NotFound {
+		w.WriteHeader(http.StatusNoContent) // none left to try
+		return nil
+	}
 	if err != nil {
 		return err
 	}

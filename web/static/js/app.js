@@ -13,6 +13,7 @@ import * as auth from './pages/auth.js';
 import * as user from './pages/user.js';
 import * as study from './pages/study.js';
 import * as rules from './pages/rules.js';
+import * as puzzle from './pages/puzzle.js';
 
 const routes = [
   [/^\/?$/, home.mount, 'home'],
@@ -25,6 +26,8 @@ const routes = [
   [/^\/study\/game\/(\d+)$/, study.mountGame, 'study'],
   [/^\/rules$/, rules.mountList, 'rules'],
   [/^\/rules\/([\w-]+)$/, rules.mount, 'rules'],
+  [/^\/puzzle$/, puzzle.mount, 'puzzle'],
+  [/^\/puzzle\/(\d+)$/, puzzle.mount, 'puzzle'],
 ];
 
 let unmount = null;

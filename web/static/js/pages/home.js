@@ -4,8 +4,9 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, session, onSession, ensureToken, variants, accountStream } from '../api.js';
-import { variantName, controlText, gameForm, playerLink, errorText, ratingText } from '../ui.js';
+import { api, session, onSession, ensureToken, variants, accountStream, boards, position as fetchPosition } from '../api.js';
+import { Board } from '../board.js';
+import { variantName, controlText, gameForm, playerLink, errorText, ratingText, sideName } from '../ui.js';
 import { play as playSound } from '../sound.js';
 
 export function mount(main, _params, app, query) {
@@ -25,6 +26,22 @@ export function mount(main, _params, app, query) {
   const tabs = { seek: null, challenge: null };
   let mode = query.get('challenge') ? 'challenge' : 'seek';
 
+  // The puzzle of the day, when the server has puzzles.
+  const daily = h('section', { class: 'panel daily-puzzle', testid: 'lobby-daily-puzzle', hidden: true });
+  Promise.all([api('GET', '/api/puzzle/daily', undefined, { auth: false }), boards()]).then(async ([p, bs]) => {
+    if (!p) return; // none on this server
+    const v = await fetchPosition({ position: p.position });
+    if (!alive) return;
+    const b = new Board(bs[v.board], { static: true, label: t('puzzle.daily') });
+    b.update(v, {});
+    daily.dataset.id = p.id;
+    replace(daily, h('h2', {}, t('puzzle.daily')),
+      h('a', { href: '#/puzzle/' + p.id, class: 'daily-board', 'aria-label': t('puzzle.dailyLink') }, b.el),
+      h('p', {}, t('puzzle.toPlay', { side: sideName(p.toMove) }), ' · ', t('puzzle.rating', { n: p.rating, plays: p.plays })),
+      h('a', { href: '#/puzzle/' + p.id, class: 'btn small primary', testid: 'lobby-daily-puzzle-link' }, t('puzzle.dailyLink')));
+    daily.hidden = false;
+  }).catch(() => { /* no puzzles on this server */ });
+
   main.append(
     h('div', { class: 'lobby' },
       h('section', { class: 'panel quick' },
@@ -34,6 +51,7 @@ export function mount(main, _params, app, query) {
           h('a', { href: '#/play', class: 'btn primary big', testid: 'lobby-play-engine' }, t('lobby.playEngine')),
           h('a', { href: '#/study', class: 'btn big', testid: 'lobby-study' }, t('lobby.study')),
           h('a', { href: '#/rules', class: 'btn big', testid: 'lobby-rules' }, t('lobby.rules')))),
+      daily,
       h('section', { class: 'panel seeks-panel', 'aria-labelledby': 'seeks-h' },
         h('h2', { id: 'seeks-h' }, t('lobby.seeks')),
         seeksEl,

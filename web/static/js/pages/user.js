@@ -34,9 +34,21 @@ export function mount(main, params, app) {
   const ratings = h('div', { testid: 'user-ratings' }, h('p', { class: 'muted' }, t('common.loading')));
   const games = h('div', { class: 'list', testid: 'user-games' }, h('p', { class: 'muted' }, t('common.loading')));
   const more = h('button', { type: 'button', class: 'btn small', testid: 'user-games-more', hidden: true, onclick: () => loadGames() }, t('user.more'));
+  const puzzles = h('div', { testid: 'user-puzzles' });
   main.append(h('div', { class: 'user-layout' },
-    h('section', { class: 'panel' }, head, h('h2', {}, t('user.ratings')), ratings),
+    h('section', { class: 'panel' }, head, h('h2', {}, t('user.ratings')), ratings, h('h2', {}, t('user.puzzles')), puzzles),
     h('section', { class: 'panel' }, h('h2', {}, t('user.games')), games, more)));
+
+  // The puzzle rating and the last attempts.
+  api('GET', '/api/user/' + encodeURIComponent(name) + '/puzzles', undefined, { auth: false }).then((ph) => {
+    if (!alive) return;
+    replace(puzzles,
+      h('p', { testid: 'user-puzzle-rating', 'data-rating': ph.rating, 'data-plays': ph.plays }, t('user.puzzleRating', { n: ph.rating, plays: ph.plays })),
+      ph.attempts.length ? h('ul', { class: 'list plain' }, ph.attempts.map((a) => h('li', { testid: 'user-puzzle-' + a.puzzle, 'data-solved': String(a.solved), 'data-rated': String(a.rated) },
+        h('a', { href: '#/puzzle/' + a.puzzle }, t('puzzle.number', { id: a.puzzle })), ' · ',
+        a.solved ? t('user.puzzleSolved') : t('user.puzzleFailed'),
+        a.rated ? ` · ${a.before} → ${a.after}` : ''))) : h('p', { class: 'muted' }, t('user.noPuzzles')));
+  }).catch(() => { replace(puzzles); });
 
   api('GET', '/api/user/' + encodeURIComponent(name), undefined, { auth: false }).then((u) => {
     if (!alive) return;

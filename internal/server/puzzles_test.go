@@ -1,0 +1,91 @@
+package server
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/internal/rating"
+	"github.com/morrisgame/morris/internal/store"
+)
+
+// addTestPuzzle stores a puzzle of nine men's morris with a line of three
+// plies (the position need not be a real puzzle: the service checks moves
+// against the stored line).
+func addTestPuzzle(t *testing.T, s *Service, position string, solution []string) int64 {
+	t.Helper()
+	d := rating.Default()
+	id, err := s.st.AddPuzzle(context.Background(), store.Puzzle{Rules: "nine-mens-morris", Position: position, Solution: solution,
+		Plies: 5, Source: "test", R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestPuzzles: a puzzle is answered move by move with the defence's
+// reply; solving it raises the player's rating and lowers the puzzle's,
+// failing it the other way; only the first attempt is rated; anonymous
+// attempts are answered but kept nowhere; the next puzzle is one not
+// tried; bad input is refused.
+func TestPuzzles(t *testing.T) {
+	s := newService(t, Config{})
+	ctx := context.Background()
+	ann := signUp(t, s, "ann")
+	// White: a1 d2 g1 b4, black: a7 g7 d6 f4 (a line of legal moves).
+	const pos = "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18"
+	p1 := addTestPuzzle(t, s, pos, []string{"d2-d3", "a7-a4", "d3-d2"})
+	p2 := addTestPuzzle(t, s, "nine-mens-morris W1W1B1B1/1W1B1B1W/8 b 0,0 - 0 18", []string{"a7-a4", "d2-d3", "a4-a7"})
+
+	if _, err := s.DailyPuzzle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.PuzzleMoves(ctx, &ann, p1, []string{"d2-d3"})
+	if err != nil || !first.Correct || first.Done || first.Reply != "a7-a4" {
+		t.Fatalf("the first move: %+v, %v", first, err)
+	}
+	done, err := s.PuzzleMoves(ctx, &ann, p1, []string{"d2-d3", "d3-d2"})
+	if err != nil || !done.Solved || !done.Done || done.Rating == nil || done.Rating.After <= done.Rating.Before {
+		t.Fatalf("solved: %+v, %v", done, err)
+	}
+	pz, _ := s.Puzzle(ctx, p1)
+	if pz.Rating >= rating.DefaultR || pz.Plays != 1 || pz.Solved != 1 {
+		t.Errorf("the solved puzzle: %+v", pz)
+	}
+	again, err := s.PuzzleMoves(ctx, &ann, p1, []string{"d2-d3", "d3-d2"})
+	if err != nil || !again.Solved || again.Rating != nil {
+		t.Errorf("solved again: %+v, %v (want no rating change)", again, err)
+	}
+	next, err := s.NextPuzzle(ctx, &ann)
+	if err != nil || next.ID != p2 {
+		t.Errorf("the next puzzle: %+v, %v; want %d", next, err, p2)
+	}
+	fail, err := s.PuzzleMoves(ctx, &ann, p2, []string{"g7-d7"})
+	if err != nil || fail.Correct || !fail.Done || fail.Solved || len(fail.Solution) != 3 || fail.Rating == nil || fail.Rating.After >= fail.Rating.Before {
+		t.Fatalf("failed: %+v, %v", fail, err)
+	}
+	anon, err := s.PuzzleMoves(ctx, nil, p2, []string{"a7-a4", "a4-a7"})
+	if err != nil || !anon.Solved || anon.Rating != nil {
+		t.Errorf("anonymous: %+v, %v", anon, err)
+	}
+	h, err := s.PuzzleHistory(ctx, "ann", 10)
+	if err != nil || h.Plays != 2 || len(h.Attempts) != 3 || h.Attempts[0].Solved || !h.Attempts[0].Rated || h.Attempts[1].Rated {
+		t.Errorf("history: %+v, %v", h, err)
+	}
+	if _, err := s.NextPuzzle(ctx, &ann); KindOf(err) != NotFound {
+		t.Errorf("no puzzle left: %v", err)
+	}
+	for name, moves := range map[string][]string{
+		"none":            nil,
+		"too many":        {"d2-d3", "d3-d2", "d2-d3"},
+		"not legal":       {"d2-d5"},
+		"after one wrong": {"d2-d1", "d3-d2"},
+	} {
+		if _, err := s.PuzzleMoves(ctx, &ann, p1, moves); KindOf(err) != BadRequest {
+			t.Errorf("%s: %v, want a bad request", name, err)
+		}
+	}
+	if _, err := s.Puzzle(ctx, 999); KindOf(err) != NotFound {
+		t.Errorf("an unknown puzzle: %v", err)
+	}
+}

@@ -1,0 +1,132 @@
+// Puzzles (#/puzzle: the next one for this player, #/puzzle/ID): a
+// position from perfect play where one move wins; the player moves on the
+// board, each move is checked by the server (POST /api/puzzle/ID/moves),
+// which answers with the best defence, until the puzzle is solved or a
+// move is not the solution's. A signed-in player's first attempt at a
+// puzzle moves their puzzle rating (and the puzzle's).
+
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { api, boards, session, position as fetchPosition, ApiError } from '../api.js';
+import { Board } from '../board.js';
+import { sideName, errorText } from '../ui.js';
+import { play as playSound, moveKind } from '../sound.js';
+import { adjacentNames } from '../notation.js';
+
+export function mount(main, params, app) {
+  const wanted = params[0] ? Number(params[0]) : 0;
+  app.title(t('puzzle.title'));
+  let alive = true;
+  const st = { puzzle: null, line: [], mine: [], status: 'loading', answer: null, view: null, error: '' };
+  let board = null;
+  let boardData = null;
+  const boardHolder = h('div', { class: 'board-holder', testid: 'board-holder' }, h('div', { class: 'board-placeholder' }));
+  const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite', testid: 'puzzle-status' }, t('common.loading'));
+  const info = h('div', { class: 'game-info', testid: 'puzzle-info' });
+  const result = h('div', { class: 'puzzle-result', testid: 'puzzle-result', hidden: true });
+  const next = h('a', { class: 'btn primary', href: '#/puzzle', testid: 'puzzle-next', hidden: true,
+    onclick: (e) => { e.preventDefault(); if (location.hash === '#/puzzle') location.reload(); else app.navigate('/puzzle'); } }, t('puzzle.next'));
+  main.append(h('div', { class: 'game-layout', testid: 'puzzle-page' },
+    h('div', { class: 'board-col' }, boardHolder),
+    h('aside', { class: 'side-col panel' }, h('h1', {}, t('puzzle.title')), info, status, result, next)));
+
+  load();
+
+  async function load() {
+    try {
+      const [bs, p] = await Promise.all([boards(), api('GET', wanted ? `/api/puzzle/${wanted}` : '/api/puzzle/next', undefined, { auth: !!session() })]);
+      if (!alive) return;
+      if (!p) throw new ApiError(404, 'none'); // no puzzle (left) on this server
+      st.puzzle = p;
+      boardData = bs[Object.keys(bs).find((k) => k === 'standard24')] || Object.values(bs)[0];
+      const v = await fetchPosition({ position: p.position });
+      if (!alive) return;
+      boardData = bs[v.board] || boardData;
+      board = new Board(boardData, { onMove: move, flipped: p.toMove === 'black', label: t('board.label') });
+      replace(boardHolder, board.el);
+      st.view = v;
+      st.status = 'solving';
+      render();
+    } catch (err) {
+      if (!alive) return;
+      st.status = 'error';
+      st.error = err instanceof ApiError && err.status === 404 ? t('puzzle.none') : errorText(err);
+      render();
+    }
+  }
+
+  async function move(m) {
+    if (st.status !== 'solving') return;
+    st.status = 'checking';
+    st.mine.push(m.text);
+    playSound(moveKind(m.text, (a, b) => adjacentNames(boardData, a, b)));
+    let ans;
+    try {
+      ans = await api('POST', `/api/puzzle/${st.puzzle.id}/moves`, { moves: st.mine }, { auth: !!session() });
+    } catch (err) {
+      st.mine.pop();
+      st.status = 'solving';
+      st.error = errorText(err);
+      render();
+      return;
+    }
+    if (!alive) return;
+    st.answer = ans;
+    st.line.push(m.text);
+    if (ans.correct && ans.reply) st.line.push(ans.reply);
+    st.status = ans.done ? (ans.solved ? 'solved' : 'failed') : 'solving';
+    st.error = '';
+    try {
+      st.view = await fetchPosition({ position: st.puzzle.position, moves: st.line });
+    } catch (err) {
+      st.error = errorText(err);
+    }
+    if (!alive) return;
+    if (ans.reply) playSound(moveKind(ans.reply, (a, b) => adjacentNames(boardData, a, b)));
+    if (ans.done) playSound(ans.solved ? 'end' : 'notify');
+    render();
+  }
+
+  function render() {
+    const p = st.puzzle;
+    if (st.status === 'error') {
+      status.textContent = st.error;
+      next.hidden = true;
+      return;
+    }
+    if (!p || !board) return;
+    replace(info,
+      h('div', { testid: 'puzzle-id', 'data-id': p.id }, t('puzzle.number', { id: p.id })),
+      h('div', { class: 'muted', testid: 'puzzle-rating', 'data-rating': p.rating }, t('puzzle.rating', { n: p.rating, plays: p.plays })));
+    const v = st.view;
+    const solving = st.status === 'solving';
+    board.update(v, { legal: solving ? v.legal : [], interactive: solving });
+    let text = t('puzzle.toPlay', { side: sideName(p.toMove) });
+    if (st.status === 'checking') text = t('common.loading');
+    if (solving && st.mine.length) text = t('puzzle.correct');
+    if (st.status === 'solved') text = t('puzzle.solved');
+    if (st.status === 'failed') text = t('puzzle.failed', { line: st.answer.solution.join(' ') });
+    if (st.error) text = st.error + ' · ' + text;
+    status.textContent = text;
+    status.dataset.status = st.status;
+    const a = st.answer;
+    result.hidden = !(a && a.done);
+    if (a && a.done) {
+      replace(result, a.rating
+        ? h('p', { testid: 'puzzle-rating-change', 'data-before': a.rating.before, 'data-after': a.rating.after },
+          t('puzzle.ratingChange', { before: a.rating.before, after: a.rating.after }))
+        : h('p', { class: 'muted' }, session() ? t('puzzle.unrated') : t('puzzle.signIn')));
+    }
+    next.hidden = !(a && a.done);
+  }
+
+  app.debug(() => ({
+    id: st.puzzle ? st.puzzle.id : 0,
+    status: st.status,
+    moves: st.line.slice(),
+    position: st.view ? st.view.position : null,
+    legal: st.status === 'solving' && st.view ? st.view.legal.map((m) => m.text) : [],
+    puzzleRating: st.answer && st.answer.rating ? st.answer.rating : null,
+  }));
+  return () => { alive = false; };
+}
