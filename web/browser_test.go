@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -42,11 +43,14 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/httpapi"
+	"github.com/morrisgame/morris/internal/rating"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/puzzle"
 	"github.com/morrisgame/morris/web"
 )
 
@@ -1487,6 +1491,34 @@ func TestBrowserScreenshots(t *testing.T) {
 	rev.choose("setup-hand-white", "0")
 	rev.choose("setup-hand-black", "0")
 	rev.shoot(dir, "editor")
+
+	// A puzzle from the 3v3 databases.
+	r := mill.MustRules("nine-mens-morris")
+	tbDir := t.TempDir()
+	if _, err := egdb.Build(context.Background(), r, tbDir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tbs, err := egdb.Open(tbDir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbs.Close()
+	po := puzzle.Defaults
+	po.Sectors = [][2]int{{3, 3}}
+	pz, err := puzzle.Find(tbs, r, rand.New(rand.NewPCG(5, 6)), po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rating.Default()
+	pid, err := s.svc.Store().AddPuzzle(context.Background(), store.Puzzle{Rules: r.String(), Position: pz.Position.String(), Solution: pz.Texts(),
+		Plies: pz.Plies, Source: "tablebase", R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev.open(fmt.Sprintf("/puzzle/%d", pid))
+	rev.waitVisible("puzzle-status")
+	rev.waitJS("the puzzle to solve", `document.querySelector('[data-testid="puzzle-status"]').dataset.status === 'solving'`)
+	rev.shoot(dir, "puzzle")
 
 	rules.choose("lang-select", "zh")
 	rules.waitJS("the page in Chinese", `window.morrisDebug && window.morrisDebug.language() === 'zh'`)
