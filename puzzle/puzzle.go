@@ -4,7 +4,10 @@
 // winning reply, and so on while the winning side has one winning move
 // (each of the solver's moves is an only move, so a solver who plays
 // another one has failed), up to the end of the game or until the winning
-// side may choose among several wins: by then the win is clear.
+// side may choose among several wins: by then the win is clear. A drawn
+// position where every move but one loses makes a puzzle too: find the
+// move that saves the draw. Positions come from random draws in the
+// databases' sectors (Find) or from the games played on a server (Of).
 //
 // Puzzles are never written by hand: `morris puzzles` makes them into the
 // server's database, and the server serves them (internal/server).
@@ -27,8 +30,11 @@ type Puzzle struct {
 	// goes on with the best defence and the solver's only winning reply
 	// while the solver has exactly one, and ends with a solver's move.
 	Solution []mill.Move
-	// Plies is the length of the win from Position by the databases.
+	// Plies is the length of the win from Position by the databases (0
+	// for a draw).
 	Plies int
+	// Goal is "win", or "draw": the solution's one move saves the draw.
+	Goal string
 }
 
 // Texts returns the solution in standard notation.
@@ -115,7 +121,7 @@ func Make(db *egdb.DB, p mill.Position, maxLine int) (Puzzle, bool) {
 	if !ok {
 		return Puzzle{}, false
 	}
-	pz := Puzzle{Position: p, Plies: v.Plies, Solution: []mill.Move{win}}
+	pz := Puzzle{Position: p, Plies: v.Plies, Solution: []mill.Move{win}, Goal: "win"}
 	q := p.Play(win)
 	for len(pz.Solution) < maxLine {
 		if o, _ := q.Status(); o != mill.NoOutcome {
@@ -150,4 +156,45 @@ func onlyWin(db *egdb.DB, p mill.Position) (mill.Move, bool) {
 		return mill.Move{}, false
 	}
 	return mv[0].Move, true
+}
+
+// MakeDraw returns the puzzle of a drawn position whose side to move loses
+// with every move but one: the line is that move.
+func MakeDraw(db *egdb.DB, p mill.Position) (Puzzle, bool) {
+	v, ok := db.Probe(p)
+	if !ok || v.Result != egdb.Draw {
+		return Puzzle{}, false
+	}
+	mv, ok := db.MoveValues(p)
+	if !ok || len(mv) < 2 || mv[0].Value.Result != egdb.Draw || mv[1].Value.Result != egdb.Loss {
+		return Puzzle{}, false
+	}
+	return Puzzle{Position: p, Solution: []mill.Move{mv[0].Move}, Goal: "draw"}, true
+}
+
+// Of returns the puzzles of the positions of a game that lie in the
+// databases: each position whose side to move has exactly one winning
+// move, or exactly one move that saves the draw, within o's bounds.
+func Of(db *egdb.DB, g *mill.Game, o Options) []Puzzle {
+	var out []Puzzle
+	for _, p := range g.Positions() {
+		if st, _ := p.Status(); st != mill.NoOutcome {
+			continue
+		}
+		v, ok := db.Probe(p)
+		if !ok {
+			continue
+		}
+		switch {
+		case v.Result == egdb.Win && v.Plies >= o.MinPlies && v.Plies <= o.MaxPlies:
+			if pz, ok := Make(db, p, o.MaxLine); ok {
+				out = append(out, pz)
+			}
+		case v.Result == egdb.Draw:
+			if pz, ok := MakeDraw(db, p); ok {
+				out = append(out, pz)
+			}
+		}
+	}
+	return out
 }

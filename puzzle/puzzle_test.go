@@ -75,3 +75,72 @@ func valueOf(mv []egdb.MoveValue, m mill.Move) egdb.Value {
 	}
 	return egdb.Value{}
 }
+
+// TestOfAndDraw: the positions of a game that the databases hold give
+// their puzzles (a win found by Find, played into a game, is found again
+// by Of), and a drawn position with one saving move gives a draw puzzle.
+func TestOfAndDraw(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	dir := t.TempDir()
+	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}, {White: 4, Black: 3}}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := egdb.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	o := Defaults
+	o.Sectors = [][2]int{{3, 3}}
+	pz, err := Find(db, r, rand.New(rand.NewPCG(7, 8)), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mill.NewGame(r, mill.FromPosition(pz.Position))
+	if err := g.Play(pz.Solution[0]); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, q := range Of(db, g, o) {
+		if q.Position == pz.Position && q.Goal == "win" && q.Solution[0] == pz.Solution[0] {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("Of did not find the puzzle at the start of the game %s", pz.Position)
+	}
+	// A draw to save: among random 4v3 and 3v4 positions.
+	rng := rand.New(rand.NewPCG(9, 10))
+	n := r.Board().Len()
+	for try := 0; try < 300000; try++ {
+		w := randomSet(rng, n, 3+try%2, 0)
+		b := randomSet(rng, n, 4-try%2, w)
+		p, err := r.SetUp(w, b, mill.White, 0, 0)
+		if err != nil {
+			continue
+		}
+		if st, _ := p.Status(); st != mill.NoOutcome {
+			continue
+		}
+		d, ok := MakeDraw(db, p)
+		if !ok {
+			continue
+		}
+		mv, _ := db.MoveValues(p)
+		draws := 0
+		for _, x := range mv {
+			if x.Value.Result == egdb.Draw {
+				draws++
+			}
+			if x.Value.Result == egdb.Win {
+				t.Fatalf("%s: a drawn position with a winning move", p)
+			}
+		}
+		if draws != 1 || d.Goal != "draw" || len(d.Solution) != 1 || mv[0].Move != d.Solution[0] {
+			t.Fatalf("%s: %d drawing moves, puzzle %+v", p, draws, d)
+		}
+		t.Logf("a draw to save after %d tries: %s, %s", try+1, p, d.Texts()[0])
+		return
+	}
+	t.Error("no draw to save in 300000 positions")
+}

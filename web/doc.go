@@ -167,7 +167,7 @@
 //	                the opening explorer (analysis tab): explorer, explorer-total (data-games),
 //	                explorer-empty, explorer-row-MOVE (data-move, data-games, data-white, data-draws,
 //	                data-black, data-book: the book's value or ""; a click plays the move)
-//	puzzles         nav-puzzles, puzzle-page, puzzle-info, puzzle-id (data-id), puzzle-rating (data-rating),
+//	puzzles         nav-puzzles, puzzle-page, puzzle-info, puzzle-id (data-id), puzzle-rating (data-rating), puzzle-source,
 //	                puzzle-status (data-status: loading, solving, checking, solved, failed, error),
 //	                puzzle-result, puzzle-rating-change (data-before, data-after), puzzle-next;
 //	                lobby-daily-puzzle (data-id), lobby-daily-puzzle-link; on a player's page

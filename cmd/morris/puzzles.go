@@ -20,10 +20,13 @@ import (
 
 // cmdPuzzles makes puzzles from the endgame databases into the server's
 // store (package puzzle): positions where exactly one move wins, with
-// their lines against the best defence. Every puzzle starts at the
-// newcomer's rating; the players' attempts rate it.
+// their lines against the best defence, drawn at random from the
+// databases' sectors; or, with -from-games, the positions of the server's
+// finished games that the databases hold where one move wins or one move
+// saves the draw. Every puzzle starts at the newcomer's rating; the
+// players' attempts rate it.
 func cmdPuzzles(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	const synopsis = "-tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N]"
+	const synopsis = "-tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N] [-from-games]"
 	fs := newFlags("puzzles", synopsis, stderr)
 	tbDir := fs.String("tablebases", "", "endgame databases (a directory made by morris solve) to draw the puzzles from (required)")
 	data := fs.String("data", "morris-data", "the server's data folder (its SQLite database)")
@@ -32,6 +35,7 @@ func cmdPuzzles(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	seed := fs.Uint64("seed", 1, "the seed of the positions drawn")
 	sectors := fs.String("sectors", "", "the sectors to draw from, white's pieces v black's, white to move (default 3v3,4v3,3v4,4v4,5v3,3v5: those the databases hold)")
 	maxPlies := fs.Int("max-plies", puzzle.Defaults.MaxPlies, "the longest win a puzzle may have, in plies")
+	fromGames := fs.Bool("from-games", false, "take the positions of the server's finished games (the newest first) instead of random ones")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -92,6 +96,11 @@ func cmdPuzzles(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	made, dup := 0, 0
 	rng := rand.New(rand.NewPCG(*seed, 0x9e3779b97f4a7c15))
 	start := time.Now()
+	if *fromGames {
+		made, err = puzzlesFromGames(ctx, st, tb, o, *n, stdout)
+		fmt.Fprintf(stdout, "%d puzzles made from the server's games in %v\n", made, time.Since(start).Round(time.Millisecond))
+		return err
+	}
 	for made < *n && ctx.Err() == nil {
 		pz, err := puzzle.Find(tb, r, rng, o)
 		if err != nil {
@@ -115,7 +124,76 @@ func cmdPuzzles(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 }
 
 func addPuzzle(ctx context.Context, st *store.Store, r *mill.Rules, pz puzzle.Puzzle) (int64, error) {
+	return addPuzzleFrom(ctx, st, r, pz, "tablebase")
+}
+
+func addPuzzleFrom(ctx context.Context, st *store.Store, r *mill.Rules, pz puzzle.Puzzle, source string) (int64, error) {
 	d := rating.Default()
 	return st.AddPuzzle(ctx, store.Puzzle{Rules: r.String(), Position: pz.Position.String(), Solution: pz.Texts(), Plies: pz.Plies,
-		Source: "tablebase", R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+		Goal: pz.Goal, Source: source, R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+}
+
+// puzzlesFromGames goes through the server's finished games, newest first,
+// and stores the puzzles of their positions that the databases hold, up to
+// n; positions stored before are skipped.
+func puzzlesFromGames(ctx context.Context, st *store.Store, tb *egdb.DB, o puzzle.Options, n int, stdout io.Writer) (int, error) {
+	made := 0
+	before := int64(0)
+	for made < n {
+		games, err := st.Games(ctx, store.GameQuery{Status: store.Finished, Before: before, Limit: 100})
+		if err != nil {
+			return made, err
+		}
+		if len(games) == 0 {
+			return made, nil
+		}
+		for _, g := range games {
+			before = g.ID
+			r, err := mill.ParseRules(g.Rules)
+			if err != nil || !tb.Covers(r) {
+				continue
+			}
+			snap, err := st.Snapshot(ctx, g.ID)
+			if err != nil {
+				return made, err
+			}
+			var opts []mill.GameOption
+			if g.Start != "" {
+				p, err := mill.ParsePosition(g.Start)
+				if err != nil {
+					continue
+				}
+				opts = append(opts, mill.FromPosition(p))
+			}
+			if g.HasSeed {
+				opts = append(opts, mill.WithSeed(g.Seed))
+			}
+			game := mill.NewGame(r, opts...)
+			ok := true
+			for _, m := range snap.Moves {
+				if game.PlayText(m.Text) != nil {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			for _, pz := range puzzle.Of(tb, game, o) {
+				id, err := addPuzzleFrom(ctx, st, r, pz, "game "+strconv.FormatInt(g.ID, 10))
+				if errors.Is(err, store.ErrDuplicate) {
+					continue
+				}
+				if err != nil {
+					return made, err
+				}
+				made++
+				fmt.Fprintf(stdout, "puzzle %d from game %d: %s (%s): %s\n", id, g.ID, pz.Position, pz.Goal, strings.Join(pz.Texts(), " "))
+				if made == n {
+					return made, nil
+				}
+			}
+		}
+	}
+	return made, nil
 }

@@ -29,7 +29,7 @@ func wirePuzzle(p store.Puzzle) (wire.Puzzle, error) {
 		return wire.Puzzle{}, err
 	}
 	return wire.Puzzle{ID: p.ID, Rules: p.Rules, Variant: pos.Rules().Variant(), Position: p.Position,
-		ToMove: colorName(pos.SideToMove()), Goal: "win", Plies: p.Plies, Rating: int(math.Round(p.R)),
+		ToMove: colorName(pos.SideToMove()), Goal: p.Goal, Plies: p.Plies, Source: p.Source, Rating: int(math.Round(p.R)),
 		Plays: p.Plays, Solved: p.Solved}, nil
 }
 

@@ -18,8 +18,9 @@ type Puzzle struct {
 	ID                int64
 	Rules, Position   string
 	Solution          []string
-	Plies             int // the length of the win by the databases
-	Source            string
+	Plies             int    // the length of the win by the databases (0 for a draw)
+	Goal              string // "win", or "draw": the only move that saves the draw
+	Source            string // "tablebase", or "game N"
 	R, RD, Volatility float64
 	Plays, Solved     int
 	CreatedAt         time.Time
@@ -49,9 +50,12 @@ func (s *Store) AddPuzzle(ctx context.Context, p Puzzle) (int64, error) {
 		if id, err = nextID(ctx, tx, "puzzles"); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO puzzles (id, rules, position, solution, plies, source, rating, deviation, volatility, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			id, p.Rules, p.Position, joinMoves(p.Solution), p.Plies, p.Source, p.R, p.RD, p.Volatility, millis(p.CreatedAt))
+		if p.Goal == "" {
+			p.Goal = "win"
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO puzzles (id, rules, position, solution, plies, goal, source, rating, deviation, volatility, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			id, p.Rules, p.Position, joinMoves(p.Solution), p.Plies, p.Goal, p.Source, p.R, p.RD, p.Volatility, millis(p.CreatedAt))
 		return err
 	})
 	return id, err
@@ -61,13 +65,13 @@ func joinMoves(m []string) string { return strings.Join(m, " ") }
 
 func splitMoves(s string) []string { return strings.Fields(s) }
 
-const puzzleColumns = `id, rules, position, solution, plies, source, rating, deviation, volatility, plays, solved, created_at`
+const puzzleColumns = `id, rules, position, solution, plies, goal, source, rating, deviation, volatility, plays, solved, created_at`
 
 func scanPuzzle(row interface{ Scan(...any) error }) (Puzzle, error) {
 	var p Puzzle
 	var sol string
 	var created int64
-	err := row.Scan(&p.ID, &p.Rules, &p.Position, &sol, &p.Plies, &p.Source, &p.R, &p.RD, &p.Volatility, &p.Plays, &p.Solved, &created)
+	err := row.Scan(&p.ID, &p.Rules, &p.Position, &sol, &p.Plies, &p.Goal, &p.Source, &p.R, &p.RD, &p.Volatility, &p.Plays, &p.Solved, &created)
 	p.Solution, p.CreatedAt = splitMoves(sol), fromMillis(created)
 	return p, err
 }

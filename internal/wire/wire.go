@@ -231,16 +231,18 @@ type ReviewSummary struct {
 	Blunders     int `json:"blunders"`
 }
 
-// Puzzle is a puzzle as the player sees it: the position, the side that
-// plays and wins (goal "win"), and the puzzle's rating; not its solution.
+// Puzzle is a puzzle as the player sees it: the position, what the side
+// to move must do, where it came from, and the puzzle's rating; not its
+// solution.
 type Puzzle struct {
 	ID       int64  `json:"id"`
 	Rules    string `json:"rules"`
 	Variant  string `json:"variant"`
 	Position string `json:"position"`
 	ToMove   string `json:"toMove"`
-	Goal     string `json:"goal"`  // "win": the side to move plays and wins
-	Plies    int    `json:"plies"` // the length of the win with best play
+	Goal     string `json:"goal"`   // "win": the side to move plays and wins; "draw": it finds the only move that saves the draw
+	Plies    int    `json:"plies"`  // the length of the win with best play (0 for a draw)
+	Source   string `json:"source"` // "tablebase", or "game N": a position of a game of this server
 	Rating   int    `json:"rating"`
 	Plays    int    `json:"plays"`
 	Solved   int    `json:"solved"`

@@ -1,5 +1,6 @@
 -- Puzzles from perfect play (package puzzle, made by `morris puzzles`):
--- the position, its solution line, where it came from, and its Glicko-2
+-- the position, its solution line, its goal (win, or save the draw), where
+-- it came from (the databases, or a game of the server), and its Glicko-2
 -- rating; each player's puzzle rating; and each player's attempts, the
 -- first of which for a puzzle rates both. Same conventions as 00001.
 
@@ -10,6 +11,7 @@ CREATE TABLE puzzles (
     position    TEXT NOT NULL,
     solution    TEXT NOT NULL,
     plies       INTEGER NOT NULL,
+    goal        TEXT NOT NULL DEFAULT 'win',
     source      TEXT NOT NULL,
     rating      DOUBLE PRECISION NOT NULL,
     deviation   DOUBLE PRECISION NOT NULL,

@@ -37,7 +37,7 @@ export function mount(main, _params, app, query) {
     daily.dataset.id = p.id;
     replace(daily, h('h2', {}, t('puzzle.daily')),
       h('a', { href: '#/puzzle/' + p.id, class: 'daily-board', 'aria-label': t('puzzle.dailyLink') }, b.el),
-      h('p', {}, t('puzzle.toPlay', { side: sideName(p.toMove) }), ' · ', t('puzzle.rating', { n: p.rating, plays: p.plays })),
+      h('p', {}, t(p.goal === 'draw' ? 'puzzle.toDraw' : 'puzzle.toPlay', { side: sideName(p.toMove) }), ' · ', t('puzzle.rating', { n: p.rating, plays: p.plays })),
       h('a', { href: '#/puzzle/' + p.id, class: 'btn small primary', testid: 'lobby-daily-puzzle-link' }, t('puzzle.dailyLink')));
     daily.hidden = false;
   }).catch(() => { /* no puzzles on this server */ });

@@ -97,11 +97,13 @@ export function mount(main, params, app) {
     if (!p || !board) return;
     replace(info,
       h('div', { testid: 'puzzle-id', 'data-id': p.id }, t('puzzle.number', { id: p.id })),
-      h('div', { class: 'muted', testid: 'puzzle-rating', 'data-rating': p.rating }, t('puzzle.rating', { n: p.rating, plays: p.plays })));
+      h('div', { class: 'muted', testid: 'puzzle-rating', 'data-rating': p.rating }, t('puzzle.rating', { n: p.rating, plays: p.plays })),
+      p.source && p.source.startsWith('game ') ? h('div', { class: 'muted', testid: 'puzzle-source' },
+        h('a', { href: '#/game/' + p.source.slice(5) }, t('puzzle.fromGame', { game: t('puzzle.gameN', { id: p.source.slice(5) }) }))) : null);
     const v = st.view;
     const solving = st.status === 'solving';
     board.update(v, { legal: solving ? v.legal : [], interactive: solving });
-    let text = t('puzzle.toPlay', { side: sideName(p.toMove) });
+    let text = t(p.goal === 'draw' ? 'puzzle.toDraw' : 'puzzle.toPlay', { side: sideName(p.toMove) });
     if (st.status === 'checking') text = t('common.loading');
     if (solving && st.mine.length) text = t('puzzle.correct');
     if (st.status === 'solved') text = t('puzzle.solved');

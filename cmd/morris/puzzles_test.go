@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/puzzle"
+)
+
+// TestPuzzlesCommand: morris puzzles draws puzzles from the databases into
+// a server's store, skips those stored before, and with -from-games finds
+// the puzzle in a finished game of the server that started from a puzzle's
+// position; bad flags are refused.
+func TestPuzzlesCommand(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	tbDir := t.TempDir()
+	if _, err := egdb.Build(context.Background(), r, tbDir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	var out, errb bytes.Buffer
+	if err := cmdPuzzles([]string{"-tablebases", tbDir, "-data", data, "-n", "4", "-seed", "3"}, nil, &out, &errb); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "4 puzzles made") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(data, "morris.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := st.PuzzleCount(ctx); err != nil || n != 4 {
+		t.Fatalf("%d puzzles stored, %v", n, err)
+	}
+	// A finished game from a puzzle's position, its first move played.
+	db, err := egdb.Open(tbDir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := puzzle.Defaults
+	o.Sectors = [][2]int{{3, 3}}
+	pz, err := puzzle.Find(db, r, rand.New(rand.NewPCG(11, 12)), o)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, err := st.CreateUser(ctx, store.User{Name: "ann", PasswordHash: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := st.CreateUser(ctx, store.User{Name: "bob", PasswordHash: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := st.CreateGame(ctx, store.Game{Variant: r.Variant(), Rules: r.String(), White: ann.ID, Black: bob.ID, Start: pz.Position.String(), NagSentPly: -1, LastMoveAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AppendMove(ctx, g.ID, store.Append{Ply: 0, Move: pz.Texts()[0], At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.FinishGame(ctx, g.ID, store.Finish{Ply: 1, At: time.Now(), Ending: store.Ending{Result: "1-0", Method: "resignation"}}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out.Reset()
+	if err := cmdPuzzles([]string{"-tablebases", tbDir, "-data", data, "-from-games", "-n", "5"}, nil, &out, &errb); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "from game 101: "+pz.Position.String()) {
+		t.Fatalf("-from-games did not find the game's puzzle %s:\n%s", pz.Position, out.String())
+	}
+	for _, args := range [][]string{
+		{"-data", data},
+		{"-tablebases", tbDir, "-data", data, "-n", "0"},
+		{"-tablebases", tbDir, "-data", data, "-sectors", "9v9"},
+		{"-tablebases", tbDir, "-data", data, "-sectors", "x"},
+		{"-tablebases", t.TempDir() + "/none", "-data", data},
+	} {
+		if err := cmdPuzzles(args, nil, &out, &errb); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}
