@@ -14,7 +14,8 @@ import (
 // evaluation graph with a point a position, the blunder in the list with
 // the better move and in the move list; a click on a point of the graph
 // shows that position; and anyone who opens the game later sees the
-// review, kept with the game.
+// review, kept with the game. The same moves imported as a record on the
+// study board are reviewed there alike.
 func TestBrowserReview(t *testing.T) {
 	s := startSiteWith(t, func(c *server.Config) { c.ReviewLimits = search.Limits{Depth: 4} })
 	ann := s.account(t, "ann", "secret-ann")
@@ -54,6 +55,25 @@ func TestBrowserReview(t *testing.T) {
 	p.click("review-point-2")
 	p.waitState("the position after two moves", func(st debugState) bool { return st.Cursor == 2 })
 	p.waitJS("the point shown as current", `document.querySelector('[data-testid="review-point-2"]').classList.contains('current')`)
+
+	// An imported record on the study board: the same review.
+	st := b.newPage("study")
+	st.open("/study")
+	st.waitState("the study board", func(s debugState) bool { return s.Page == "study" && len(s.Legal) > 0 })
+	st.click("tab-import")
+	st.choose("import-text", "[Variant \"nine-mens-morris\"]\n\n1. a1 d6 2. a4 g1 3. a7xd6 *\n")
+	st.click("import-submit")
+	st.waitState("the record", func(s debugState) bool { return len(s.Moves) == len(moves) })
+	st.click("review-request")
+	st.waitVisible("review-graph")
+	if n := eval[string](st, `document.querySelector('[data-testid="review-graph"]').dataset.points`); n != fmt.Sprint(len(moves)+1) {
+		b.fatalf("the study board's graph has %s points, want %d", n, len(moves)+1)
+	}
+	if mark := eval[string](st, `document.querySelector('[data-testid="move-3"]').dataset.mark || ''`); mark != "blunder" {
+		b.fatalf("g1 on the study board is marked %q, want blunder", mark)
+	}
+	st.click("review-point-4")
+	st.waitState("the position after four moves", func(s debugState) bool { return s.Cursor == 4 })
 
 	// Anyone opening the game later sees the review.
 	q := b.newPage("spectator")

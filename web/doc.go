@@ -164,6 +164,8 @@
 //	                setup-to-move, setup-hand-white, setup-hand-black, setup-clear, setup-start,
 //	                setup-check, setup-error, setup-level, setup-color, setup-play, setup-link (the
 //	                position's address), setup-link-copy; the board has the class editing meanwhile;
+//	                the review of the moves on the board (analysis tab): review, review-request and
+//	                the review's ids of the game page;
 //	                the opening explorer (analysis tab): explorer, explorer-total (data-games),
 //	                explorer-empty, explorer-row-MOVE (data-move, data-games, data-white, data-draws,
 //	                data-black, data-book: the book's value or ""; a click plays the move)

@@ -108,6 +108,8 @@ func New(cfg Config) http.Handler {
 	h("GET /api/game/{id}/export", a.export)
 	h("POST /api/game/{id}/review", a.requestReview)
 	h("GET /api/game/{id}/review", a.review)
+	h("POST /api/review", a.requestRecordReview)
+	h("GET /api/review/{id}", a.recordReview)
 	h("GET /api/game/{id}/stream", a.gameStream)
 	h("GET /api/game/{id}/ws", a.gameSocket)
 	h("POST /api/game/{id}/move", a.move)

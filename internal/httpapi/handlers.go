@@ -578,3 +578,45 @@ func (a *api) review(w http.ResponseWriter, r *http.Request) error {
 	}
 	return writeJSON(w, http.StatusOK, rv)
 }
+
+type recordReviewBody struct {
+	Position string   `json:"position"`
+	Rules    string   `json:"rules"`
+	Moves    []string `json:"moves"`
+}
+
+// requestRecordReview: POST /api/review asks for the engine's review of
+// moves from elsewhere (an imported record): 202 with the review's id.
+func (a *api) requestRecordReview(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	var b recordReviewBody
+	if err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Position != "" && b.Rules != "" {
+		return httpError(http.StatusBadRequest, "a position carries its rules: give position or rules, not both")
+	}
+	rv, err := a.svc.RequestRecordReview(r.Context(), b.Rules, b.Position, b.Moves)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusAccepted, rv)
+}
+
+// recordReview: GET /api/review/{id}.
+func (a *api) recordReview(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	rv, err := a.svc.RecordReview(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, rv)
+}

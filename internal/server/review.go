@@ -1,11 +1,13 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/morrisgame/morris/internal/store"
@@ -75,11 +77,92 @@ func wireReview(r store.Review) (wire.Review, error) {
 	if r.Status == store.ReviewDone {
 		var w wire.Review
 		if err := json.Unmarshal([]byte(r.Result), &w); err != nil {
-			return wire.Review{}, fmt.Errorf("server: the stored review of game %d: %w", r.Game, err)
+			return wire.Review{}, fmt.Errorf("server: the stored review %d: %w", r.ID, err)
 		}
+		w.ID, w.Game = r.ID, r.Game
 		return w, nil
 	}
-	return wire.Review{Game: r.Game, Status: string(r.Status), Done: r.Done, Total: r.Total}, nil
+	return wire.Review{ID: r.ID, Game: r.Game, Status: string(r.Status), Done: r.Done, Total: r.Total}, nil
+}
+
+// MaxRecordReviews is how many reviews of moves from elsewhere may wait
+// at once; one more is refused until the engine has caught up.
+const MaxRecordReviews = 20
+
+// RequestRecordReview asks for the review of moves from elsewhere (an
+// imported record): the position they start from (its text, or "" for the
+// start of rules), checked by the rules core. It runs as a game's does,
+// one at a time in each process; the answer's id is for RecordReview.
+func (s *Service) RequestRecordReview(ctx context.Context, rules, start string, moves []string) (wire.Review, error) {
+	if len(moves) == 0 || len(moves) > 1000 {
+		return wire.Review{}, errorf(BadRequest, "a review takes 1 to 1000 moves, not %d", len(moves))
+	}
+	g, err := recordGame(rules, start, moves)
+	if err != nil {
+		return wire.Review{}, &Error{Kind: BadRequest, Msg: err.Error(), Err: err}
+	}
+	if start != "" {
+		start = g.Start().String()
+	}
+	texts := make([]string, 0, len(moves))
+	replay := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
+	for _, m := range g.Moves() {
+		texts = append(texts, replay.Position().MoveText(m))
+		_ = replay.Play(m)
+	}
+	r, err := s.st.RequestRecordReview(ctx, g.Rules().String(), start, texts, s.now(), MaxRecordReviews)
+	if errors.Is(err, store.ErrBusy) {
+		return wire.Review{}, errorf(Unavailable, "the engine has %d reviews to do already: ask again in a while", MaxRecordReviews)
+	}
+	if err != nil {
+		return wire.Review{}, err
+	}
+	select {
+	case s.reviewKick <- struct{}{}:
+	default:
+	}
+	return wireReview(r)
+}
+
+// RecordReview returns a review of moves from elsewhere by its id.
+func (s *Service) RecordReview(ctx context.Context, id int64) (wire.Review, error) {
+	r, err := s.st.ReviewByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return wire.Review{}, errorf(NotFound, "no review %d", id)
+	}
+	if err != nil {
+		return wire.Review{}, err
+	}
+	return wireReview(r)
+}
+
+// recordGame replays moves (in either notation) from start, or from the
+// start of rules when start is "".
+func recordGame(rules, start string, moves []string) (*mill.Game, error) {
+	var g *mill.Game
+	if start != "" {
+		p, err := mill.ParsePosition(start)
+		if err != nil {
+			return nil, err
+		}
+		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
+	} else {
+		r, err := mill.ParseRules(cmp.Or(rules, "nine-mens-morris"))
+		if err != nil {
+			return nil, err
+		}
+		var opts []mill.GameOption
+		if r.Options().FirstPlayer == mill.FirstLot {
+			opts = append(opts, mill.WithSeed(0))
+		}
+		g = mill.NewGame(r, opts...)
+	}
+	for i, m := range moves {
+		if err := g.PlayText(strings.TrimSpace(m)); err != nil {
+			return nil, fmt.Errorf("move %d %q: %w", i+1, m, err)
+		}
+	}
+	return g, nil
 }
 
 // reviewer is the process's review worker; one of the service's
@@ -110,23 +193,31 @@ func (s *Service) reviewer() {
 			if e == nil {
 				e = s.newEngine()
 			}
-			if err := s.runReview(s.ctx, e, r.Game); err != nil && s.ctx.Err() == nil {
-				s.log.Warn("review", "game", r.Game, "err", err)
+			if err := s.runReview(s.ctx, e, r); err != nil && s.ctx.Err() == nil {
+				s.log.Warn("review", "review", r.ID, "game", r.Game, "err", err)
 			}
 		}
 	}
 }
 
 // runReview reviews a game taken by this process and stores the result.
-func (s *Service) runReview(ctx context.Context, e *engine, id int64) error {
-	snap, err := s.st.Snapshot(ctx, id)
-	if err != nil {
-		return err
+func (s *Service) runReview(ctx context.Context, e *engine, rv store.Review) error {
+	var g *mill.Game
+	if rv.Game != 0 {
+		snap, err := s.st.Snapshot(ctx, rv.Game)
+		if err != nil {
+			return err
+		}
+		if g, err = replay(snap.Game, snap.Moves); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if g, err = recordGame(rv.Rules, rv.Start, rv.Moves); err != nil {
+			return err
+		}
 	}
-	g, err := replay(snap.Game, snap.Moves)
-	if err != nil {
-		return err
-	}
+	id := rv.ID
 	// The databases, where they cover the game's rules, score the
 	// positions they hold exactly.
 	e.prepare("review "+strconv.FormatInt(id, 10), g.Rules(), s.cfg.Tablebase)
@@ -145,7 +236,7 @@ func (s *Service) runReview(ctx context.Context, e *engine, id int64) error {
 	if err != nil {
 		return err
 	}
-	w := wire.Review{Game: id, Status: string(store.ReviewDone), Done: len(moves), Total: len(moves),
+	w := wire.Review{ID: id, Game: rv.Game, Status: string(store.ReviewDone), Done: len(moves), Total: len(moves),
 		Depth: lim.Depth, MoveTimeMs: int(lim.MoveTime.Milliseconds())}
 	const bound = 1000
 	clamp := func(v int) int {

@@ -77,3 +77,61 @@ func TestReview(t *testing.T) {
 		t.Errorf("an unknown game: %v, want not found", err)
 	}
 }
+
+// TestRecordReview: moves from elsewhere (an imported record, from a set-up
+// position) are reviewed like a game: asked for, done off the request
+// path, read by the review's id; moves that do not replay are refused,
+// and so are more reviews than may wait.
+func TestRecordReview(t *testing.T) {
+	s := newService(t, Config{ReviewLimits: search.Limits{Depth: 3}, ReviewPollEvery: time.Hour})
+	ctx := context.Background()
+	rv, err := s.RequestRecordReview(ctx, "nine-mens-morris", "", []string{"a1", "d6", "a4", "g1", "a7xd6"})
+	if err != nil || rv.ID == 0 || rv.Game != 0 || rv.Total != 5 {
+		t.Fatalf("asked: %+v, %v", rv, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for rv.Status != "done" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the review is %s after 30 s", rv.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if rv, err = s.RecordReview(ctx, rv.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(rv.Moves) != 5 || len(rv.Evals) != 6 || rv.Moves[4].Move != "a7xd6" {
+		t.Fatalf("done: %+v", rv)
+	}
+	// From a position, in pbmserv notation too.
+	from, err := s.RequestRecordReview(ctx, "", "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18", []string{"d2-d3"})
+	if err != nil || from.Total != 1 {
+		t.Fatalf("from a position: %+v, %v", from, err)
+	}
+	for name, moves := range map[string][]string{"none": nil, "illegal": {"a1", "a1"}} {
+		if _, err := s.RequestRecordReview(ctx, "nine-mens-morris", "", moves); KindOf(err) != BadRequest {
+			t.Errorf("%s: %v, want a bad request", name, err)
+		}
+	}
+	if _, err := s.RecordReview(ctx, 999); KindOf(err) != NotFound {
+		t.Errorf("an unknown review: %v", err)
+	}
+	// A full queue: once the worker is idle, fill the store's queue
+	// without waking it; one more is refused.
+	for from.Status != "done" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second review is %s", from.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if from, err = s.RecordReview(ctx, from.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range MaxRecordReviews {
+		if _, err := s.st.RequestRecordReview(ctx, "nine-mens-morris", "", []string{"a1"}, time.Now(), MaxRecordReviews); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.RequestRecordReview(ctx, "nine-mens-morris", "", []string{"a1"}); KindOf(err) != Unavailable {
+		t.Errorf("more reviews than may wait: %v, want unavailable", err)
+	}
+}

@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
-// ReviewStatus is where a game's review stands.
+// ReviewStatus is where a review stands.
 type ReviewStatus string
 
 const (
@@ -17,10 +18,15 @@ const (
 	ReviewDone    ReviewStatus = "done"    // Result holds it
 )
 
-// Review is a game's review: where it stands and, once done, its result
-// (the JSON the server answers).
+// Review is a review by the engine: of a game of the server (Game), or of
+// moves from elsewhere (Game 0: Rules, Start and Moves); where it stands
+// and, once done, its result (the JSON the server answers).
 type Review struct {
+	ID          int64
 	Game        int64
+	Rules       string
+	Start       string // the start position as text; "" for the rules' start
+	Moves       []string
 	Status      ReviewStatus
 	Done, Total int // moves reviewed, of all
 	TakenBy     string
@@ -28,6 +34,21 @@ type Review struct {
 	Result      string
 	RequestedAt time.Time
 	UpdatedAt   time.Time
+}
+
+// ErrBusy: too many reviews wait already.
+var ErrBusy = errors.New("store: busy")
+
+const reviewColumns = `id, COALESCE(game_id, 0), rules, start, moves, status, done, total, taken_by, lease_until, result, requested_at, updated_at`
+
+func scanReview(row interface{ Scan(...any) error }) (Review, error) {
+	var r Review
+	var moves string
+	var lease, req, upd int64
+	err := row.Scan(&r.ID, &r.Game, &r.Rules, &r.Start, &moves, &r.Status, &r.Done, &r.Total, &r.TakenBy, &lease, &r.Result, &req, &upd)
+	r.Moves = strings.Fields(moves)
+	r.Lease, r.RequestedAt, r.UpdatedAt = fromMillis(lease), fromMillis(req), fromMillis(upd)
+	return r, err
 }
 
 // RequestReview asks for the review of a finished game, total moves long:
@@ -46,8 +67,16 @@ func (s *Store) RequestReview(ctx context.Context, game int64, total int, now ti
 		if status != Finished {
 			return fmt.Errorf("%w: game %d is not over", ErrConflict, game)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO reviews (game_id, status, total, requested_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-			ON CONFLICT (game_id) DO NOTHING`, game, string(ReviewQueued), total, millis(now))
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM reviews WHERE game_id = $1`, game).Scan(&n); err != nil || n > 0 {
+			return err
+		}
+		id, err := nextID(ctx, tx, "reviews")
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO reviews (id, game_id, status, total, requested_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`,
+			id, game, string(ReviewQueued), total, millis(now))
 		return err
 	})
 	if err != nil {
@@ -56,20 +85,50 @@ func (s *Store) RequestReview(ctx context.Context, game int64, total int, now ti
 	return s.Review(ctx, game)
 }
 
+// RequestRecordReview asks for the review of moves from elsewhere (an
+// imported record): the rules, the start ("" for the rules' start) and
+// the moves, which the caller has checked. More than maxWaiting such
+// reviews waiting or running already is ErrBusy.
+func (s *Store) RequestRecordReview(ctx context.Context, rules, start string, moves []string, now time.Time, maxWaiting int) (Review, error) {
+	var id int64
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM reviews WHERE game_id IS NULL AND status <> $1`, string(ReviewDone)).Scan(&n); err != nil {
+			return err
+		}
+		if n >= maxWaiting {
+			return fmt.Errorf("%w: %d reviews wait already", ErrBusy, n)
+		}
+		var err error
+		if id, err = nextID(ctx, tx, "reviews"); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO reviews (id, rules, start, moves, status, total, requested_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+			id, rules, start, strings.Join(moves, " "), string(ReviewQueued), len(moves), millis(now))
+		return err
+	})
+	if err != nil {
+		return Review{}, err
+	}
+	return s.ReviewByID(ctx, id)
+}
+
 // Review returns a game's review; ErrNotFound if none was asked for.
 func (s *Store) Review(ctx context.Context, game int64) (Review, error) {
-	var r Review
-	var lease, req, upd int64
-	err := s.r.QueryRowContext(ctx, `SELECT game_id, status, done, total, taken_by, lease_until, result, requested_at, updated_at
-		FROM reviews WHERE game_id = $1`, game).Scan(&r.Game, &r.Status, &r.Done, &r.Total, &r.TakenBy, &lease, &r.Result, &req, &upd)
+	r, err := scanReview(s.r.QueryRowContext(ctx, `SELECT `+reviewColumns+` FROM reviews WHERE game_id = $1`, game))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Review{}, fmt.Errorf("%w: no review of game %d", ErrNotFound, game)
 	}
-	if err != nil {
-		return Review{}, dbError(err)
+	return r, dbError(err)
+}
+
+// ReviewByID returns a review by its id.
+func (s *Store) ReviewByID(ctx context.Context, id int64) (Review, error) {
+	r, err := scanReview(s.r.QueryRowContext(ctx, `SELECT `+reviewColumns+` FROM reviews WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Review{}, fmt.Errorf("%w: no review %d", ErrNotFound, id)
 	}
-	r.Lease, r.RequestedAt, r.UpdatedAt = fromMillis(lease), fromMillis(req), fromMillis(upd)
-	return r, nil
+	return r, dbError(err)
 }
 
 // TakeReview takes the review waiting longest (queued, or running with its
@@ -80,13 +139,13 @@ func (s *Store) TakeReview(ctx context.Context, worker string, now time.Time, le
 	if s.Backend() == "postgres" {
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
-	var game int64
+	var id int64
 	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `UPDATE reviews SET status = $1, taken_by = $2, lease_until = $3, updated_at = $4
-			WHERE game_id = (SELECT game_id FROM reviews WHERE status = $5 OR (status = $1 AND lease_until <= $4)
-				ORDER BY requested_at, game_id LIMIT 1`+lock+`)
-			RETURNING game_id`,
-			string(ReviewRunning), worker, millis(now.Add(lease)), millis(now), string(ReviewQueued)).Scan(&game)
+			WHERE id = (SELECT id FROM reviews WHERE status = $5 OR (status = $1 AND lease_until <= $4)
+				ORDER BY requested_at, id LIMIT 1`+lock+`)
+			RETURNING id`,
+			string(ReviewRunning), worker, millis(now.Add(lease)), millis(now), string(ReviewQueued)).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -98,37 +157,37 @@ func (s *Store) TakeReview(ctx context.Context, worker string, now time.Time, le
 	if err != nil || !ok {
 		return Review{}, false, err
 	}
-	r, err = s.Review(ctx, game)
+	r, err = s.ReviewByID(ctx, id)
 	return r, err == nil, err
 }
 
-// ReviewProgress records that worker has reviewed done of total moves,
-// and extends its lease to until. A review no longer worker's (its lease
-// ran out and another took it) is ErrConflict.
-func (s *Store) ReviewProgress(ctx context.Context, game int64, worker string, done, total int, now, until time.Time) error {
+// ReviewProgress records that worker has reviewed done of total moves of
+// review id, and extends its lease to until. A review no longer worker's
+// (its lease ran out and another took it) is ErrConflict.
+func (s *Store) ReviewProgress(ctx context.Context, id int64, worker string, done, total int, now, until time.Time) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE reviews SET done = $1, total = $2, lease_until = $3, updated_at = $4
-			WHERE game_id = $5 AND taken_by = $6 AND status = $7`, done, total, millis(until), millis(now), game, worker, string(ReviewRunning))
+			WHERE id = $5 AND taken_by = $6 AND status = $7`, done, total, millis(until), millis(now), id, worker, string(ReviewRunning))
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w: the review of game %d is not %s's", ErrConflict, game, worker)
+			return fmt.Errorf("%w: review %d is not %s's", ErrConflict, id, worker)
 		}
 		return nil
 	})
 }
 
-// FinishReview stores worker's finished review of a game.
-func (s *Store) FinishReview(ctx context.Context, game int64, worker, result string, now time.Time) error {
+// FinishReview stores worker's finished review.
+func (s *Store) FinishReview(ctx context.Context, id int64, worker, result string, now time.Time) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE reviews SET status = $1, done = total, result = $2, updated_at = $3, lease_until = 0
-			WHERE game_id = $4 AND taken_by = $5 AND status = $6`, string(ReviewDone), result, millis(now), game, worker, string(ReviewRunning))
+			WHERE id = $4 AND taken_by = $5 AND status = $6`, string(ReviewDone), result, millis(now), id, worker, string(ReviewRunning))
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w: the review of game %d is not %s's", ErrConflict, game, worker)
+			return fmt.Errorf("%w: review %d is not %s's", ErrConflict, id, worker)
 		}
 		return nil
 	})

@@ -183,14 +183,16 @@ type ExplorerMove struct {
 	Book  *int   `json:"book,omitempty"`
 }
 
-// Review is a game's review by the engine (GET /api/game/ID/review):
+// Review is a review by the engine, of a game of the server (GET
+// /api/game/ID/review) or of moves from elsewhere (GET /api/review/ID):
 // where it stands and, once done, every move judged, the evaluation along
 // the game for its graph, and a summary a side.
 type Review struct {
-	Game   int64  `json:"game"`
-	Status string `json:"status"` // "none" (nobody asked), "queued", "running", "done"
-	Done   int    `json:"done"`   // moves reviewed
-	Total  int    `json:"total"`  // of all
+	ID     int64  `json:"id"`             // the review's id (GET /api/review/ID)
+	Game   int64  `json:"game,omitempty"` // the game reviewed; 0 for moves from elsewhere (an imported record)
+	Status string `json:"status"`         // "none" (nobody asked), "queued", "running", "done"
+	Done   int    `json:"done"`           // moves reviewed
+	Total  int    `json:"total"`          // of all
 	// Once done:
 	Moves []ReviewMove `json:"moves,omitempty"`
 	// Evals is the evaluation for white, in hundredths of a piece, of the

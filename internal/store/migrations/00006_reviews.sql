@@ -1,12 +1,17 @@
--- Game reviews: the engine's review of a finished game (package review),
--- asked for by anyone and kept with the game. A review is a job any process
--- takes (taken_by, with a lease as engine_jobs), reports its progress
--- (done of total moves) and ends with its result, the JSON of the answer
--- of GET /api/game/ID/review. Same conventions as 00001.
+-- Reviews by the engine (package review): of a finished game of the server
+-- (game_id, kept with the game), or of moves from elsewhere, an imported
+-- record (game_id NULL; rules, start and moves say what is reviewed). A
+-- review is a job any process takes (taken_by, with a lease as
+-- engine_jobs), reports its progress (done of total moves) and ends with
+-- its result, the JSON of the server's answer. Same conventions as 00001.
 
 -- +goose Up
 CREATE TABLE reviews (
-    game_id      BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    id           BIGINT PRIMARY KEY,
+    game_id      BIGINT UNIQUE REFERENCES games (id) ON DELETE CASCADE,
+    rules        TEXT NOT NULL DEFAULT '',
+    start        TEXT NOT NULL DEFAULT '',
+    moves        TEXT NOT NULL DEFAULT '',
     status       TEXT NOT NULL,
     done         INTEGER NOT NULL DEFAULT 0,
     total        INTEGER NOT NULL DEFAULT 0,
@@ -17,6 +22,8 @@ CREATE TABLE reviews (
     updated_at   BIGINT NOT NULL
 );
 CREATE INDEX reviews_waiting ON reviews (status, lease_until);
+INSERT INTO counters (name, last_id) VALUES ('reviews', 0);
 
 -- +goose Down
+DELETE FROM counters WHERE name = 'reviews';
 DROP TABLE reviews;

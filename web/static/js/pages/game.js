@@ -13,12 +13,12 @@
 // correspondence game a move can wait for a confirmation (a switch kept in
 // the browser).
 
-import { h, replace, s as svg } from '../dom.js';
+import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session, GameSocket, boards, variants, rulesText, position as fetchPosition, ApiError } from '../api.js';
 import { Board, handStones } from '../board.js';
 import { parsePosition, parseMove, diagonalMills, boardOf, placingCaptures, adjacentNames } from '../notation.js';
-import { MoveList, replayKeys, rulesName, controlText, resultText, sideName, playerLink, errorText, ratingText } from '../ui.js';
+import { MoveList, replayKeys, rulesName, controlText, resultText, sideName, playerLink, errorText, ratingText, reviewDone, markMoveList, showReviewCursor } from '../ui.js';
 import { play as playSound, moveKind } from '../sound.js';
 
 const CLAIM_AFTER_MS = 60000; // the server's default silence before a claim
@@ -573,8 +573,6 @@ export function mount(main, params, app) {
   }
 
   // The review (after the game).
-  const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
-
   // loadReview reads the review of the finished game, if one was asked for.
   async function loadReview() {
     try {
@@ -634,58 +632,13 @@ export function mount(main, params, app) {
         h('progress', { testid: 'review-progress', max: String(rv.total), value: String(rv.done), 'data-done': rv.done, 'data-total': rv.total }));
       return;
     }
-    const sum = ['white', 'black'].map((side) => {
-      const x = rv.summary[side];
-      return x ? h('li', { testid: 'review-summary-' + side },
-        t('review.summary', { side: sideName(side), inaccuracies: x.inaccuracies, mistakes: x.mistakes, blunders: x.blunders, loss: x.averageLoss })) : null;
-    });
-    const marked = rv.moves.filter((m) => m.mark);
-    replace(reviewBox, title,
-      reviewGraph(),
-      h('p', { class: 'muted small' }, rv.depth ? t('review.limitsDepth', { n: rv.depth }) : t('review.limitsMs', { n: rv.movetimeMs })),
-      h('ul', { class: 'review-summary' }, sum),
-      marked.length ? h('ol', { class: 'review-list', testid: 'review-list' }, marked.map((m) => h('li', {
-        class: 'mark-' + m.mark, testid: 'review-item-' + m.ply, 'data-mark': m.mark, 'data-best': m.best, tabindex: '0',
-        onclick: () => goTo(m.ply),
-        onkeydown: (e) => { if (e.key === 'Enter') goTo(m.ply); },
-      }, t('review.item', { move: m.move + MARKS[m.mark], mark: t('review.mark.' + m.mark), best: m.best, played: m.playedText, score: m.scoreText }))))
-        : h('p', { class: 'muted', testid: 'review-clean' }, t('review.clean')));
+    replace(reviewBox, title, ...reviewDone(rv, { cursor: live() ? st.moves.length : st.cursor, onGo: goTo }));
     markMoves();
-  }
-
-  // reviewGraph draws the evaluation for white along the game: a point a
-  // position (the start, then after each move), a click goes there.
-  function reviewGraph() {
-    const W = 300;
-    const H = 90;
-    const n = rv.evals.length;
-    const x = (i) => (n > 1 ? (i * (W - 8)) / (n - 1) + 4 : W / 2);
-    const y = (v) => H / 2 - (v / 1000) * (H / 2 - 4);
-    const points = rv.evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-    const cursor = live() ? st.moves.length : st.cursor;
-    return svg('svg', { class: 'review-graph', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('review.graph'), testid: 'review-graph', 'data-points': n },
-      svg('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'white-half' }),
-      svg('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }),
-      svg('polyline', { points, class: 'eval' }),
-      rv.evals.map((v, i) => {
-        const m = i > 0 ? rv.moves[i - 1] : null;
-        return svg('circle', {
-          cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: m && m.mark ? 3.5 : 2.2,
-          class: ['pt', m && m.mark ? 'mark-' + m.mark : '', i === cursor ? 'current' : ''].join(' ').trim(),
-          testid: 'review-point-' + i, 'data-eval': v, onclick: () => goTo(i),
-        }, svg('title', {}, i === 0 ? t('review.start') : `${m.move}${m.mark ? MARKS[m.mark] : ''} (${(v / 100).toFixed(2)})`));
-      }));
   }
 
   // markMoves puts the review's marks on the moves of the move list.
   function markMoves() {
-    if (!rv || rv.status !== 'done') return;
-    for (const m of rv.moves) {
-      const b = moveList.list.querySelector(`[data-testid="move-${m.ply}"]`);
-      if (!b || b.dataset.mark === (m.mark || '')) continue;
-      b.dataset.mark = m.mark || '';
-      if (m.mark) b.append(h('span', { class: 'mark mark-' + m.mark, 'aria-label': t('review.mark.' + m.mark) }, MARKS[m.mark]));
-    }
+    if (rv && rv.status === 'done') markMoveList(moveList, rv);
   }
 
   function renderResult() {
@@ -700,9 +653,7 @@ export function mount(main, params, app) {
       loadReview();
     } else if (rv && rv.status === 'done') {
       // The graph's current point follows the replay.
-      const g = reviewBox.querySelector('[data-testid="review-graph"]');
-      const cursor = live() ? st.moves.length : st.cursor;
-      if (g) for (const c of g.querySelectorAll('circle')) c.classList.toggle('current', c.dataset.testid === 'review-point-' + cursor);
+      showReviewCursor(reviewBox, live() ? st.moves.length : st.cursor);
     }
     resultBox.hidden = false;
     resultBox.dataset.result = st.result;

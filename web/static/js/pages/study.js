@@ -8,14 +8,15 @@
 // by the server, then analysed, played against the engine, or shared as a
 // link (#/study?position=TEXT opens it); the opening explorer: the moves
 // this server's finished games played from the position shown, with their
-// results and the book's values (GET /api/explorer).
+// results and the book's values (GET /api/explorer); the engine's review of
+// the moves on the board, an imported record's say (POST /api/review).
 
 import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, boards, variants, rulesText, ensureToken, position as fetchPosition } from '../api.js';
 import { Board, handStones } from '../board.js';
 import { parsePosition, parseMove, diagonalMills, boardOf, presetOf, writePosition, adjacentNames } from '../notation.js';
-import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName } from '../ui.js';
+import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName, reviewDone, markMoveList } from '../ui.js';
 import { writeRecord } from '../record.js';
 import { play as playSound, moveKind } from '../sound.js';
 
@@ -56,6 +57,12 @@ export function mount(main, _params, app, query, gameId) {
   const engineOut = h('div', { class: 'engine-out', testid: 'engine-output', hidden: true });
   const explorerOut = h('section', { class: 'explorer', testid: 'explorer', 'aria-live': 'polite' });
   const explored = new Map(); // position text -> the explorer's answer
+  const reviewOut = h('section', { class: 'review panel-sub', testid: 'review', 'aria-live': 'polite' });
+  // The review of the moves on the board: null, or the server's answer
+  // with reviewFor, the start and moves it is of.
+  let rv = null;
+  let reviewFor = '';
+  let reviewTimer = 0;
   const engineToggle = h('input', { type: 'checkbox', testid: 'engine-toggle', onchange: () => { st.engineOn = engineToggle.checked; analyse(); } });
   const passBtn = h('button', { type: 'button', class: 'btn small primary', testid: 'pass', hidden: true, onclick: () => { const m = st.view.legal.find((x) => x.kind === 'pass'); if (m) play(m); } }, t('game.pass'));
   const hands = h('div', { class: 'hands', testid: 'study-hands' });
@@ -190,6 +197,7 @@ export function mount(main, _params, app, query, gameId) {
     renderBoard();
     renderStatus();
     moveList.set(st.moves, st.cursor, st.start ? parsePosition(st.start).ply : 0);
+    renderReview();
     renderEngine();
     renderInfo();
     if (st.tab === 'export') renderExport();
@@ -382,6 +390,63 @@ export function mount(main, _params, app, query, gameId) {
         : h('p', { class: 'muted', testid: 'explorer-empty' }, t('explorer.none')));
   }
 
+  // The review of the moves on the board (off the request path: asked
+  // for, then read each second until done).
+  function reviewKey() {
+    return (st.start || st.rules) + '|' + st.moves.join(' ');
+  }
+
+  async function requestReview() {
+    const body = st.start ? { position: st.start, moves: st.moves } : { rules: st.rules, moves: st.moves };
+    reviewFor = reviewKey();
+    try {
+      rv = await api('POST', '/api/review', body, { auth: false });
+    } catch (err) {
+      rv = { error: errorText(err) };
+    }
+    if (!alive) return;
+    renderReview();
+    pollReview();
+  }
+
+  function pollReview() {
+    clearTimeout(reviewTimer);
+    if (!rv || rv.error || rv.status === 'done') return;
+    reviewTimer = setTimeout(async () => {
+      try {
+        rv = await api('GET', '/api/review/' + rv.id, undefined, { auth: false });
+      } catch (err) {
+        rv = { error: errorText(err) };
+      }
+      if (!alive) return;
+      renderReview();
+      pollReview();
+    }, 1000);
+  }
+
+  function renderReview() {
+    if (st.tab !== 'analysis') return;
+    const current = rv && reviewFor === reviewKey();
+    const title = h('h2', {}, t('review.title'));
+    if (!current) {
+      replace(reviewOut, st.moves.length ? [title,
+        h('button', { type: 'button', class: 'btn small', testid: 'review-request', onclick: requestReview }, t('review.requestMoves'))] : []);
+      return;
+    }
+    if (rv.error) {
+      replace(reviewOut, title, h('p', { class: 'form-error', testid: 'review-error' }, rv.error));
+      return;
+    }
+    if (rv.status !== 'done') {
+      replace(reviewOut, title,
+        h('p', { class: 'muted' }, rv.status === 'queued' ? t('review.queued') : t('review.progress', { done: rv.done, total: rv.total })),
+        h('progress', { testid: 'review-progress', max: String(rv.total), value: String(rv.done), 'data-done': rv.done, 'data-total': rv.total }));
+      return;
+    }
+    replace(reviewOut, title, ...reviewDone(rv, { cursor: st.cursor, onGo: (k) => go(k) }));
+    markMoveList(moveList, rv);
+  }
+
   function renderEngine() {
     engineOut.hidden = !st.engineOn;
     if (!st.engineOn) return;
@@ -465,10 +530,12 @@ export function mount(main, _params, app, query, gameId) {
       h('label', { class: 'check engine-toggle' }, engineToggle, h('span', {}, t('study.engine'))),
       engineOut,
       moveList.el,
+      reviewOut,
       explorerOut);
     engineToggle.checked = st.engineOn;
     renderEngine();
     renderExplorer();
+    renderReview();
   }
 
   // The set-up tab: the board as an editor.
@@ -790,10 +857,12 @@ export function mount(main, _params, app, query, gameId) {
     position: st.view ? st.view.position : null,
     legal: st.view && st.viewKey === key(st.cursor) ? st.view.legal.map((m) => m.text) : [],
     analysis: st.analysis,
+    review: rv && !rv.error ? { status: rv.status, done: rv.done, total: rv.total } : null,
   }));
 
   return () => {
     alive = false;
+    clearTimeout(reviewTimer);
     offKeys();
     if (analysisCtl) analysisCtl.abort();
   };
