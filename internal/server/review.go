@@ -48,10 +48,7 @@ func (s *Service) RequestReview(ctx context.Context, id int64) (wire.Review, err
 	if err != nil {
 		return wire.Review{}, err
 	}
-	select {
-	case s.reviewKick <- struct{}{}:
-	default:
-	}
+	s.wakeReviewer()
 	return wireReview(r)
 }
 
@@ -117,10 +114,7 @@ func (s *Service) RequestRecordReview(ctx context.Context, rules, start string, 
 	if err != nil {
 		return wire.Review{}, err
 	}
-	select {
-	case s.reviewKick <- struct{}{}:
-	default:
-	}
+	s.wakeReviewer()
 	return wireReview(r)
 }
 
@@ -271,4 +265,12 @@ func (s *Service) runReview(ctx context.Context, e *engine, rv store.Review) err
 		return err
 	}
 	return s.st.FinishReview(ctx, id, s.process, string(b), s.now())
+}
+
+// wakeReviewer has this process's review worker look for reviews now.
+func (s *Service) wakeReviewer() {
+	select {
+	case s.reviewKick <- struct{}{}:
+	default:
+	}
 }

@@ -4,6 +4,7 @@
 
 import { h, replace, s as svg } from './dom.js';
 import { t, has } from './i18n.js';
+import { api } from './api.js';
 import { moveNumber } from './notation.js';
 
 export function variantName(id) {
@@ -295,4 +296,31 @@ export function markMoveList(moveList, rv) {
 export function showReviewCursor(root, cursor) {
   const g = root.querySelector('[data-testid="review-graph"]');
   if (g) for (const c of g.querySelectorAll('circle')) c.classList.toggle('current', c.dataset.testid === 'review-point-' + cursor);
+}
+
+// followReview takes the first answer about a review (a promise) and
+// reads the review again (GET url(rv)) each second while it waits or runs,
+// calling onChange with each answer ({error} on a failure). It returns a
+// function that stops it.
+export function followReview(first, url, onChange) {
+  let timer = 0;
+  let stopped = false;
+  const step = async (p) => {
+    let rv;
+    try {
+      rv = await p;
+    } catch (err) {
+      rv = { error: errorText(err) };
+    }
+    if (stopped) return;
+    onChange(rv);
+    if (rv && !rv.error && (rv.status === 'queued' || rv.status === 'running')) {
+      timer = setTimeout(() => step(api('GET', url(rv), undefined, { auth: false })), 1000);
+    }
+  };
+  step(first);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

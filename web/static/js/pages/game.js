@@ -18,7 +18,7 @@ import { t } from '../i18n.js';
 import { api, session, GameSocket, boards, variants, rulesText, position as fetchPosition, ApiError } from '../api.js';
 import { Board, handStones } from '../board.js';
 import { parsePosition, parseMove, diagonalMills, boardOf, placingCaptures, adjacentNames } from '../notation.js';
-import { MoveList, replayKeys, rulesName, controlText, resultText, sideName, playerLink, errorText, ratingText, reviewDone, markMoveList, showReviewCursor } from '../ui.js';
+import { MoveList, replayKeys, rulesName, controlText, resultText, sideName, playerLink, errorText, ratingText, reviewDone, markMoveList, showReviewCursor, followReview } from '../ui.js';
 import { play as playSound, moveKind } from '../sound.js';
 
 const CLAIM_AFTER_MS = 60000; // the server's default silence before a claim
@@ -47,7 +47,7 @@ export function mount(main, params, app) {
   const reviewBox = h('section', { class: 'review panel-sub', testid: 'review', hidden: true, 'aria-live': 'polite' });
   // The review: null until asked for (or read), then the server's answer.
   let rv = null;
-  let reviewTimer = 0;
+  let stopReview = () => {};
   let reviewLoaded = false;
   const moveList = new MoveList({ onGo: (k) => goTo(k) });
   const chatList = h('ul', { class: 'chat-list', testid: 'chat-list', 'aria-live': 'polite' });
@@ -573,44 +573,23 @@ export function mount(main, params, app) {
   }
 
   // The review (after the game).
-  // loadReview reads the review of the finished game, if one was asked for.
-  async function loadReview() {
-    try {
-      rv = await api('GET', `/api/game/${id}/review`, undefined, { auth: false });
-      if (rv.status === 'none') rv = null;
-    } catch (err) {
-      rv = { error: errorText(err) };
-    }
-    if (!alive) return;
-    renderReview();
-    pollReview();
+  // loadReview reads the review of the finished game, if one was asked
+  // for, and follows it while it runs; requestReview asks for one.
+  function loadReview() {
+    followReviewOf(api('GET', `/api/game/${id}/review`, undefined, { auth: false }));
   }
 
-  async function requestReview() {
-    try {
-      rv = await api('POST', `/api/game/${id}/review`, undefined, { auth: false });
-    } catch (err) {
-      rv = { error: errorText(err) };
-    }
-    if (!alive) return;
-    renderReview();
-    pollReview();
+  function requestReview() {
+    followReviewOf(api('POST', `/api/game/${id}/review`, undefined, { auth: false }));
   }
 
-  // pollReview asks again each second while the review runs.
-  function pollReview() {
-    clearTimeout(reviewTimer);
-    if (!rv || rv.error || rv.status === 'done') return;
-    reviewTimer = setTimeout(async () => {
-      try {
-        rv = await api('GET', `/api/game/${id}/review`, undefined, { auth: false });
-      } catch (err) {
-        rv = { error: errorText(err) };
-      }
+  function followReviewOf(first) {
+    stopReview();
+    stopReview = followReview(first, () => `/api/game/${id}/review`, (x) => {
       if (!alive) return;
+      rv = x && x.status === 'none' ? null : x;
       renderReview();
-      pollReview();
-    }, 1000);
+    });
   }
 
   function renderReview() {
@@ -845,6 +824,6 @@ export function mount(main, params, app) {
     offKeys();
     clearInterval(ticker);
     clearTimeout(messageTimer);
-    clearTimeout(reviewTimer);
+    stopReview();
   };
 }

@@ -16,7 +16,7 @@ import { t } from '../i18n.js';
 import { api, boards, variants, rulesText, ensureToken, position as fetchPosition } from '../api.js';
 import { Board, handStones } from '../board.js';
 import { parsePosition, parseMove, diagonalMills, boardOf, presetOf, writePosition, adjacentNames } from '../notation.js';
-import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName, reviewDone, markMoveList } from '../ui.js';
+import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName, reviewDone, markMoveList, followReview } from '../ui.js';
 import { writeRecord } from '../record.js';
 import { play as playSound, moveKind } from '../sound.js';
 
@@ -62,7 +62,7 @@ export function mount(main, _params, app, query, gameId) {
   // with reviewFor, the start and moves it is of.
   let rv = null;
   let reviewFor = '';
-  let reviewTimer = 0;
+  let stopReview = () => {};
   const engineToggle = h('input', { type: 'checkbox', testid: 'engine-toggle', onchange: () => { st.engineOn = engineToggle.checked; analyse(); } });
   const passBtn = h('button', { type: 'button', class: 'btn small primary', testid: 'pass', hidden: true, onclick: () => { const m = st.view.legal.find((x) => x.kind === 'pass'); if (m) play(m); } }, t('game.pass'));
   const hands = h('div', { class: 'hands', testid: 'study-hands' });
@@ -396,32 +396,15 @@ export function mount(main, _params, app, query, gameId) {
     return (st.start || st.rules) + '|' + st.moves.join(' ');
   }
 
-  async function requestReview() {
+  function requestReview() {
     const body = st.start ? { position: st.start, moves: st.moves } : { rules: st.rules, moves: st.moves };
     reviewFor = reviewKey();
-    try {
-      rv = await api('POST', '/api/review', body, { auth: false });
-    } catch (err) {
-      rv = { error: errorText(err) };
-    }
-    if (!alive) return;
-    renderReview();
-    pollReview();
-  }
-
-  function pollReview() {
-    clearTimeout(reviewTimer);
-    if (!rv || rv.error || rv.status === 'done') return;
-    reviewTimer = setTimeout(async () => {
-      try {
-        rv = await api('GET', '/api/review/' + rv.id, undefined, { auth: false });
-      } catch (err) {
-        rv = { error: errorText(err) };
-      }
+    stopReview();
+    stopReview = followReview(api('POST', '/api/review', body, { auth: false }), (x) => '/api/review/' + x.id, (x) => {
       if (!alive) return;
+      rv = x;
       renderReview();
-      pollReview();
-    }, 1000);
+    });
   }
 
   function renderReview() {
@@ -862,7 +845,7 @@ export function mount(main, _params, app, query, gameId) {
 
   return () => {
     alive = false;
-    clearTimeout(reviewTimer);
+    stopReview();
     offKeys();
     if (analysisCtl) analysisCtl.abort();
   };
