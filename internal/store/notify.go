@@ -45,7 +45,8 @@ func (s *Store) CanNotify() bool { return s.channel != "" }
 func (s *Store) NotifyChannel() string { return s.channel }
 
 // Notify sends payloads, in order, to every process listening on this
-// database and schema (this one too, if it listens), in one statement.
+// database and schema (this one too, if it listens), in one statement, on
+// a connection kept for it. Calls are one at a time.
 func (s *Store) Notify(ctx context.Context, payloads []string) error {
 	if !s.CanNotify() {
 		return ErrNoNotify
@@ -58,7 +59,22 @@ func (s *Store) Notify(ctx context.Context, payloads []string) error {
 	if len(payloads) == 0 {
 		return nil
 	}
-	_, err := s.w.ExecContext(ctx, `SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, i) ORDER BY i`, s.channel, payloads)
+	s.notifyMu.Lock()
+	defer s.notifyMu.Unlock()
+	if s.notifyConn == nil {
+		c, err := s.w.Conn(ctx)
+		if err != nil {
+			return dbError(err)
+		}
+		s.notifyConn = c
+	}
+	_, err := s.notifyConn.ExecContext(ctx, `SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, i) ORDER BY i`, s.channel, payloads)
+	if err != nil {
+		// A broken connection (the database restarted, say): the next
+		// call takes another.
+		_ = s.notifyConn.Close()
+		s.notifyConn = nil
+	}
 	return dbError(err)
 }
 

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -64,6 +65,11 @@ type Store struct {
 	// with, and the channel of the notifications between the processes
 	// that share this database and schema (notify.go).
 	dsn, channel string
+	// notifyConn is the connection Notify keeps for itself (PostgreSQL),
+	// so that a notification never waits in line with the moves for the
+	// pool: under load the relay then stays as fast as the moves.
+	notifyMu   sync.Mutex
+	notifyConn *sql.Conn
 }
 
 //go:embed migrations/*.sql
@@ -256,6 +262,12 @@ func (s *Store) Close() error {
 	if s.batch != nil {
 		s.batch.close()
 	}
+	s.notifyMu.Lock()
+	if s.notifyConn != nil {
+		_ = s.notifyConn.Close()
+		s.notifyConn = nil
+	}
+	s.notifyMu.Unlock()
 	if s.ckpt != nil {
 		s.ckpt.close()
 	}
