@@ -82,9 +82,8 @@ func TestBrowserPuzzles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := rating.Default()
 		id, err := s.svc.Store().AddPuzzle(context.Background(), store.Puzzle{Rules: r.String(), Position: pz.Position.String(), Solution: pz.Texts(),
-			Plies: pz.Plies, Source: "tablebase", R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+			Plies: pz.Plies, Source: "tablebase", CreatedAt: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,6 @@ import (
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/httpapi"
-	"github.com/morrisgame/morris/internal/rating"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
@@ -1509,9 +1508,8 @@ func TestBrowserScreenshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := rating.Default()
 	pid, err := s.svc.Store().AddPuzzle(context.Background(), store.Puzzle{Rules: r.String(), Position: pz.Position.String(), Solution: pz.Texts(),
-		Plies: pz.Plies, Source: "tablebase", R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+		Plies: pz.Plies, Source: "tablebase", CreatedAt: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}

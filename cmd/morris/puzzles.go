@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
-	"github.com/morrisgame/morris/internal/rating"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/puzzle"
@@ -128,9 +127,8 @@ func addPuzzle(ctx context.Context, st *store.Store, r *mill.Rules, pz puzzle.Pu
 }
 
 func addPuzzleFrom(ctx context.Context, st *store.Store, r *mill.Rules, pz puzzle.Puzzle, source string) (int64, error) {
-	d := rating.Default()
 	return st.AddPuzzle(ctx, store.Puzzle{Rules: r.String(), Position: pz.Position.String(), Solution: pz.Texts(), Plies: pz.Plies,
-		Goal: pz.Goal, Source: source, R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+		Goal: pz.Goal, Source: source, CreatedAt: time.Now()})
 }
 
 // puzzlesFromGames goes through the server's finished games, newest first,

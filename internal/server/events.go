@@ -99,7 +99,11 @@ func (s *Service) publishMove(o *owner) {
 		ToMove: colorName(p.SideToMove()), Clocks: wireClocks(o.g, s.now()), Status: string(o.g.Status),
 		Result: o.g.Result, Method: o.g.Method,
 	}
-	s.hub.publishGame(o.id, Event{Version: o.g.Version, Data: mustJSON(ev), Change: moveChange(o)})
+	e := Event{Version: o.g.Version, Data: mustJSON(ev)}
+	if s.hub.relaying() {
+		e.Change = moveChange(o) // for the other processes' copies only
+	}
+	s.hub.publishGame(o.id, e)
 }
 
 // publishFollowers tells the account streams of a game's followers that

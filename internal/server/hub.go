@@ -169,6 +169,9 @@ func (h *hub) relayAnalysis() {
 	}
 }
 
+// relaying reports whether events go to other processes too.
+func (h *hub) relaying() bool { return h.relay != nil }
+
 // deliverGame sends a game's event to its listeners in this process.
 func (h *hub) deliverGame(id int64, e Event) {
 	h.mu.Lock()

@@ -14,9 +14,8 @@ import (
 // against the stored line).
 func addTestPuzzle(t *testing.T, s *Service, position string, solution []string) int64 {
 	t.Helper()
-	d := rating.Default()
 	id, err := s.st.AddPuzzle(context.Background(), store.Puzzle{Rules: "nine-mens-morris", Position: position, Solution: solution,
-		Plies: 5, Source: "test", R: d.R, RD: d.RD, Volatility: d.Sigma, CreatedAt: time.Now()})
+		Plies: 5, Source: "test", CreatedAt: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,9 +41,14 @@ type PuzzleAttempt struct {
 	At                        time.Time
 }
 
-// AddPuzzle stores a new puzzle; a puzzle of the same rules and position
-// already stored is ErrDuplicate.
+// AddPuzzle stores a new puzzle, at the newcomer's rating (rating.Default)
+// unless p has one; a puzzle of the same rules and position already
+// stored is ErrDuplicate.
 func (s *Store) AddPuzzle(ctx context.Context, p Puzzle) (int64, error) {
+	if p.R == 0 {
+		d := rating.Default()
+		p.R, p.RD, p.Volatility = d.R, d.RD, d.Sigma
+	}
 	var id int64
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
