@@ -1,11 +1,11 @@
 package puzzle
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -15,15 +15,7 @@ import (
 // is legal.
 func TestFind(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
-	dir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	db, err := egdb.Open(dir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, _ := egdbtest.Build(t, r, []egdb.Key{{White: 3, Black: 3}}...)
 	o := Defaults
 	o.Sectors = [][2]int{{3, 3}}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -81,15 +73,7 @@ func valueOf(mv []egdb.MoveValue, m mill.Move) egdb.Value {
 // by Of), and a drawn position with one saving move gives a draw puzzle.
 func TestOfAndDraw(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
-	dir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}, {White: 4, Black: 3}}, egdb.BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	db, err := egdb.Open(dir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, _ := egdbtest.Build(t, r, []egdb.Key{{White: 3, Black: 3}, {White: 4, Black: 3}}...)
 	o := Defaults
 	o.Sectors = [][2]int{{3, 3}}
 	pz, err := Find(db, r, rand.New(rand.NewPCG(7, 8)), o)

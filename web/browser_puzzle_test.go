@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/internal/rating"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
@@ -63,15 +63,7 @@ func (p *page) waitPuzzle(what string, ok func(puzzleState) bool) puzzleState {
 func TestBrowserPuzzles(t *testing.T) {
 	s := startSite(t)
 	r := mill.MustRules("nine-mens-morris")
-	dir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	db, err := egdb.Open(dir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, _ := egdbtest.Build(t, r)
 	o := puzzle.Defaults
 	o.Sectors = [][2]int{{3, 3}}
 	rng := rand.New(rand.NewPCG(3, 4))

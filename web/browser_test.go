@@ -43,7 +43,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/httpapi"
 	"github.com/morrisgame/morris/internal/server"
@@ -1493,15 +1493,7 @@ func TestBrowserScreenshots(t *testing.T) {
 
 	// A puzzle from the 3v3 databases.
 	r := mill.MustRules("nine-mens-morris")
-	tbDir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, tbDir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	tbs, err := egdb.Open(tbDir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tbs.Close()
+	tbs, _ := egdbtest.Build(t, r)
 	po := puzzle.Defaults
 	po.Sectors = [][2]int{{3, 3}}
 	pz, err := puzzle.Find(tbs, r, rand.New(rand.NewPCG(5, 6)), po)

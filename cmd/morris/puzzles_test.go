@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/puzzle"
@@ -21,10 +21,7 @@ import (
 // position; bad flags are refused.
 func TestPuzzlesCommand(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
-	tbDir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, tbDir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	db, tbDir := egdbtest.Build(t, r)
 	data := t.TempDir()
 	var out, errb bytes.Buffer
 	if err := cmdPuzzles([]string{"-tablebases", tbDir, "-data", data, "-n", "4", "-seed", "3"}, nil, &out, &errb); err != nil {
@@ -42,14 +39,9 @@ func TestPuzzlesCommand(t *testing.T) {
 		t.Fatalf("%d puzzles stored, %v", n, err)
 	}
 	// A finished game from a puzzle's position, its first move played.
-	db, err := egdb.Open(tbDir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
 	o := puzzle.Defaults
 	o.Sectors = [][2]int{{3, 3}}
 	pz, err := puzzle.Find(db, r, rand.New(rand.NewPCG(11, 12)), o)
-	db.Close()
 	if err != nil {
 		t.Fatal(err)
 	}

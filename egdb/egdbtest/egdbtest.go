@@ -1,0 +1,32 @@
+// Package egdbtest builds small endgame databases for tests of the packages
+// that read them (puzzles, the search, the server), so that each test need
+// not spell out the build and the open.
+package egdbtest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
+)
+
+// Build solves the sectors keys (3v3 if none) of rules r into a temporary
+// directory, opens it, and closes it when the test ends. It returns the
+// databases and their directory.
+func Build(t testing.TB, r *mill.Rules, keys ...egdb.Key) (*egdb.DB, string) {
+	t.Helper()
+	if len(keys) == 0 {
+		keys = []egdb.Key{{White: 3, Black: 3}}
+	}
+	dir := t.TempDir()
+	if _, err := egdb.Build(context.Background(), r, dir, keys, egdb.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := egdb.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, dir
+}
