@@ -31,20 +31,22 @@ const reviewLease = time.Minute
 // RequestReview asks for the review of a finished game and returns where
 // it stands (done at once if it was done before).
 func (s *Service) RequestReview(ctx context.Context, id int64) (wire.Review, error) {
-	snap, err := s.st.Snapshot(ctx, id)
+	// The game's row says what is needed (its end, its moves' count):
+	// the moves themselves are the worker's to read.
+	g, err := s.st.Game(ctx, id)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return wire.Review{}, errorf(NotFound, "no game %d", id)
 		}
 		return wire.Review{}, err
 	}
-	if snap.Game.Status != store.Finished {
+	if g.Status != store.Finished {
 		return wire.Review{}, errorf(Conflict, "game %d is not over: a game is reviewed when it has ended", id)
 	}
-	if len(snap.Moves) == 0 {
+	if g.Ply == 0 {
 		return wire.Review{}, errorf(Conflict, "game %d has no move to review", id)
 	}
-	r, err := s.st.RequestReview(ctx, id, len(snap.Moves), s.now())
+	r, err := s.st.RequestReview(ctx, id, g.Ply, s.now())
 	if err != nil {
 		return wire.Review{}, err
 	}
