@@ -107,6 +107,7 @@ type solver struct {
 	local   []int // sector -> index in comp, or -1
 	st      [][]uint32
 	exitMax [][]uint16 // the loss distance the children outside the component force (plies)
+	marks   [][]uint64 // by block of markBlock positions: bit d%64 if one may be at distance d (levels)
 	lower   [][]Value  // by sector: values of solved sectors outside the component
 	workers []Worker
 	maxPl   atomic.Int64
@@ -200,6 +201,7 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 		if err := s.levels(ctx, next, ck); err != nil {
 			return nil, nil, err
 		}
+		s.marks = nil
 	}
 	vals := make([][]Value, len(comp))
 	counts := make([]Counts, len(comp))
@@ -404,45 +406,77 @@ func distinct(keys []uint64) int {
 	return n
 }
 
+// markBlock is the positions a word of marks covers.
+const markBlock = 64
+
 // levels settles the positions by distance: level d holds the positions
 // that end the game in d plies. When level d is scanned, every position of
 // distance d has its value (set while scanning level d-1, or by the count
 // pass), and what the scan sets is at distance d+1 or more.
 //
+// A level does not scan the whole component: the marks say which blocks of
+// markBlock positions may hold a position of that distance (bit d%64 of the
+// block's word, set whenever a value is set), and only those are read. The
+// late levels, which settle a few thousand positions of a billion, cost
+// those blocks instead of a pass over every word (issue 10's build: up to
+// 204 levels in a group).
+//
 // The scan starts at level from (0, or where a checkpoint left off) and
 // offers ck a checkpoint after each level.
 func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
+	if err := s.markAll(ctx, from); err != nil {
+		return err
+	}
 	refs := make([][]Ref, s.opt.Threads)
 	keys := make([][]uint64, s.opt.Threads)
 	for d := from; int64(d) <= s.maxPl.Load(); d++ {
 		loss, win := uint32(LossIn(d)), uint32(WinIn(d))
+		bit := uint64(1) << (d % 64)
 		for l, sec := range s.comp {
-			st := s.st[l]
+			st, marks := s.st[l], s.marks[l]
 			prog := Progress{Sectors: s.name, Phase: "levels", Level: d, Total: s.total}
-			err := s.parallel(ctx, int64(len(st)), s.opt.chunkOr(1<<15), prog, 0, s.settled.Load, func(t int, lo, hi int64) error {
+			blocks := int64(len(marks))
+			err := s.parallel(ctx, blocks, s.opt.chunkOr(1<<15)/markBlock+1, prog, 0, s.settled.Load, func(t int, blo, bhi int64) error {
 				w := s.workers[t]
 				var found int64
-				for i := lo; i < hi; i++ {
-					// Other goroutines may be settling parents in this
-					// very sector (at later levels), hence the atomic load.
-					v := atomic.LoadUint32(&st[i]) & valueMask
-					if v != loss && v != win {
+				for b := blo; b < bhi; b++ {
+					if atomic.LoadUint64(&marks[b])&bit == 0 {
 						continue
 					}
-					found++
-					refs[t] = w.Parents(sec, i, refs[t][:0])
-					ks := keys[t][:0]
-					for _, r := range refs[t] {
-						// Parents outside the component are solved later,
-						// by looking this position up.
-						if cl := s.local[r.Sector]; cl >= 0 {
-							ks = append(ks, uint64(cl)<<48|uint64(r.Index))
+					// Cleared before the block is read: a value set
+					// meanwhile by another goroutine sets the bit again.
+					atomic.AndUint64(&marks[b], ^bit)
+					later := false
+					for i := b * markBlock; i < min((b+1)*markBlock, int64(len(st))); i++ {
+						// Other goroutines may be settling parents in this
+						// very sector (at later levels), hence the atomic load.
+						word := atomic.LoadUint32(&st[i])
+						v := word & valueMask
+						if v != loss && v != win {
+							// A value 64k levels later shares the bit.
+							if word != invalidState && v != 0 && Value(v).Plies() > d && Value(v).Plies()%64 == d%64 {
+								later = true
+							}
+							continue
+						}
+						found++
+						refs[t] = w.Parents(sec, i, refs[t][:0])
+						ks := keys[t][:0]
+						for _, r := range refs[t] {
+							// Parents outside the component are solved later,
+							// by looking this position up.
+							if cl := s.local[r.Sector]; cl >= 0 {
+								ks = append(ks, uint64(cl)<<48|uint64(r.Index))
+							}
+						}
+						keys[t] = ks
+						n := distinct(ks)
+						for _, k := range ks[:n] {
+							s.settle(int(k>>48), int64(k&(1<<48-1)), v == loss, d)
 						}
 					}
-					keys[t] = ks
-					n := distinct(ks)
-					for _, k := range ks[:n] {
-						s.settle(int(k>>48), int64(k&(1<<48-1)), v == loss, d)
+					if later {
+						atomic.OrUint64(&marks[b], bit)
 					}
 				}
 				s.settled.Add(found)
@@ -459,6 +493,40 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 	return nil
 }
 
+// markAll sets the marks of every position whose value is a win or a loss
+// at level from or later: after the count pass, or after a checkpoint.
+func (s *solver) markAll(ctx context.Context, from int) error {
+	s.marks = make([][]uint64, len(s.comp))
+	for l := range s.comp {
+		st := s.st[l]
+		marks := make([]uint64, (int64(len(st))+markBlock-1)/markBlock)
+		s.marks[l] = marks
+		prog := Progress{Sectors: s.name, Phase: "levels", Level: from, Total: s.total}
+		err := s.parallel(ctx, int64(len(marks)), 64, prog, 0, s.settled.Load, func(_ int, blo, bhi int64) error {
+			for b := blo; b < bhi; b++ {
+				var m uint64
+				for i := b * markBlock; i < min((b+1)*markBlock, int64(len(st))); i++ {
+					word := st[i]
+					if v := Value(word & valueMask); word != invalidState && v != 0 && v.Plies() >= from {
+						m |= 1 << (v.Plies() % 64)
+					}
+				}
+				marks[b] = m
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mark records that position j of local sector l has a value at distance d.
+func (s *solver) mark(l int, j int64, d int) {
+	atomic.OrUint64(&s.marks[l][j/markBlock], 1<<(d%64))
+}
+
 // settle tells parent (l, j) that one of its children was settled at
 // distance d: a loss (for the child's side to move) or a win.
 func (s *solver) settle(l int, j int64, childLost bool, d int) {
@@ -472,6 +540,7 @@ func (s *solver) settle(l int, j int64, childLost bool, d int) {
 				return
 			}
 			if atomic.CompareAndSwapUint32(p, old, old&^valueMask|uint32(want)) {
+				s.mark(l, j, d+1)
 				s.maxPlies(d + 1)
 				return
 			}
@@ -484,6 +553,7 @@ func (s *solver) settle(l int, j int64, childLost bool, d int) {
 		// a parent with a losing child never reaches a count of zero.
 		plies := max(d+1, int(s.exitMax[l][j]))
 		atomic.AddUint32(p, uint32(LossIn(plies)))
+		s.mark(l, j, plies)
 		s.maxPlies(plies)
 	}
 }
