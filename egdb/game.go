@@ -403,7 +403,22 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 	nlay := &g.lay[ns]
 	B0, syms := g.x.canon(B)
 	base := int64(nlay.t.of[g.x.colex(B0)]) * nlay.stride
+	// When one symmetry maps B to B0 (nearly always), the child's W is
+	// ranked by packing: each point's image under that symmetry, as a rank
+	// among the points not in B0, so that a move toggles two bits of the
+	// packed W and the rank is four lookups (rankPacked).
+	var fr [mill.MaxPoints]uint8
+	var pm *[mill.MaxPoints]uint8
+	var packedW uint32
+	if syms&(syms-1) == 0 && w+1 <= maxPacked {
+		pm = &g.x.pmap[bits.TrailingZeros32(syms)]
+		g.x.freeRanks(&fr, B0)
+		for f := W; f != 0; f &= f - 1 {
+			packedW |= 1 << fr[pm[bits.TrailingZeros32(f)]]
+		}
+	}
 	targets, haveTargets := uint32(0), false
+	var imgB images // B's images, for the captures
 	cs := g.capture[s]
 	// child adds the positions after the move to t that leaves the side
 	// to move with W2: one, or one per piece it may take.
@@ -411,6 +426,9 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 		if g.closes(W2, t) && (!placing || g.placingTakes) {
 			if !haveTargets {
 				targets, haveTargets = g.capturable(B), true
+				if cs >= 0 && targets != 0 {
+					g.x.imagesOf(&imgB, B)
+				}
 			}
 			if targets != 0 {
 				for c := targets; c != 0; c &= c - 1 {
@@ -418,11 +436,21 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 						dst = append(dst, retro.Child{End: true, Value: retro.LossIn(0)})
 						continue
 					}
-					B2 := B &^ (c & -c)
-					dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: g.lay[cs].index(B2, W2)}})
+					// B less the piece taken, canonical from B's images.
+					B20, syms2 := g.x.canonLess(&imgB, bits.TrailingZeros32(c))
+					dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: g.lay[cs].indexCanon(B20, syms2, W2)}})
 				}
 				return dst
 			}
+		}
+		if pm != nil {
+			// W2 is W with the points of the move toggled: from and t, or
+			// t alone for a placement.
+			packed := packedW
+			for d := W ^ W2; d != 0; d &= d - 1 {
+				packed ^= 1 << fr[pm[bits.TrailingZeros32(d)]]
+			}
+			return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: base + g.x.rankPacked(packed)}})
 		}
 		B0W := g.x.minImage(syms, W2)
 		return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: base + g.x.rankIn(B0W, B0)}})

@@ -206,3 +206,29 @@ func TestKeys(t *testing.T) {
 		t.Errorf("MovingSectors(10): got %v, want %v", names, want)
 	}
 }
+
+// TestRankPacked: the packed rank of the children (rankPacked over
+// freeRanks) equals rankIn on every board, for sets of every size it takes.
+func TestRankPacked(t *testing.T) {
+	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris-small", "twelve-mens-morris-large"} {
+		x := newIndexer(mill.MustRules(variant).Board())
+		rng := rand.New(rand.NewPCG(3, 4))
+		for range 20000 {
+			taken := randomSet(rng, x.all, rng.IntN(13))
+			k := rng.IntN(min(maxPacked, x.n-bits.OnesCount32(taken)) + 1)
+			set := randomSet(rng, x.all&^taken, k)
+			var fr [mill.MaxPoints]uint8
+			x.freeRanks(&fr, taken)
+			var packed uint32
+			for f := set; f != 0; f &= f - 1 {
+				packed |= 1 << fr[bits.TrailingZeros32(f)]
+			}
+			if got, want := x.rankPacked(packed), x.rankIn(set, taken); got != want {
+				t.Fatalf("%s: set %x among the points not in %x: packed rank %d, rankIn %d", variant, set, taken, got, want)
+			}
+			if got, want := x.rankPacked(set), x.colex(set); got != want {
+				t.Fatalf("%s: set %x: rankPacked %d, colex %d", variant, set, got, want)
+			}
+		}
+	}
+}

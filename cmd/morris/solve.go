@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -34,6 +35,7 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	verify := fs.Bool("verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	quiet := fs.Bool("q", false, "no progress bar")
 	every := fs.Duration("checkpoint-every", 10*time.Minute, "keep the state of the group being solved in DIR/.NAMES.ckpt at most this often, so that a build killed in the middle of a group goes on from there (0: never)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -48,6 +50,17 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *threads < 1 {
 		return badInput("-threads %d: want at least 1", *threads)
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	parts := strings.Split(*variant, ",")
 	if *rulesFlag != "" {
