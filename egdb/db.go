@@ -294,6 +294,30 @@ func (db *DB) Probe(p mill.Position) (Value, bool) {
 	return fromRetro(v), ok
 }
 
+// Verdict returns the outcome of the game from p under best play when the
+// DB proves it: p is in the DB, won or lost for its side to move, and the
+// win comes before the rules' no-progress draw even if no capture came on
+// the way (the databases know nothing of that draw). ok is false for a
+// drawn position, for one the DB does not hold, and for a win too long to
+// be sure of. A match can end its games with it (morris match -adjudicate).
+func (db *DB) Verdict(p mill.Position) (o mill.Outcome, v Value, ok bool) {
+	if st, _ := p.Status(); st != mill.NoOutcome {
+		return mill.NoOutcome, Value{}, false
+	}
+	v, ok = db.Probe(p)
+	if !ok || v.Result == Draw {
+		return mill.NoOutcome, v, false
+	}
+	if d := p.Rules().Options().DrawAfter; d > 0 && p.Quiet()+v.Plies >= d {
+		return mill.NoOutcome, v, false
+	}
+	winner := p.SideToMove()
+	if v.Result == Loss {
+		winner = winner.Other()
+	}
+	return mill.Won(winner), v, true
+}
+
 func (db *DB) probe(p mill.Position) (retro.Value, bool) {
 	if !compatible(p.Rules(), db.rules) {
 		return 0, false

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -537,5 +538,58 @@ func TestVerifyResumes(t *testing.T) {
 		if err != nil || !strings.HasPrefix(string(now), string(text[:len("crc64 0123456789abcdef")])) {
 			t.Errorf("after mark %q the new mark is %q, want it to name the file's checksum as %q", bad, now, text)
 		}
+	}
+}
+
+// TestVerdict: the databases' verdict is the probed value where it is won
+// or lost and ends before the no-progress draw, none where it is drawn or
+// too long to be sure of.
+func TestVerdict(t *testing.T) {
+	db := open3v3(t)
+	defer db.Close()
+	rng := rand.New(rand.NewPCG(5, 6))
+	withQuiet := func(p mill.Position, q int) mill.Position {
+		f := strings.Fields(p.String())
+		f[5], f[6] = strconv.Itoa(q), strconv.Itoa(q)
+		np, err := mill.ParsePosition(strings.Join(f, " "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return np
+	}
+	kinds := map[Result]int{}
+	for _, p := range randomPositions(db, Key{White: 3, Black: 3}, 400, rng) {
+		if st, _ := p.Status(); st != mill.NoOutcome {
+			if _, _, ok := db.Verdict(p); ok {
+				t.Errorf("%s: a verdict on a game already over", p)
+			}
+			continue
+		}
+		v, _ := db.Probe(p)
+		kinds[v.Result]++
+		o, got, ok := db.Verdict(p)
+		switch {
+		case v.Result == Draw:
+			if ok {
+				t.Errorf("%s: drawn, got the verdict %s", p, o)
+			}
+			continue
+		case !ok || got != v:
+			t.Fatalf("%s: %s, got no verdict (%v, %v)", p, v, got, ok)
+		case (v.Result == Win) != (o == mill.Won(p.SideToMove())):
+			t.Errorf("%s: %s for %s, got the verdict %s", p, v, p.SideToMove(), o)
+		}
+		// The no-progress draw comes at 100 plies without a capture.
+		if v.Plies < 100 {
+			if _, _, ok := db.Verdict(withQuiet(p, 99-v.Plies)); !ok {
+				t.Errorf("%s: %s with %d plies left before the draw: no verdict", p, v, 100-(99-v.Plies))
+			}
+			if _, _, ok := db.Verdict(withQuiet(p, 100-v.Plies)); ok {
+				t.Errorf("%s: %s with only %d plies left before the draw: a verdict", p, v, v.Plies)
+			}
+		}
+	}
+	if kinds[Win] == 0 || kinds[Loss] == 0 || kinds[Draw] == 0 {
+		t.Errorf("positions by value: %v, want each kind", kinds)
 	}
 }

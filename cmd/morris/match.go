@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/match"
+	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )
 
@@ -53,6 +55,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	records := fs.String("records", "", "write the game records to this file")
 	seed := fs.Uint64("seed", 1, "seed of the openings and the players' random choices")
 	quiet := fs.Bool("q", false, "print no progress")
+	adjudicate := fs.String("adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
 	sprtBounds := fs.String("sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
 	alpha := fs.Float64("alpha", 0.05, "with -sprt, the chance of accepting ELO1 when ELO0 holds")
 	beta := fs.Float64("beta", 0.05, "with -sprt, the chance of accepting ELO0 when ELO1 holds")
@@ -91,6 +94,25 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if specA.Name == specB.Name {
 		specA.Name += " (A)"
 		specB.Name += " (B)"
+	}
+
+	var adj match.Adjudicator
+	if *adjudicate != "" {
+		db, err := egdb.OpenDirWith(*adjudicate, egdb.EngineOpen)
+		if err != nil {
+			return usageError{err}
+		}
+		defer db.Close()
+		if !db.Covers(r) {
+			return badInput("-adjudicate %s: the databases are of %s, not of %s", *adjudicate, db.Rules(), r)
+		}
+		adj = func(p mill.Position) (mill.Outcome, string, bool) {
+			o, v, ok := db.Verdict(p)
+			if !ok {
+				return mill.NoOutcome, "", false
+			}
+			return o, fmt.Sprintf("the databases: %s for %s at ply %d", v, p.SideToMove(), p.Ply()), true
+		}
 	}
 
 	var openings []match.Opening
@@ -137,6 +159,8 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case gm.Adjudicated:
 			how = "the ply limit"
+		case gm.Verdict != "":
+			how = gm.Verdict
 		case gm.Fault != "":
 			how = gm.Fault
 		}
@@ -153,7 +177,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, runErr := match.Run(ctx, match.Config{Rules: r, A: specA, B: specB, Openings: openings, Pairs: *pairs,
-		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, Progress: progress, SPRT: sprt})
+		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, Progress: progress, SPRT: sprt, Adjudicate: adj})
 	if runErr != nil && res.Tally.Games() == 0 {
 		return runErr
 	}
@@ -181,6 +205,9 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if t.Adjudicated > 0 {
 		fmt.Fprintf(stdout, "games drawn at the ply limit of %d: %d\n", *maxPlies, t.Adjudicated)
+	}
+	if t.Verdicts > 0 {
+		fmt.Fprintf(stdout, "games ended by the databases' verdict: %d\n", t.Verdicts)
 	}
 	if writeErr != nil {
 		return fmt.Errorf("writing the records: %w", writeErr)

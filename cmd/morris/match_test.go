@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
+	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )
 
@@ -152,6 +155,70 @@ func TestMatchSPRTFlags(t *testing.T) {
 		// Nothing was played: no result, no progress, no records file.
 		if _, err := os.Stat(records); out != "" || strings.Contains(errs, "game 1/") || !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%v: got stdout %q, a records file (%v), progress in %q: want nothing played", tc.flags, out, err, errs)
+		}
+	}
+}
+
+// TestMatchAdjudicate: with -adjudicate, a game ends as soon as the
+// databases prove its position won or lost: here those of the whole game of
+// three men on the nine men's board, which hold every position after the
+// openings, so each game ends with the databases' verdict on the position
+// its opening leaves, in the record too.
+func TestMatchAdjudicate(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris", "pieces=3")
+	db, dir := egdbtest.Build(t, r, egdb.StartKey(r))
+	records := filepath.Join(t.TempDir(), "games.pgn")
+	var out, errb bytes.Buffer
+	err := cmdMatch([]string{"-a", "random", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "4",
+		"-opening-plies", "2", "-adjudicate", dir, "-records", records}, strings.NewReader(""), &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "games ended by the databases' verdict: ") {
+		t.Errorf("got %q, want the count of verdicts", out.String())
+	}
+	f, err := os.Open(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := record.NewScanner(f)
+	n, verdicts := 0, 0
+	for sc.Scan() {
+		n++
+		g, err := sc.Record().Game()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := g.Positions()
+		last := ps[len(ps)-1]
+		o, _, ok := db.Verdict(last)
+		switch {
+		case ok:
+			verdicts++
+			if g.Outcome() != o || !strings.Contains(sc.Record().Comment, "adjudicated: the databases: ") {
+				t.Errorf("game %d: %s, comment %q; the databases say %s", n, g.Outcome(), sc.Record().Comment, o)
+			}
+			// No earlier position of the game after its opening had a verdict.
+			for _, p := range ps[2 : len(ps)-1] {
+				if _, _, ok := db.Verdict(p); ok {
+					t.Errorf("game %d: played on past %s, which the databases decide", n, p)
+				}
+			}
+		case strings.Contains(sc.Record().Comment, "adjudicated"):
+			t.Errorf("game %d: adjudicated (%q) in a position without a verdict", n, sc.Record().Comment)
+		}
+	}
+	if n != 8 || verdicts == 0 {
+		t.Errorf("%d records, %d ended by a verdict; want 8, some of them", n, verdicts)
+	}
+
+	_, other := egdbtest.Build(t, mill.MustRules("twelve-mens-morris-small"))
+	for _, d := range []string{filepath.Join(dir, "none"), other} {
+		err := cmdMatch([]string{"-a", "random", "-b", "greedy", "-adjudicate", d}, strings.NewReader(""), &out, &errb)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("-adjudicate %s: got %v, want a usage error", d, err)
 		}
 	}
 }

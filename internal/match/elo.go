@@ -28,6 +28,7 @@ type Tally struct {
 	Wins, Draws, Losses int
 	Faults              [2]int // games lost by A, by B through an illegal move, a crash or a time-out
 	Adjudicated         int    // games drawn at the ply limit
+	Verdicts            int    // games ended by Config.Adjudicate
 }
 
 // Games returns the number of games counted.

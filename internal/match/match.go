@@ -159,6 +159,10 @@ type Config struct {
 	// Progress, if not nil, is called after each game, in the order of the
 	// games, with the game and the tally so far.
 	Progress func(g *Game, t Tally)
+	// Adjudicate, if not nil, is asked before each move whether the
+	// position's result is known (TablebaseAdjudicator: the endgame
+	// databases); when it is, the game ends with that result.
+	Adjudicate Adjudicator
 	// SPRT, if not nil, is given each pair of games as the pair's second
 	// game is counted (before Progress sees it), and a lone game when the
 	// match is cut between the two of a pair. When it reaches a verdict the
@@ -181,7 +185,14 @@ type Game struct {
 	Fault string
 	// Adjudicated is set when the ply limit drew the game.
 	Adjudicated bool
+	// Verdict is what Config.Adjudicate said of the position that ended
+	// the game ("" when it did not end it).
+	Verdict string
 }
+
+// An Adjudicator says whether the result of a game in position p is known:
+// the outcome and why, in a few words for the record; ok false to play on.
+type Adjudicator func(p mill.Position) (o mill.Outcome, why string, ok bool)
 
 // ScoreA returns A's score in the game: 1, 0.5 or 0.
 func (g *Game) ScoreA() float64 {
@@ -216,6 +227,8 @@ func (g *Game) Record(event string) *record.Record {
 		rec.Comment += "; " + g.Fault
 	case g.Adjudicated:
 		rec.Comment += "; adjudicated a draw at the ply limit"
+	case g.Verdict != "":
+		rec.Comment += "; adjudicated: " + g.Verdict
 	}
 	return rec
 }
@@ -357,6 +370,9 @@ func (t *Tally) add(g *Game) {
 	if g.Adjudicated {
 		t.Adjudicated++
 	}
+	if g.Verdict != "" {
+		t.Verdicts++
+	}
 	if g.Fault != "" {
 		// The side that failed is the side that lost.
 		if g.ScoreA() == 0 {
@@ -398,6 +414,13 @@ func playGame(ctx context.Context, cfg Config, i int, a, b Player) (*Game, error
 			_ = mg.End(mill.Draw, mill.NoMethod)
 			g.Adjudicated = true
 			break
+		}
+		if cfg.Adjudicate != nil {
+			if o, why, ok := cfg.Adjudicate(mg.Position()); ok && o != mill.NoOutcome {
+				_ = mg.End(o, mill.NoMethod)
+				g.Verdict = why
+				break
+			}
 		}
 		c := mg.Position().SideToMove()
 		m, err := players[c].Move(ctx, mg)
