@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/match"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
@@ -98,13 +97,21 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 	var adj match.Adjudicator
 	if *adjudicate != "" {
-		db, err := egdb.OpenDirWith(*adjudicate, egdb.EngineOpen)
+		// Shared with the players that read the same directory. The
+		// games wait for the checks of the files, so that every game is
+		// judged by the whole set.
+		db, err := match.OpenTablebases(*adjudicate)
 		if err != nil {
 			return usageError{err}
 		}
-		defer db.Close()
 		if !db.Covers(r) {
 			return badInput("-adjudicate %s: the databases are of %s, not of %s", *adjudicate, db.Rules(), r)
+		}
+		if !*quiet {
+			fmt.Fprintf(stderr, "checking the files of %s\n", *adjudicate)
+		}
+		if err := db.Wait(); err != nil {
+			return fmt.Errorf("-adjudicate %s: %w", *adjudicate, err)
 		}
 		adj = func(p mill.Position) (mill.Outcome, string, bool) {
 			o, v, ok := db.Verdict(p)

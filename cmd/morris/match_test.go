@@ -169,7 +169,8 @@ func TestMatchAdjudicate(t *testing.T) {
 	db, dir := egdbtest.Build(t, r, egdb.StartKey(r))
 	records := filepath.Join(t.TempDir(), "games.pgn")
 	var out, errb bytes.Buffer
-	err := cmdMatch([]string{"-a", "random", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "4",
+	// A reads the same databases: one open, shared with the adjudicator.
+	err := cmdMatch([]string{"-a", "level:10,depth=2,tablebases=" + dir, "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "4",
 		"-opening-plies", "2", "-adjudicate", dir, "-records", records}, strings.NewReader(""), &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())

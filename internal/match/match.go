@@ -160,7 +160,7 @@ type Config struct {
 	// games, with the game and the tally so far.
 	Progress func(g *Game, t Tally)
 	// Adjudicate, if not nil, is asked before each move whether the
-	// position's result is known (TablebaseAdjudicator: the endgame
+	// position's result is known (the endgame
 	// databases); when it is, the game ends with that result.
 	Adjudicate Adjudicator
 	// SPRT, if not nil, is given each pair of games as the pair's second

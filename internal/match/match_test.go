@@ -6,9 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )
@@ -289,5 +291,25 @@ func TestCancel(t *testing.T) {
 		}})
 	if err == nil {
 		t.Errorf("got no error from a cancelled match")
+	}
+}
+
+// TestOpenTablebasesShared: the databases of a directory are opened once
+// for the process, whatever the spelling of its path, and a directory
+// without them is an error each time.
+func TestOpenTablebasesShared(t *testing.T) {
+	_, dir := egdbtest.Build(t, mill.MustRules("nine-mens-morris"))
+	a, err := OpenTablebases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenTablebases(filepath.Join(dir, ".", "x", ".."))
+	if err != nil || a != b {
+		t.Errorf("opened again: %p and %p (%v), want the same", a, b, err)
+	}
+	for range 2 {
+		if _, err := OpenTablebases(t.TempDir()); err == nil {
+			t.Error("a directory without databases: no error")
+		}
 	}
 }

@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,22 +108,12 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		if tbDir == "" {
 			return Spec{Name: name, New: func() (Player, error) { return NewEngine(name, n, lim), nil }}, nil
 		}
-		// The databases are opened once, by the first game, and shared.
-		var once sync.Once
-		var tb search.Tablebase
-		var tbErr error
 		return Spec{Name: name, New: func() (Player, error) {
-			once.Do(func() {
-				db, err := egdb.OpenDirWith(tbDir, egdb.EngineOpen)
-				if err != nil {
-					tbErr = fmt.Errorf("player %q: %w", text, err)
-					return
-				}
-				tb = search.TablebaseFunc(db.Tablebase())
-			})
-			if tbErr != nil {
-				return nil, tbErr
+			db, err := OpenTablebases(tbDir)
+			if err != nil {
+				return nil, fmt.Errorf("player %q: %w", text, err)
 			}
+			tb := search.TablebaseFunc(db.Tablebase())
 			return NewEngineWith(name, n, lim, tb), nil
 		}}, nil
 	case kind == "cmd":
@@ -137,4 +128,37 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		}}, nil
 	}
 	return bad("want level:N, random, greedy or cmd:PATH ARGS...")
+}
+
+// opened are the endgame databases opened by OpenTablebases, by directory.
+var opened struct {
+	sync.Mutex
+	dbs map[string]*egdb.DB
+}
+
+// OpenTablebases opens the endgame databases in dir for the games of a
+// match (egdb.EngineOpen: a large set is checked in the background), once
+// for the whole process: the players of every slot and the adjudicator
+// share one mapping of the files and one pass over their checksums, which
+// for the 55 GB of the whole game of nine men's morris is most of a minute
+// of reading. The databases stay open until the process ends.
+func OpenTablebases(dir string) (*egdb.DB, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	opened.Lock()
+	defer opened.Unlock()
+	if db := opened.dbs[abs]; db != nil {
+		return db, nil
+	}
+	db, err := egdb.OpenDirWith(abs, egdb.EngineOpen)
+	if err != nil {
+		return nil, err
+	}
+	if opened.dbs == nil {
+		opened.dbs = map[string]*egdb.DB{}
+	}
+	opened.dbs[abs] = db
+	return db, nil
 }
