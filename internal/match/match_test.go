@@ -5,8 +5,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
