@@ -133,7 +133,81 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if _, err := stdout.Write(table.Bytes()); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(*dir, "summary.txt"), table.Bytes(), 0o644)
+	if err := os.WriteFile(filepath.Join(*dir, "summary.txt"), table.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if !*whole {
+		return nil
+	}
+	// The whole game is built: its value, and those of its first moves.
+	db, err := egdb.Open(*dir, r)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var values bytes.Buffer
+	if err := writeGameValues(&values, r, db); err != nil {
+		return err
+	}
+	if _, err := stdout.Write(values.Bytes()); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(*dir, "game.txt"), values.Bytes(), 0o644)
+}
+
+// writeGameValues prints, from the databases of the whole game of r, the
+// value of the start, of each first placement and of each position after
+// the first two placements, up to the symmetries of the board (a pair of
+// points is shown by its smallest image).
+func writeGameValues(w io.Writer, r *mill.Rules, db *egdb.DB) error {
+	start := r.Start()
+	v, ok := db.Probe(start)
+	if !ok {
+		return fmt.Errorf("the start of %s is not in the databases", r)
+	}
+	first := start.SideToMove()
+	fmt.Fprintf(w, "the whole game of %s: the start is a %s for %s, the first to move (plies to the end with best play)\n", r, v, first)
+	syms := r.Board().Symmetries
+	canon := func(a, b mill.Point) [2]mill.Point {
+		best := [2]mill.Point{a, b}
+		for _, s := range syms {
+			if c := [2]mill.Point{s[a], s[b]}; c[0] < best[0] || c[0] == best[0] && c[1] < best[1] {
+				best = c
+			}
+		}
+		return best
+	}
+	fmt.Fprintf(w, "\nthe first placement, up to symmetry: its value for %s\n", first)
+	counts := map[egdb.Result]int{}
+	var pairs []string
+	for _, m1 := range start.Moves(nil) {
+		p1 := start.Play(m1)
+		v1, ok := db.Probe(p1)
+		if !ok {
+			return fmt.Errorf("%s is not in the databases", p1)
+		}
+		if c := canon(m1.To(), m1.To()); c[0] == m1.To() {
+			fmt.Fprintf(w, "  %-4s %s\n", start.MoveText(m1), v1.Parent())
+		}
+		for _, m2 := range p1.Moves(nil) {
+			if c := canon(m1.To(), m2.To()); c != [2]mill.Point{m1.To(), m2.To()} {
+				continue
+			}
+			p2 := p1.Play(m2)
+			v2, ok := db.Probe(p2)
+			if !ok {
+				return fmt.Errorf("%s is not in the databases", p2)
+			}
+			counts[v2.Result]++
+			pairs = append(pairs, fmt.Sprintf("  %-4s %-4s %s", start.MoveText(m1), p1.MoveText(m2), v2))
+		}
+	}
+	fmt.Fprintf(w, "\nafter two placements, up to symmetry: %d positions, %d won, %d drawn and %d lost for %s, to move\n",
+		len(pairs), counts[egdb.Win], counts[egdb.Draw], counts[egdb.Loss], first)
+	for _, p := range pairs {
+		fmt.Fprintln(w, p)
+	}
+	return nil
 }
 
 // writeSummary prints the counts of each sector as a table.

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
 )
 
 func solve(args ...string) (stdout, stderr string, err error) {
@@ -81,7 +84,8 @@ func TestSolveGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves a whole game")
 	}
-	out, errOut, err := solve("-variant", "nine-mens-morris,pieces=3", "-game", "-dir", t.TempDir(), "-threads", "2")
+	dir := t.TempDir()
+	out, errOut, err := solve("-variant", "nine-mens-morris,pieces=3", "-game", "-dir", dir, "-threads", "2")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -93,6 +97,73 @@ func TestSolveGame(t *testing.T) {
 	}
 	if strings.Join(start[:5], " ") != "0v0h3-3 1 1 0 0" || !strings.Contains(out, "\n3v3 ") || !strings.Contains(out, "7 sectors") {
 		t.Errorf("got\n%s\nwant 7 sectors, 3v3 among them, and the start (0v0h3-3) one position, won", out)
+	}
+	checkGameValues(t, out, dir, "nine-mens-morris,pieces=3", "the start is a win in 23 for white")
+}
+
+// checkGameValues checks the values of the first moves that morris solve
+// -game printed (and wrote to game.txt): the start's, then one line a first
+// placement and one a pair of placements up to symmetry, each the value
+// the databases give the position; the pairs' orbits under the board's
+// symmetries cover the 24 · 23 pairs of points once.
+func checkGameValues(t *testing.T, out, dir, variant, startLine string) {
+	t.Helper()
+	file, err := os.ReadFile(filepath.Join(dir, "game.txt"))
+	if err != nil || !strings.HasSuffix(out, string(file)) {
+		t.Fatalf("game.txt (%v):\n%s\nwant the end of the output:\n%s", err, file, out)
+	}
+	if !strings.Contains(string(file), startLine) {
+		t.Errorf("got\n%s\nwant %q", file, startLine)
+	}
+	parts := strings.Split(variant, ",")
+	r := mill.MustRules(parts[0], parts[1:]...)
+	db, err := egdb.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	orbits := map[[2]mill.Point]bool{}
+	firsts := 0
+	for _, line := range strings.Split(string(file), "\n") {
+		f := strings.Fields(line)
+		if !strings.HasPrefix(line, "  ") || len(f) < 2 {
+			continue
+		}
+		g := mill.NewGame(r)
+		var moves []string
+		for _, tok := range f {
+			if err := g.PlayText(tok); err != nil {
+				break
+			}
+			moves = append(moves, tok)
+		}
+		v, ok := db.Probe(g.Position())
+		want := strings.Join(f[len(moves):], " ")
+		switch {
+		case !ok:
+			t.Fatalf("%q: not in the databases", line)
+		case len(moves) == 1:
+			firsts++
+			if v.Parent().String() != want {
+				t.Errorf("%q: the databases say %s after it", line, v)
+			}
+		case len(moves) == 2:
+			if v.String() != want {
+				t.Errorf("%q: the databases say %s", line, v)
+			}
+			pa, pb := g.Moves()[0].To(), g.Moves()[1].To()
+			if orbits[[2]mill.Point{pa, pb}] {
+				t.Errorf("%q: a pair shown before, up to symmetry", line)
+			}
+			for _, s := range r.Board().Symmetries {
+				orbits[[2]mill.Point{s[pa], s[pb]}] = true
+			}
+		default:
+			t.Errorf("%q: want one or two placements and a value", line)
+		}
+	}
+	if n := r.Board().Len(); firsts != 4 || len(orbits) != n*(n-1) {
+		t.Errorf("%d first placements, pairs covering %d of the %d pairs of points; want 4 and all", firsts, len(orbits), n*(n-1))
 	}
 }
 
