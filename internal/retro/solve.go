@@ -155,8 +155,11 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 	s.exitMax = make([][]uint16, len(comp))
 	for l, sec := range comp {
 		n := g.Size(sec)
-		s.st[l] = make([]uint32, n)
-		s.exitMax[l] = make([]uint16, n)
+		st, freeSt := words[uint32](n)
+		em, freeEm := words[uint16](n)
+		defer freeSt()
+		defer freeEm()
+		s.st[l], s.exitMax[l] = st, em
 		s.total += n
 	}
 	ck := &checkpointer{s: s, every: s.opt.CheckpointEvery, last: time.Now()}
