@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -364,5 +366,43 @@ func TestDatabasesRespectNoProgress(t *testing.T) {
 	}
 	if found < 20 {
 		t.Fatalf("only %d won positions without a capture found", found)
+	}
+}
+
+// TestPlacingProbedShallow: the databases of the placing phase are read at
+// the root's children only (placingProbePlies): a search of a placing
+// position to depth 6 asks them of a few positions per root move and
+// iteration, not of the thousands of placing positions it visits; the
+// moving phase's are read at every depth.
+func TestPlacingProbedShallow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	r := mill.MustRules("nine-mens-morris", "pieces=4")
+	db, _ := egdbtest.Build(t, r, egdb.StartKey(r))
+	var placing, moving atomic.Int64
+	probe := db.Tablebase()
+	tb := TablebaseFunc(func(p mill.Position) (int, int, bool) {
+		if p.InHand(mill.White)+p.InHand(mill.Black) > 0 {
+			placing.Add(1)
+		} else {
+			moving.Add(1)
+		}
+		return probe(p)
+	})
+	g := mill.NewGame(r)
+	for _, m := range []string{"d6", "d2", "b4"} {
+		if err := g.PlayText(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := g.Position()
+	e := New(Options{HashMB: 16, Tablebase: tb})
+	e.press = true // drawn children searched on, as at play
+	res := e.Search(context.Background(), g.Positions(), Limits{Depth: 6}, nil)
+	n := len(root.Moves(nil))
+	if res.Nodes < 1000 || placing.Load() > int64(3*6*n) || moving.Load() == 0 {
+		t.Errorf("%d nodes, %d probes of placing positions (%d root moves), %d of moving ones: want a few per root move and iteration, and some of the moving phase",
+			res.Nodes, placing.Load(), n, moving.Load())
 	}
 }
