@@ -165,6 +165,9 @@ func TestMatchSPRTFlags(t *testing.T) {
 // openings, so each game ends with the databases' verdict on the position
 // its opening leaves, in the record too.
 func TestMatchAdjudicate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
 	db, dir := egdbtest.Build(t, r, egdb.StartKey(r))
 	records := filepath.Join(t.TempDir(), "games.pgn")

@@ -298,6 +298,9 @@ func TestCancel(t *testing.T) {
 // for the process, whatever the spelling of its path, and a directory
 // without them is an error each time.
 func TestOpenTablebasesShared(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
 	_, dir := egdbtest.Build(t, mill.MustRules("nine-mens-morris"))
 	a, err := OpenTablebases(dir)
 	if err != nil {
