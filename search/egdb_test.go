@@ -406,3 +406,43 @@ func TestPlacingProbedShallow(t *testing.T) {
 			res.Nodes, placing.Load(), n, moving.Load())
 	}
 }
+
+// TestLevelsBelowTablebaseLevel: the levels below TablebaseLevel play
+// without the databases (they err on purpose, and the databases' exact
+// values would make them perfect wherever they reach); from it up every
+// search reads them. Analysis (Search) reads them always.
+func TestLevelsBelowTablebaseLevel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	db, _ := egdbtest.Build(t, r)
+	var probes atomic.Int64
+	probe := db.Tablebase()
+	e := New(Options{HashMB: 4, Tablebase: TablebaseFunc(func(p mill.Position) (int, int, bool) {
+		probes.Add(1)
+		return probe(p)
+	})})
+	p := mill.MustParsePosition("nine-mens-morris 1W2B3/2W3B1/W4B2 w 0,0 - 0 40")
+	rng := rand.New(rand.NewPCG(1, 1))
+	for n := 1; n <= 10; n++ {
+		probes.Store(0)
+		e.Clear()
+		lim := Limits{}
+		if n >= 9 {
+			lim = Limits{MoveTime: 50 * time.Millisecond}
+		}
+		res := e.Choose(context.Background(), []mill.Position{p}, LevelFor(n), lim, rng, nil)
+		if res.Move.IsZero() {
+			t.Fatalf("level %d: no move", n)
+		}
+		if got := probes.Load(); (n < TablebaseLevel) != (got == 0) {
+			t.Errorf("level %d: %d probes of the databases", n, got)
+		}
+	}
+	probes.Store(0)
+	e.Search(context.Background(), []mill.Position{p}, Limits{Depth: 2}, nil)
+	if probes.Load() == 0 {
+		t.Error("the analysis read no databases")
+	}
+}

@@ -41,6 +41,14 @@ var Levels = [...]Level{
 // levels below it are beginners, who know no openings.
 const BookLevel = 5
 
+// TablebaseLevel is the lowest level that plays with the endgame
+// databases: from it up the engine plays every position they hold
+// perfectly. The levels below it err on purpose, and the databases would
+// make them perfect wherever they reach (a root move's value read exactly
+// is a proved result, which no noise blurs): level 1 would never lose a
+// moving phase, nor with the placing phase's databases a game.
+const TablebaseLevel = 8
+
 // LevelFor returns level n, clamped to 1..10.
 func LevelFor(n int) Level {
 	n = max(1, min(n, len(Levels)))
@@ -58,8 +66,10 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 	// is asked for: that is a request for a search. Nor when the endgame
 	// databases hold the position (those of the placing phase): they know
 	// better than any book.
+	e.noTablebase = lv.N < TablebaseLevel
+	defer func() { e.noTablebase = false }()
 	inDB := false
-	if e.opts.Tablebase != nil {
+	if e.opts.Tablebase != nil && !e.noTablebase {
 		_, _, inDB = e.opts.Tablebase.Probe(root)
 	}
 	if e.opts.Book != nil && lv.N >= BookLevel && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 && !inDB {

@@ -100,6 +100,9 @@ type Engine struct {
 	// wrong, while a proved win or loss outweighs any of them. Analysis
 	// (Search, and Choose asked for a depth or nodes) scores them 0.
 	press bool
+	// noTablebase is set while Choose plays at a level below
+	// TablebaseLevel: the search reads no databases.
+	noTablebase bool
 }
 
 // New returns an engine.
@@ -246,6 +249,9 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		w.maxNodes = 0
 		w.weights = e.weights(root.Rules())
 		w.tb = e.opts.Tablebase
+		if e.noTablebase {
+			w.tb = nil
+		}
 		w.drawAfter = root.Rules().Options().DrawAfter
 		w.press = e.press
 		w.noise = e.opts.Noise
