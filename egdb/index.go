@@ -25,8 +25,7 @@ type indexer struct {
 	n     int
 	all   uint32
 	nsym  int
-	perm  [][4][256]uint32         // perm[s][k][byte]: the image under s of the points 8k..8k+7 in byte
-	point [][mill.MaxPoints]uint32 // point[s][p]: the image under s of the point p, as a set
+	perm  [][4][256]uint32 // perm[s][k][byte]: the image under s of the points 8k..8k+7 in byte
 	binom [mill.MaxPoints + 1][mill.MaxPoints + 1]int64
 	pmap  [][mill.MaxPoints]uint8 // pmap[s][p]: the image under s of the point p
 	// crank[k][v][o]: the share in a colex rank of the points 8k..8k+7 in
@@ -57,8 +56,11 @@ func newIndexer(b *mill.Board) *indexer {
 		}
 	}
 	x.perm = make([][4][256]uint32, x.nsym)
-	x.point = make([][mill.MaxPoints]uint32, x.nsym)
+	x.pmap = make([][mill.MaxPoints]uint8, x.nsym)
 	for s, perm := range b.Symmetries {
+		for p := 0; p < x.n; p++ {
+			x.pmap[s][p] = uint8(perm[p])
+		}
 		for k := range 4 {
 			for v := range 256 {
 				var img uint32
@@ -70,15 +72,6 @@ func newIndexer(b *mill.Board) *indexer {
 				}
 				x.perm[s][k][v] = img
 			}
-		}
-		for p := 0; p < x.n; p++ {
-			x.point[s][p] = 1 << perm[p]
-		}
-	}
-	x.pmap = make([][mill.MaxPoints]uint8, x.nsym)
-	for s, perm := range b.Symmetries {
-		for p := 0; p < x.n; p++ {
-			x.pmap[s][p] = uint8(perm[p])
 		}
 	}
 	for k := range 4 {
@@ -162,7 +155,7 @@ func (x *indexer) imagesOf(img *images, set uint32) {
 func (x *indexer) canonMoved(img *images, a, b int) (uint32, uint32) {
 	best, syms := img[0]^(1<<a|1<<b), uint32(1)
 	for s := 1; s < x.nsym; s++ {
-		t := img[s] ^ x.point[s][a] ^ x.point[s][b]
+		t := img[s] ^ (1<<x.pmap[s][a] | 1<<x.pmap[s][b])
 		if t < best {
 			best, syms = t, 1<<s
 		} else if t == best {
@@ -177,7 +170,7 @@ func (x *indexer) canonMoved(img *images, a, b int) (uint32, uint32) {
 func (x *indexer) canonLess(img *images, a int) (uint32, uint32) {
 	best, syms := img[0]&^(1<<a), uint32(1)
 	for s := 1; s < x.nsym; s++ {
-		t := img[s] &^ x.point[s][a]
+		t := img[s] &^ (1 << x.pmap[s][a])
 		if t < best {
 			best, syms = t, 1<<s
 		} else if t == best {

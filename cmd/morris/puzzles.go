@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/puzzle"
@@ -155,26 +156,8 @@ func puzzlesFromGames(ctx context.Context, st *store.Store, tb *egdb.DB, o puzzl
 			if err != nil {
 				return made, err
 			}
-			var opts []mill.GameOption
-			if g.Start != "" {
-				p, err := mill.ParsePosition(g.Start)
-				if err != nil {
-					continue
-				}
-				opts = append(opts, mill.FromPosition(p))
-			}
-			if g.HasSeed {
-				opts = append(opts, mill.WithSeed(g.Seed))
-			}
-			game := mill.NewGame(r, opts...)
-			ok := true
-			for _, m := range snap.Moves {
-				if game.PlayText(m.Text) != nil {
-					ok = false
-					break
-				}
-			}
-			if !ok {
+			game, err := server.Replay(snap.Game, snap.Moves)
+			if err != nil {
 				continue
 			}
 			for _, pz := range puzzle.Of(tb, game, o) {

@@ -108,7 +108,9 @@ type solver struct {
 	st      [][]uint32
 	exitMax [][]uint16 // the loss distance the children outside the component force (plies)
 	marks   [][]uint64 // by block of markBlock positions: bit d%64 if one may be at distance d (levels)
-	lower   [][]Value  // by sector: values of solved sectors outside the component
+	refs    [][]Ref    // by goroutine: scratch of settleParents
+	keys    [][]uint64
+	lower   [][]Value // by sector: values of solved sectors outside the component
 	workers []Worker
 	maxPl   atomic.Int64
 	settled atomic.Int64
@@ -430,8 +432,8 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 	if err := s.markAll(ctx, from); err != nil {
 		return err
 	}
-	refs := make([][]Ref, s.opt.Threads)
-	keys := make([][]uint64, s.opt.Threads)
+	s.refs = make([][]Ref, s.opt.Threads)
+	s.keys = make([][]uint64, s.opt.Threads)
 	for d := from; int64(d) <= s.maxPl.Load(); d++ {
 		loss, win := uint32(LossIn(d)), uint32(WinIn(d))
 		bit := uint64(1) << (d % 64)
@@ -440,7 +442,6 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 			prog := Progress{Sectors: s.name, Phase: "levels", Level: d, Total: s.total}
 			blocks := int64(len(marks))
 			err := s.parallel(ctx, blocks, s.opt.chunkOr(1<<15)/markBlock+1, prog, 0, s.settled.Load, func(t int, blo, bhi int64) error {
-				w := s.workers[t]
 				var found int64
 				for b := blo; b < bhi; b++ {
 					if atomic.LoadUint64(&marks[b])&bit == 0 {
@@ -454,28 +455,11 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 						// Other goroutines may be settling parents in this
 						// very sector (at later levels), hence the atomic load.
 						word := atomic.LoadUint32(&st[i])
-						v := word & valueMask
-						if v != loss && v != win {
-							// A value 64k levels later shares the bit.
-							if word != invalidState && v != 0 && Value(v).Plies() > d && Value(v).Plies()%64 == d%64 {
-								later = true
-							}
-							continue
-						}
-						found++
-						refs[t] = w.Parents(sec, i, refs[t][:0])
-						ks := keys[t][:0]
-						for _, r := range refs[t] {
-							// Parents outside the component are solved later,
-							// by looking this position up.
-							if cl := s.local[r.Sector]; cl >= 0 {
-								ks = append(ks, uint64(cl)<<48|uint64(r.Index))
-							}
-						}
-						keys[t] = ks
-						n := distinct(ks)
-						for _, k := range ks[:n] {
-							s.settle(int(k>>48), int64(k&(1<<48-1)), v == loss, d)
+						if v := word & valueMask; v == loss || v == win {
+							found++
+							s.settleParents(t, sec, i, v == loss, d)
+						} else if at, ok := distance(word); ok && at > d && at%64 == d%64 {
+							later = true // a value 64k levels later shares the bit
 						}
 					}
 					if later {
@@ -496,6 +480,36 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 	return nil
 }
 
+// settleParents tells the parents inside the component of position i of
+// sector sec, settled at distance d (lost for its side to move, or won),
+// each once; t is the goroutine's number (its worker and scratch).
+func (s *solver) settleParents(t, sec int, i int64, lost bool, d int) {
+	s.refs[t] = s.workers[t].Parents(sec, i, s.refs[t][:0])
+	ks := s.keys[t][:0]
+	for _, r := range s.refs[t] {
+		// Parents outside the component are solved later, by looking
+		// this position up.
+		if cl := s.local[r.Sector]; cl >= 0 {
+			ks = append(ks, uint64(cl)<<48|uint64(r.Index))
+		}
+	}
+	s.keys[t] = ks
+	n := distinct(ks)
+	for _, k := range ks[:n] {
+		s.settle(int(k>>48), int64(k&(1<<48-1)), lost, d)
+	}
+}
+
+// distance returns the distance of a state word's value when it is a win
+// or a loss (not a draw so far, nor an index that is no position).
+func distance(word uint32) (int, bool) {
+	v := Value(word & valueMask)
+	if word == invalidState || v == 0 {
+		return 0, false
+	}
+	return v.Plies(), true
+}
+
 // markAll sets the marks of every position whose value is a win or a loss
 // at level from or later: after the count pass, or after a checkpoint.
 func (s *solver) markAll(ctx context.Context, from int) error {
@@ -509,9 +523,8 @@ func (s *solver) markAll(ctx context.Context, from int) error {
 			for b := blo; b < bhi; b++ {
 				var m uint64
 				for i := b * markBlock; i < min((b+1)*markBlock, int64(len(st))); i++ {
-					word := st[i]
-					if v := Value(word & valueMask); word != invalidState && v != 0 && v.Plies() >= from {
-						m |= 1 << (v.Plies() % 64)
+					if d, ok := distance(st[i]); ok && d >= from {
+						m |= 1 << (d % 64)
 					}
 				}
 				marks[b] = m

@@ -177,7 +177,7 @@ func (s *Service) toMoveOf(g store.Game) string {
 		return ""
 	}
 	bare := store.Game{Rules: g.Rules, Start: g.Start, Seed: g.Seed, HasSeed: g.HasSeed}
-	game, err := replay(bare, nil)
+	game, err := Replay(bare, nil)
 	if err != nil {
 		return ""
 	}
@@ -189,7 +189,7 @@ func (s *Service) toMoveOf(g store.Game) string {
 		if len(moves) > g.Ply {
 			moves = moves[:g.Ply] // a move played since g was read
 		}
-		if game, err = replay(bare, moves); err != nil {
+		if game, err = Replay(bare, moves); err != nil {
 			return ""
 		}
 		return colorName(game.Position().SideToMove())

@@ -73,7 +73,7 @@ func (s *Service) exploreFinished(ctx context.Context) (int, error) {
 		// A game ended without a result (none is kept today) adds nothing
 		// but is marked explored all the same.
 		if snap.Game.Result != "*" {
-			game, err := replay(snap.Game, nil)
+			game, err := Replay(snap.Game, nil)
 			if err != nil {
 				return 0, err
 			}

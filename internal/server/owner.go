@@ -131,7 +131,7 @@ func (o *owner) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	game, err := replay(snap.Game, snap.Moves)
+	game, err := Replay(snap.Game, snap.Moves)
 	if err != nil {
 		return fmt.Errorf("server: game %d does not replay: %w", o.id, err)
 	}
@@ -150,8 +150,9 @@ func (o *owner) load(ctx context.Context) error {
 	return nil
 }
 
-// replay rebuilds a stored game with the rules core.
-func replay(g store.Game, moves []store.Move) (*mill.Game, error) {
+// Replay rebuilds a stored game with the rules core: its rules, start,
+// seed and moves (the tools that read the store, morris puzzles, use it too).
+func Replay(g store.Game, moves []store.Move) (*mill.Game, error) {
 	r, err := mill.ParseRules(g.Rules)
 	if err != nil {
 		return nil, err

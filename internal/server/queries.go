@@ -23,7 +23,7 @@ func (s *Service) snapshot(ctx context.Context, id int64) (store.Snapshot, *mill
 	if err != nil {
 		return snap, nil, err
 	}
-	game, err := replay(snap.Game, snap.Moves)
+	game, err := Replay(snap.Game, snap.Moves)
 	if err != nil {
 		return snap, nil, err
 	}

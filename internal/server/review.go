@@ -103,11 +103,11 @@ func (s *Service) RequestRecordReview(ctx context.Context, rules, start string, 
 	if start != "" {
 		start = g.Start().String()
 	}
+	// The moves in standard notation, each from the position it was played in.
+	ps := g.Positions()
 	texts := make([]string, 0, len(moves))
-	replay := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
-	for _, m := range g.Moves() {
-		texts = append(texts, replay.Position().MoveText(m))
-		_ = replay.Play(m)
+	for i, m := range g.Moves() {
+		texts = append(texts, ps[i].MoveText(m))
 	}
 	r, err := s.st.RequestRecordReview(ctx, g.Rules().String(), start, texts, s.now(), MaxRecordReviews)
 	if errors.Is(err, store.ErrBusy) {
@@ -204,7 +204,7 @@ func (s *Service) runReview(ctx context.Context, e *engine, rv store.Review) err
 		if err != nil {
 			return err
 		}
-		if g, err = replay(snap.Game, snap.Moves); err != nil {
+		if g, err = Replay(snap.Game, snap.Moves); err != nil {
 			return err
 		}
 	} else {

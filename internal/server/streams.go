@@ -113,7 +113,7 @@ func (s *Service) catchUp(ctx context.Context, id, since int64, send Send) (int6
 	}
 	var lines []line
 	// Replay to give each move event its position.
-	replayed, err := replay(g, nil)
+	replayed, err := Replay(g, nil)
 	if err != nil {
 		return since, err
 	}

@@ -49,14 +49,14 @@ func (s *Store) AddPuzzle(ctx context.Context, p Puzzle) (int64, error) {
 		d := rating.Default()
 		p.R, p.RD, p.Volatility = d.R, d.RD, d.Sigma
 	}
+	if p.Goal == "" {
+		p.Goal = "win"
+	}
 	var id int64
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if id, err = nextID(ctx, tx, "puzzles"); err != nil {
 			return err
-		}
-		if p.Goal == "" {
-			p.Goal = "win"
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO puzzles (id, rules, position, solution, plies, goal, source, rating, deviation, volatility, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,

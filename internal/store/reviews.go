@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -46,7 +45,7 @@ func scanReview(row interface{ Scan(...any) error }) (Review, error) {
 	var moves string
 	var lease, req, upd int64
 	err := row.Scan(&r.ID, &r.Game, &r.Rules, &r.Start, &moves, &r.Status, &r.Done, &r.Total, &r.TakenBy, &lease, &r.Result, &req, &upd)
-	r.Moves = strings.Fields(moves)
+	r.Moves = splitMoves(moves)
 	r.Lease, r.RequestedAt, r.UpdatedAt = fromMillis(lease), fromMillis(req), fromMillis(upd)
 	return r, err
 }
@@ -104,7 +103,7 @@ func (s *Store) RequestRecordReview(ctx context.Context, rules, start string, mo
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO reviews (id, rules, start, moves, status, total, requested_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
-			id, rules, start, strings.Join(moves, " "), string(ReviewQueued), len(moves), millis(now))
+			id, rules, start, joinMoves(moves), string(ReviewQueued), len(moves), millis(now))
 		return err
 	})
 	if err != nil {
