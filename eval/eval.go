@@ -102,24 +102,39 @@ var NineMensMorris = func() Weights {
 	w.Cramp[Moving] = -27
 	w.Reserved[Moving] = 11
 	w.Tempo[Moving] = 29
+	w.Net = mustNet(nineMoving)
 	return w
 }()
 
 // For returns the weights for a game under rules r: NineMensMorris for
-// nine men's morris (whatever its repetition and no-progress draws) and
-// for Russian mill, which is nine men's morris with mills that capture
-// once only (matched against Sanmill, docs/eval.md: "The fitted weights
-// on the other presets"); Default for every other rule set, where the
-// fitted weights were no better (Lasker, the twelve men's boards) or are
-// untested.
+// nine men's morris (whatever its repetition and no-progress draws),
+// RussianMill (the same weights, no net) for Russian mill, which is nine
+// men's morris with mills that capture once only (matched against
+// Sanmill, docs/eval.md: "The fitted weights on the other presets");
+// Default for every other rule set, where the fitted weights were no
+// better (Lasker, the twelve men's boards) or are untested.
 func For(r *mill.Rules) *Weights {
 	o, nine := r.Options(), mill.DefaultOptions()
+	once := o.OneTimeMills != nine.OneTimeMills
 	o.Repetition, o.DrawAfter, o.OneTimeMills = nine.Repetition, nine.DrawAfter, nine.OneTimeMills
-	if o == nine {
-		return &NineMensMorris
+	switch {
+	case o != nine:
+		return &Default
+	case once:
+		return &RussianMill
 	}
-	return &Default
+	return &NineMensMorris
 }
+
+// RussianMill are NineMensMorris without the net of the moving phase: the
+// net learnt positions of nine men's morris, where a mill opened and
+// closed again takes a piece every time, and was not measured on Russian
+// mill, where it takes once.
+var RussianMill = func() Weights {
+	w := NineMensMorris
+	w.Net = nil
+	return w
+}()
 
 // Evaluate returns the score of p for the side to move. It does not look at
 // the end of the game: the search handles that.

@@ -133,14 +133,26 @@ func evalCases(t *testing.T, cases []evalCase) {
 	}
 }
 
-// TestFor: nine men's morris (with any draw rules) gets the fitted weights,
-// which differ from Default in the placing and moving columns only (the
-// flying one is Default's); other rules Default.
+// TestFor: nine men's morris (with any draw rules) gets the fitted weights
+// and the net of the moving phase, Russian mill the same weights without
+// the net; the weights differ from Default in the placing and moving
+// columns only (the flying one is Default's); other rules get Default.
 func TestFor(t *testing.T) {
-	for _, r := range []*mill.Rules{mill.MustRules("nine-mens-morris"), mill.MustRules("nine-mens-morris", "repetition=0"), mill.MustRules("russian-mill")} {
+	for _, r := range []*mill.Rules{mill.MustRules("nine-mens-morris"), mill.MustRules("nine-mens-morris", "repetition=0")} {
 		if For(r) != &NineMensMorris {
 			t.Errorf("%s does not get NineMensMorris", r)
 		}
+	}
+	if r := mill.MustRules("russian-mill"); For(r) != &RussianMill {
+		t.Errorf("%s does not get RussianMill", r)
+	}
+	if NineMensMorris.Net == nil || RussianMill.Net != nil {
+		t.Error("the net of the moving phase: want it in NineMensMorris only")
+	}
+	r := RussianMill
+	r.Net = NineMensMorris.Net
+	if r != NineMensMorris {
+		t.Error("RussianMill differs from NineMensMorris by more than the net")
 	}
 	for _, v := range []string{"shah", "lasker", "twelve-mens-morris", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi"} {
 		if For(mill.MustRules(v)) != &Default {
@@ -148,6 +160,7 @@ func TestFor(t *testing.T) {
 		}
 	}
 	n, d := NineMensMorris, Default
+	n.Net = nil
 	for _, a := range []*[NumPhases]int{&n.Mill, &n.Two, &n.Closable, &n.Double, &n.Mobility, &n.Blocked, &n.Cramp, &n.Reserved, &n.Tempo} {
 		a[Placing], a[Moving] = 0, 0
 	}

@@ -101,6 +101,7 @@ func TestNetEval(t *testing.T) {
 // and only there.
 func TestNetInEvaluate(t *testing.T) {
 	w := NineMensMorris
+	w.Net = nil
 	wn := w
 	wn.Net = randomNet(24, 0, 8, 2)
 	wn.PlacingNet = randomNet(24, 9, 8, 3)
@@ -221,12 +222,16 @@ func TestNetNoAllocs(t *testing.T) {
 }
 
 // BenchmarkEvaluate measures Evaluate on positions where both sides slide,
-// without a net and with one of 16 and 32 hidden units.
+// without a net, with one of 16 and 32 hidden units, and with
+// NineMensMorris's own (64 hidden units).
 func BenchmarkEvaluate(b *testing.B) {
 	ps := slidingPositions(256)
-	for _, hidden := range []int{0, 16, 32} {
+	for _, hidden := range []int{0, 16, 32, 64} {
 		w := NineMensMorris
-		if hidden > 0 {
+		switch hidden {
+		case 0:
+			w.Net = nil
+		case 16, 32:
 			w.Net = randomNet(24, 0, hidden, 6)
 		}
 		b.Run("hidden="+strconv.Itoa(hidden), func(b *testing.B) {
