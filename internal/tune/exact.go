@@ -13,10 +13,12 @@ type Probe func(p mill.Position) (result, plies int, ok bool)
 
 // ExactPlacing returns the value of p (+1 a win for the side to move, 0 a
 // draw, -1 a loss) by a full-width search of the placing phase that asks
-// probe at every position where placing has ended: both hands empty and
-// no removal owed. Ends of the game met on the way count as they are.
-// It gives up (ok false) when a position where placing has ended is
-// unknown to probe, or after maxNodes positions.
+// probe at every position: where placing has ended (both hands empty and
+// no removal owed) it must know the value, and while placing it may (the
+// databases of morris solve -game), which ends the search there. Ends of
+// the game met on the way count as they are. It gives up (ok false) when
+// a position where placing has ended is unknown to probe, or after
+// maxNodes positions.
 //
 // The search takes a child that wins at once (no other move can do
 // better: values are only -1, 0 and +1) and remembers every value it
@@ -73,13 +75,14 @@ func (x *ExactSolver) solve(p mill.Position) int {
 		}
 		return -1
 	}
-	_, owed := p.Pending()
-	if !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
-		r, _, ok := x.probe(p)
-		if !ok {
-			x.failed = true
-		}
+	// The databases may hold placing positions too (morris solve -game):
+	// those are answered at once. Past the end of placing they must.
+	if r, _, ok := x.probe(p); ok {
 		return r
+	}
+	if _, owed := p.Pending(); !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
+		x.failed = true
+		return 0
 	}
 	k := p.Key()
 	if v, ok := x.memo[k]; ok {

@@ -34,9 +34,11 @@ func TestExactPlacing(t *testing.T) {
 	}
 	defer db.Close()
 	tb := db.Tablebase()
+	// moving knows the moving phase only, as the databases do before
+	// morris solve -game.
 	moving := func(p mill.Position) (int, int, bool) {
 		if p.InHand(mill.White) != 0 || p.InHand(mill.Black) != 0 {
-			t.Fatalf("%s: probed while placing", p)
+			return 0, 0, false
 		}
 		return tb(p)
 	}
@@ -65,6 +67,10 @@ func TestExactPlacing(t *testing.T) {
 		}
 		if got != int(want.Result) {
 			t.Fatalf("%s: ExactPlacing %d, the databases %s", p, got, want)
+		}
+		// Databases that hold the placing phase answer at once.
+		if v, ok := ExactPlacing(p, tb, 0); !ok || v != got {
+			t.Fatalf("%s: with the placing phase's databases %d (solved: %v), want %d at once", p, v, ok, got)
 		}
 		counts[got]++
 		ps = append(ps, p)
