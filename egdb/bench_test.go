@@ -61,3 +61,22 @@ func BenchmarkProbe(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChildrenPlacing: the count pass of a sector of the placing
+// phase (7v7h2-2: placements, many of them closing a mill and taking),
+// on consecutive indices.
+func BenchmarkChildrenPlacing(b *testing.B) {
+	g, s := benchGame(b, Key{White: 7, Black: 7, WhiteHand: 2, BlackHand: 2})
+	wk := g.NewWorker()
+	var buf []retro.Child
+	// The same window of indices whatever b.N, so that runs compare.
+	const window = 1 << 18
+	start := g.Size(s) / 3
+	b.ReportAllocs()
+	n := 0
+	for i := range b.N {
+		buf, _, _ = wk.Children(s, start+int64(i%window), buf[:0])
+		n += len(buf)
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "children/op")
+}

@@ -207,6 +207,9 @@ func (x *indexer) minImage(syms, set uint32) uint32 {
 
 // colex returns the colexicographic rank of set among the sets of its size.
 func (x *indexer) colex(set uint32) int64 {
+	if bits.OnesCount32(set) <= maxPacked {
+		return x.rankPacked(set)
+	}
 	var r int64
 	j := 1
 	for ; set != 0; set &= set - 1 {

@@ -208,7 +208,9 @@ func TestKeys(t *testing.T) {
 }
 
 // TestRankPacked: the packed rank of the children (rankPacked over
-// freeRanks) equals rankIn on every board, for sets of every size it takes.
+// freeRanks) equals rankIn on every board, for sets of every size it takes,
+// and colex (rankPacked's lookups) is rankIn of a set among all the points
+// and unrank's inverse.
 func TestRankPacked(t *testing.T) {
 	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris-small", "twelve-mens-morris-large"} {
 		x := newIndexer(mill.MustRules(variant).Board())
@@ -226,8 +228,13 @@ func TestRankPacked(t *testing.T) {
 			if got, want := x.rankPacked(packed), x.rankIn(set, taken); got != want {
 				t.Fatalf("%s: set %x among the points not in %x: packed rank %d, rankIn %d", variant, set, taken, got, want)
 			}
-			if got, want := x.rankPacked(set), x.colex(set); got != want {
-				t.Fatalf("%s: set %x: rankPacked %d, colex %d", variant, set, got, want)
+			// colex takes rankPacked's lookups; rankIn of nothing taken
+			// and unrank are the step-per-point forms.
+			if got, want := x.colex(set), x.rankIn(set, 0); got != want {
+				t.Fatalf("%s: set %x: colex %d, rankIn %d", variant, set, got, want)
+			}
+			if got := x.unrank(x.colex(set), k); got != set {
+				t.Fatalf("%s: set %x: colex %d unranks to %x", variant, set, x.colex(set), got)
 			}
 		}
 	}
