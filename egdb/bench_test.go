@@ -21,17 +21,7 @@ func benchGame(b *testing.B, k Key) (*game, int) {
 // BenchmarkChildren: the forward step of the count and verify passes, on
 // consecutive indices of 5v5 (as the passes run).
 func BenchmarkChildren(b *testing.B) {
-	g, s := benchGame(b, Key{White: 5, Black: 5})
-	wk := g.NewWorker()
-	var buf []retro.Child
-	start := rand.New(rand.NewPCG(uint64(b.N), 1)).Int64N(g.Size(s) - int64(b.N) - 1)
-	b.ReportAllocs()
-	n := 0
-	for i := range b.N {
-		buf, _, _ = wk.Children(s, start+int64(i), buf[:0])
-		n += len(buf)
-	}
-	b.ReportMetric(float64(n)/float64(b.N), "children/op")
+	benchChildren(b, Key{White: 5, Black: 5})
 }
 
 // BenchmarkParents: the backward step of the retrograde pass.
@@ -63,13 +53,17 @@ func BenchmarkProbe(b *testing.B) {
 }
 
 // BenchmarkChildrenPlacing: the count pass of a sector of the placing
-// phase (7v7h2-2: placements, many of them closing a mill and taking),
-// on consecutive indices.
+// phase (7v7h2-2: placements, many of them closing a mill and taking).
 func BenchmarkChildrenPlacing(b *testing.B) {
-	g, s := benchGame(b, Key{White: 7, Black: 7, WhiteHand: 2, BlackHand: 2})
+	benchChildren(b, Key{White: 7, Black: 7, WhiteHand: 2, BlackHand: 2})
+}
+
+// benchChildren generates the children of consecutive indices of sector
+// k, in the same window of indices whatever b.N, so that runs compare.
+func benchChildren(b *testing.B, k Key) {
+	g, s := benchGame(b, k)
 	wk := g.NewWorker()
 	var buf []retro.Child
-	// The same window of indices whatever b.N, so that runs compare.
 	const window = 1 << 18
 	start := g.Size(s) / 3
 	b.ReportAllocs()

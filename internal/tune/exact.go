@@ -75,6 +75,12 @@ func (x *ExactSolver) solve(p mill.Position) int {
 		}
 		return -1
 	}
+	// Values proved before first: only placing positions are kept, and
+	// asking the databases again costs more.
+	k := p.Key()
+	if v, ok := x.memo[k]; ok {
+		return int(v)
+	}
 	// The databases may hold placing positions too (morris solve -game):
 	// those are answered at once. Past the end of placing they must.
 	if r, _, ok := x.probe(p); ok {
@@ -83,10 +89,6 @@ func (x *ExactSolver) solve(p mill.Position) int {
 	if _, owed := p.Pending(); !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
 		x.failed = true
 		return 0
-	}
-	k := p.Key()
-	if v, ok := x.memo[k]; ok {
-		return int(v)
 	}
 	if x.nodes++; x.nodes > x.maxNodes {
 		x.failed = true

@@ -41,7 +41,7 @@ func TestFitNet(t *testing.T) {
 		all = append(all, readSamples(t, file)...)
 	}
 	_, train, hold := split(all)
-	base := eval.NineMensMorris
+	base := nineWeights()
 	if *netBaseDef {
 		base = eval.Default
 	}
