@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/morrisgame/morris/internal/bigmem"
 	"github.com/morrisgame/morris/internal/retro"
 )
 
@@ -139,7 +140,31 @@ type sectorFile struct {
 	unmap func() error
 }
 
-// close releases the mapping; the values must not be used after it.
+// resident copies the values into memory of their own (huge pages where
+// the system has them, see bigmem) and releases the mapping. A build reads
+// the sectors it depends on at random, a value here and there over GBs:
+// from the mapping, each read walks the translation of a 4 KB page of the
+// page cache, which the TLB rarely holds; from huge pages it is a fifth
+// to a quarter faster (BenchmarkLookup).
+func (s *sectorFile) resident() error {
+	if len(s.vals) == 0 {
+		return nil
+	}
+	v, free := bigmem.Alloc[retro.Value](int64(len(s.vals)))
+	copy(v, s.vals)
+	if s.unmap != nil {
+		if err := s.unmap(); err != nil {
+			free()
+			return err
+		}
+	}
+	s.vals = v
+	s.unmap = func() error { free(); return nil }
+	return nil
+}
+
+// close releases the mapping (or the memory); the values must not be used
+// after it.
 func (s *sectorFile) close() error {
 	s.vals = nil
 	if s.unmap == nil {

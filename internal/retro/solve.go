@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/morrisgame/morris/internal/bigmem"
 )
 
 // Options tune a solve or a verify pass.
@@ -157,8 +159,8 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 	s.exitMax = make([][]uint16, len(comp))
 	for l, sec := range comp {
 		n := g.Size(sec)
-		st, freeSt := words[uint32](n)
-		em, freeEm := words[uint16](n)
+		st, freeSt := bigmem.Alloc[uint32](n)
+		em, freeEm := bigmem.Alloc[uint16](n)
 		defer freeSt()
 		defer freeEm()
 		s.st[l], s.exitMax[l] = st, em
