@@ -234,6 +234,10 @@ type game struct {
 	deps    [][]int
 	capture []int // the sector a capture leads to, or -1 if it ends the game
 	swap    []int // the sector a move without capture leads to
+	// visit[s]: for a sector of the placing phase, the layout of its
+	// positions with the colours swapped, in which its count pass visits
+	// them (Visit); nil for the moving phase's.
+	visit []*layout
 }
 
 // PlacingSupported returns nil if the sectors of the placing phase can be
@@ -364,6 +368,12 @@ func newGame(r *mill.Rules, x *indexer, keys []Key) (*game, error) {
 		}
 		g.capture = append(g.capture, c)
 		g.deps = append(g.deps, deps)
+		var v *layout
+		if !k.Moving() {
+			l := x.layout(k.Black, k.White)
+			v = &l
+		}
+		g.visit = append(g.visit, v)
 	}
 	return g, nil
 }
@@ -383,16 +393,62 @@ type worker struct {
 // position after each, with the colours swapped so that the side to move
 // is W again.
 func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, retro.Value, bool) {
-	g := wk.g
-	lay := &g.lay[s]
-	W, B, valid := lay.position(i)
+	W, B, valid := wk.g.lay[s].position(i)
 	if !valid {
 		return dst, retro.Draw, false
 	}
+	B0, syms := wk.g.x.canon(B)
+	dst, end := wk.children(s, W, B, B0, syms, dst)
+	return dst, end, true
+}
+
+// Visits returns, for a sector of the placing phase, the size of the
+// layout of its positions with the colours swapped (retro.Visitor): its
+// count pass visits the positions class by class of the opponent's set,
+// and 0 for the moving phase's, counted in the order of their indices.
+//
+// A position's children without capture are the opponent's set B to move
+// against the mover's set with one piece more: they all lie in the block
+// of B's class in the next sector, so the positions with the same B have
+// their children within a few KB of each other, and those that capture in
+// the blocks of B less one piece. Visited in the order of the indices
+// (the mover's class first), consecutive positions have a different B and
+// each child is a read from anywhere in a GB.
+func (g *game) Visits(s int) int64 {
+	if v := g.visit[s]; v != nil {
+		return v.size
+	}
+	return 0
+}
+
+// Visit is Children for the j-th position of the layout with the colours
+// swapped (Visits): the opponent's set is the canonical B0 of class j /
+// stride, the mover's set W is among the other points. A W that a
+// symmetry keeping B0 maps to a smaller set is the same position as that
+// one and no visit, so every position is visited once.
+func (wk *worker) Visit(s int, j int64, dst []retro.Child) (int64, []retro.Child, retro.Value, bool) {
+	g := wk.g
+	v := g.visit[s]
+	c := j / v.stride
+	B := v.t.reps[c]
+	W := expand(g.x.unrank(j%v.stride, v.b), g.all&^B)
+	if stab := v.t.stab[c]; stab != 1 && g.x.minImage(stab, W) != W {
+		return 0, dst, retro.Draw, false
+	}
+	dst, end := wk.children(s, W, B, B, v.t.stab[c], dst)
+	return g.lay[s].index(W, B), dst, end, true
+}
+
+// children appends the children of the position (W, B) of sector s to dst
+// and returns it, with the value of the end of the game there if it has
+// none. B0 and syms are what canon returns for B.
+func (wk *worker) children(s int, W, B, B0, syms uint32, dst []retro.Child) ([]retro.Child, retro.Value) {
+	g := wk.g
+	lay := &g.lay[s]
 	w, b := lay.w, lay.b
 	k := &g.keys[s]
 	if v, over := g.end(W, B, w, b, k.WhiteHand, k.BlackHand); over {
-		return dst, v, true
+		return dst, v
 	}
 	empty := g.all &^ (W | B)
 	fly := g.flying(w)
@@ -401,7 +457,6 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 	// the same for every move, so its canonical form is found once.
 	ns := g.swap[s]
 	nlay := &g.lay[ns]
-	B0, syms := g.x.canon(B)
 	base := int64(nlay.t.of[g.x.colex(B0)]) * nlay.stride
 	// When one symmetry maps B to B0 (nearly always), the child's W is
 	// ranked by packing: each point's image under that symmetry, as a rank
@@ -460,7 +515,7 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 			t := bits.TrailingZeros32(to)
 			dst = child(dst, t, W|1<<t)
 		}
-		return dst, 0, true
+		return dst, 0
 	}
 	for f := W; f != 0; f &= f - 1 {
 		from := bits.TrailingZeros32(f)
@@ -473,7 +528,7 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 			dst = child(dst, t, W^(1<<from|1<<t))
 		}
 	}
-	return dst, 0, true
+	return dst, 0
 }
 
 // Parents undoes the moves without capture of the side not to move (B):

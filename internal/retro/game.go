@@ -49,3 +49,24 @@ type Worker interface {
 	// is called only for valid positions.
 	Parents(s int, i int64, dst []Ref) []Ref
 }
+
+// Visitor may be implemented by a Game whose workers can visit the
+// positions of some sectors in an order of their own (VisitWorker), in
+// which the count pass runs instead of the order of the indices: an order
+// in which consecutive positions have their children close together reads
+// the values of solved sectors from the caches instead of from memory.
+type Visitor interface {
+	// Visits returns the number of visits of sector s (VisitWorker.Visit's
+	// j runs over 0..Visits-1), or 0 to count s in the order of its
+	// indices.
+	Visits(s int) int64
+}
+
+// VisitWorker is the Worker of a Visitor.
+type VisitWorker interface {
+	// Visit is Children for the j-th visit of sector s: it returns the
+	// index i of the position visited, and valid false if the visit is
+	// none. Every position of s (a valid index) must be visited exactly
+	// once; indices never visited are no position.
+	Visit(s int, j int64, dst []Child) (i int64, children []Child, end Value, valid bool)
+}

@@ -476,3 +476,74 @@ func TestCheckpoint(t *testing.T) {
 	}
 	t.Logf("%d solves resumed from a checkpoint", resumes)
 }
+
+// visitedToy is a toy whose sectors are counted in a visiting order of
+// their own (Visitor): 2*size+3 visits, each position once, in a shuffled
+// order, and the other visits none (invalid positions are never visited).
+type visitedToy struct {
+	*toy
+	order [][]int64 // order[s][j]: the index visited by j, or -1
+}
+
+func (g *visitedToy) Visits(s int) int64 { return int64(len(g.order[s])) }
+func (g *visitedToy) NewWorker() Worker  { return visitedWorker{toyWorker{g.toy}, g} }
+
+type visitedWorker struct {
+	toyWorker
+	g *visitedToy
+}
+
+func (w visitedWorker) Visit(s int, j int64, dst []Child) (int64, []Child, Value, bool) {
+	i := w.g.order[s][j]
+	if i < 0 {
+		return 0, dst, Draw, false
+	}
+	kids, end, valid := w.Children(s, i, dst)
+	if !valid {
+		panic("visited an invalid index")
+	}
+	return i, kids, end, true
+}
+
+// TestVisitor: a game counted in its own order (Visitor) solves to the
+// same values and counts as in the order of its indices.
+func TestVisitor(t *testing.T) {
+	for seed := range uint64(100) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		g := newToy(rng, 1+rng.IntN(5))
+		vg := &visitedToy{toy: g}
+		for s, n := range g.sizes {
+			order := make([]int64, 2*n+3)
+			for j := range order {
+				order[j] = -1
+			}
+			slots := rng.Perm(len(order))
+			k := 0
+			for i := range n {
+				if !g.invalid[s][i] {
+					order[slots[k]] = i
+					k++
+				}
+			}
+			vg.order = append(vg.order, order)
+		}
+		want, _ := solveAll(t, g, Options{Threads: 1})
+		for _, threads := range []int{1, 3} {
+			got, comps := solveAll(t, vg, Options{Threads: threads, chunk: 4})
+			for s := range want {
+				for i := range want[s] {
+					if got[s][i] != want[s][i] {
+						t.Fatalf("seed %d threads %d: sector %d index %d: got %v, want %v", seed, threads, s, i, got[s][i], want[s][i])
+					}
+				}
+			}
+			for _, comp := range comps {
+				_, cw, _ := SolveComponent(context.Background(), g, comp, func(s int) []Value { return want[s] }, Options{Threads: 1})
+				_, cg, _ := SolveComponent(context.Background(), vg, comp, func(s int) []Value { return got[s] }, Options{Threads: threads, chunk: 4})
+				if !slices.Equal(cw, cg) {
+					t.Fatalf("seed %d: component %v: counts %+v, want %+v", seed, comp, cg, cw)
+				}
+			}
+		}
+	}
+}

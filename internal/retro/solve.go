@@ -323,18 +323,49 @@ func (s *solver) count(ctx context.Context) error {
 		n := int64(len(s.st[l]))
 		st, em := s.st[l], s.exitMax[l]
 		prog := Progress{Sectors: s.name, Phase: "count", Total: s.total}
-		err := s.parallel(ctx, n, s.opt.chunkOr(1<<11), prog, base, nil, func(t int, lo, hi int64) error {
+		// The positions are visited in the order of their indices, or in
+		// the game's own (Visitor): then an index never visited is no
+		// position.
+		visits := n
+		var visitor bool
+		if vg, ok := s.g.(Visitor); ok {
+			if m := vg.Visits(sec); m > 0 {
+				visits, visitor = m, true
+				for i := range st {
+					st[i] = invalidState
+				}
+			}
+		}
+		var visited atomic.Int64
+		var doneFn func() int64
+		if visitor {
+			b := base
+			doneFn = func() int64 { return b + int64(float64(visited.Load())/float64(visits)*float64(n)) }
+		}
+		err := s.parallel(ctx, visits, s.opt.chunkOr(1<<11), prog, base, doneFn, func(t int, lo, hi int64) error {
 			w, sc := s.workers[t], &scr[t]
+			vw, _ := w.(VisitWorker)
 			top := 0
-			nvalid := hi - lo
-			for i := lo; i < hi; i++ {
-				kids, end, valid := w.Children(sec, i, sc.kids[:0])
+			var nvalid int64
+			defer func() { visited.Add(hi - lo) }()
+			for j := lo; j < hi; j++ {
+				i := j
+				var kids []Child
+				var end Value
+				var valid bool
+				if visitor {
+					i, kids, end, valid = vw.Visit(sec, j, sc.kids[:0])
+				} else {
+					kids, end, valid = w.Children(sec, i, sc.kids[:0])
+				}
 				sc.kids = kids
 				if !valid {
-					st[i] = invalidState
-					nvalid--
+					if !visitor {
+						st[i] = invalidState
+					}
 					continue
 				}
+				nvalid++
 				if len(kids) == 0 {
 					st[i] = uint32(end)
 					top = max(top, end.Plies())
