@@ -386,7 +386,8 @@ func (g *game) NewWorker() retro.Worker  { return &worker{g: g} }
 func (g *game) sector(k Key) (int, bool) { s, ok := g.id[k]; return s, ok }
 
 type worker struct {
-	g *game
+	g    *game
+	side side
 }
 
 // Children generates the moves of the side to move (W) and names the
@@ -397,8 +398,7 @@ func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, re
 	if !valid {
 		return dst, retro.Draw, false
 	}
-	B0, syms := wk.g.x.canon(B)
-	dst, end := wk.children(s, W, B, B0, syms, dst)
+	dst, end := wk.children(s, W, B, dst)
 	return dst, end, true
 }
 
@@ -435,14 +435,84 @@ func (wk *worker) Visit(s int, j int64, dst []retro.Child) (int64, []retro.Child
 	if stab := v.t.stab[c]; stab != 1 && g.x.minImage(stab, W) != W {
 		return 0, dst, retro.Draw, false
 	}
-	dst, end := wk.children(s, W, B, B, v.t.stab[c], dst)
+	dst, end := wk.children(s, W, B, dst)
 	return g.lay[s].index(W, B), dst, end, true
+}
+
+// side is what the children of a position need of the opponent's set B
+// (in a sector s), kept by a worker from one position to the next: in the
+// placing phase's visiting order (Visit) thousands of positions in a row
+// have the same B.
+type side struct {
+	ok bool
+	s  int
+	B  uint32
+	// After a move without capture the side to move is B's, canonically
+	// B0 (by the symmetries syms): its class's first index in the next
+	// sector is base.
+	B0, syms uint32
+	base     int64
+	// When one symmetry maps B to B0 (nearly always), the child's W is
+	// ranked by packing: each point's image under that symmetry (pm), as
+	// a rank among the points not in B0 (fr), so that a move toggles two
+	// bits of the packed W and the rank is four lookups (rankPacked).
+	pm *[mill.MaxPoints]uint8
+	fr [mill.MaxPoints]uint8
+	// targets: B's pieces a mill may take; imgB: B's images, once a
+	// capture needs them; took: the points c whose capture entry is set.
+	targets uint32
+	imgOK   bool
+	imgB    images
+	took    uint32
+	capture [mill.MaxPoints]struct {
+		B20, syms2 uint32 // B less the piece on c, canonical, and its symmetries
+		base       int64  // its class's first index in the capture sector
+	}
+}
+
+// sideOf returns the worker's side of B in sector s, filled afresh unless
+// it is the last one's.
+func (wk *worker) sideOf(s int, B uint32) *side {
+	sd := &wk.side
+	if sd.ok && sd.s == s && sd.B == B {
+		return sd
+	}
+	g := wk.g
+	sd.ok, sd.s, sd.B, sd.imgOK, sd.took = true, s, B, false, 0
+	sd.B0, sd.syms = g.x.canon(B)
+	nlay := &g.lay[g.swap[s]]
+	sd.base = int64(nlay.t.of[g.x.colex(sd.B0)]) * nlay.stride
+	sd.pm = nil
+	if sd.syms&(sd.syms-1) == 0 && g.lay[s].w+1 <= maxPacked {
+		sd.pm = &g.x.pmap[bits.TrailingZeros32(sd.syms)]
+		g.x.freeRanks(&sd.fr, sd.B0)
+	}
+	sd.targets = g.capturable(B)
+	return sd
+}
+
+// captureChild returns the index in the capture sector cs of the position
+// after a move that leaves the mover W2 and takes B's piece on c.
+func (wk *worker) captureChild(sd *side, cs, c int, W2 uint32) int64 {
+	g := wk.g
+	if !sd.imgOK {
+		g.x.imagesOf(&sd.imgB, sd.B)
+		sd.imgOK = true
+	}
+	e := &sd.capture[c]
+	if sd.took&(1<<c) == 0 {
+		// B less the piece taken, canonical from B's images.
+		e.B20, e.syms2 = g.x.canonLess(&sd.imgB, c)
+		e.base = g.lay[cs].classBase(e.B20)
+		sd.took |= 1 << c
+	}
+	return e.base + g.x.rankIn(g.x.minImage(e.syms2, W2), e.B20)
 }
 
 // children appends the children of the position (W, B) of sector s to dst
 // and returns it, with the value of the end of the game there if it has
-// none. B0 and syms are what canon returns for B.
-func (wk *worker) children(s int, W, B, B0, syms uint32, dst []retro.Child) ([]retro.Child, retro.Value) {
+// none.
+func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child, retro.Value) {
 	g := wk.g
 	lay := &g.lay[s]
 	w, b := lay.w, lay.b
@@ -453,62 +523,39 @@ func (wk *worker) children(s int, W, B, B0, syms uint32, dst []retro.Child) ([]r
 	empty := g.all &^ (W | B)
 	fly := g.flying(w)
 	placing := k.WhiteHand > 0
-	// After a move without capture the side to move is B's: its set is
-	// the same for every move, so its canonical form is found once.
 	ns := g.swap[s]
-	nlay := &g.lay[ns]
-	base := int64(nlay.t.of[g.x.colex(B0)]) * nlay.stride
-	// When one symmetry maps B to B0 (nearly always), the child's W is
-	// ranked by packing: each point's image under that symmetry, as a rank
-	// among the points not in B0, so that a move toggles two bits of the
-	// packed W and the rank is four lookups (rankPacked).
-	var fr [mill.MaxPoints]uint8
-	var pm *[mill.MaxPoints]uint8
+	sd := wk.sideOf(s, B)
 	var packedW uint32
-	if syms&(syms-1) == 0 && w+1 <= maxPacked {
-		pm = &g.x.pmap[bits.TrailingZeros32(syms)]
-		g.x.freeRanks(&fr, B0)
+	if sd.pm != nil {
 		for f := W; f != 0; f &= f - 1 {
-			packedW |= 1 << fr[pm[bits.TrailingZeros32(f)]]
+			packedW |= 1 << sd.fr[sd.pm[bits.TrailingZeros32(f)]]
 		}
 	}
-	targets, haveTargets := uint32(0), false
-	var imgB images // B's images, for the captures
 	cs := g.capture[s]
 	// child adds the positions after the move to t that leaves the side
 	// to move with W2: one, or one per piece it may take.
 	child := func(dst []retro.Child, t int, W2 uint32) []retro.Child {
-		if g.closes(W2, t) && (!placing || g.placingTakes) {
-			if !haveTargets {
-				targets, haveTargets = g.capturable(B), true
-				if cs >= 0 && targets != 0 {
-					g.x.imagesOf(&imgB, B)
+		if sd.targets != 0 && g.closes(W2, t) && (!placing || g.placingTakes) {
+			for c := sd.targets; c != 0; c &= c - 1 {
+				if cs < 0 {
+					dst = append(dst, retro.Child{End: true, Value: retro.LossIn(0)})
+					continue
 				}
+				dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: wk.captureChild(sd, cs, bits.TrailingZeros32(c), W2)}})
 			}
-			if targets != 0 {
-				for c := targets; c != 0; c &= c - 1 {
-					if cs < 0 {
-						dst = append(dst, retro.Child{End: true, Value: retro.LossIn(0)})
-						continue
-					}
-					// B less the piece taken, canonical from B's images.
-					B20, syms2 := g.x.canonLess(&imgB, bits.TrailingZeros32(c))
-					dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: g.lay[cs].indexCanon(B20, syms2, W2)}})
-				}
-				return dst
-			}
+			return dst
 		}
-		if pm != nil {
+		if sd.pm != nil {
 			// W2 is W with the points of the move toggled: from and t, or
 			// t alone for a placement.
 			packed := packedW
 			for d := W ^ W2; d != 0; d &= d - 1 {
-				packed ^= 1 << fr[pm[bits.TrailingZeros32(d)]]
+				packed ^= 1 << sd.fr[sd.pm[bits.TrailingZeros32(d)]]
 			}
-			return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: base + g.x.rankPacked(packed)}})
+			return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: sd.base + g.x.rankPacked(packed)}})
 		}
-		B0W := g.x.minImage(syms, W2)
-		return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: base + g.x.rankIn(B0W, B0)}})
+		B0W := g.x.minImage(sd.syms, W2)
+		return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: sd.base + g.x.rankIn(B0W, sd.B0)}})
 	}
 	if placing {
 		for to := empty; to != 0; to &= to - 1 {

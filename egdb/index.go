@@ -306,8 +306,12 @@ func (l *layout) index(W, B uint32) int64 {
 
 // indexCanon is index when W's smallest image W0 and its symmetries are known.
 func (l *layout) indexCanon(W0, syms, B uint32) int64 {
-	B0 := l.x.minImage(syms, B)
-	return int64(l.t.of[l.x.colex(W0)])*l.stride + l.x.rankIn(B0, W0)
+	return l.classBase(W0) + l.x.rankIn(l.x.minImage(syms, B), W0)
+}
+
+// classBase returns the first index of the class of the canonical set W0.
+func (l *layout) classBase(W0 uint32) int64 {
+	return int64(l.t.of[l.x.colex(W0)]) * l.stride
 }
 
 // position returns the position at index i, and whether i is the index of
