@@ -177,6 +177,8 @@ func TestSolveBadInput(t *testing.T) {
 		{"-dir", dir, "-variant", "nope"},                          // no such variant
 		{"-dir", dir, "-max", "5"},                                 // no sector that small
 		{"-dir", dir, "-threads", "0"},                             // no threads
+		{"-dir", dir, "-resident", "-1"},                           // no memory below nothing
+		{"-dir", dir, "-resident", "NaN"},                          // not a number of GB
 		{"-dir", dir, "-sectors", "3v3h0-1"},                       // the side to move has none in hand, its opponent one
 		{"-dir", dir, "-sectors", "3v3h1,0"},                       // not a sector name (hands are written 1-0)
 		{"-dir", dir, "-variant", "lasker", "-sectors", "3v3h1-1"}, // placing with moves while placing
