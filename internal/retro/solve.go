@@ -344,7 +344,10 @@ func (s *solver) count(ctx context.Context) error {
 		}
 		err := s.parallel(ctx, visits, s.opt.chunkOr(1<<11), prog, base, doneFn, func(t int, lo, hi int64) error {
 			w, sc := s.workers[t], &scr[t]
-			vw, _ := w.(VisitWorker)
+			vw, ok := w.(VisitWorker)
+			if visitor && !ok {
+				return fmt.Errorf("retro: sector %s: the game visits its positions (Visitor) and its worker does not (VisitWorker)", s.g.Name(sec))
+			}
 			top := 0
 			var nvalid int64
 			defer func() { visited.Add(hi - lo) }()
