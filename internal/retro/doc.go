@@ -10,7 +10,7 @@
 // Where things are:
 //
 //	value.go   Value: the encoding of win/draw/loss and distance, Combine
-//	game.go    the Game and Worker interfaces, Ref and Child
+//	game.go    the Game and Worker interfaces, Ref and Child; Visitor, an order of the game's own
 //	order.go   Components: the groups of mutually dependent sectors, in solving order
 //	solve.go   SolveComponent: retrograde analysis of one group, by distance levels
 //	verify.go  Verify: every value re-derived from its children's values, separately
@@ -24,6 +24,12 @@
 // children not yet known to win, and a parent whose count reaches zero is a
 // loss one ply after its slowest child. What is never settled is a draw.
 // Positions reached only through cycles are exactly these draws.
+//
+// The forward pass visits a sector's positions in the order of their
+// indices, or in an order the game chooses (Visitor) so that consecutive
+// positions look up children that lie close together: the lookups are
+// reads from GBs of solved sectors, and a read that the caches hold costs
+// a fraction of one from memory.
 //
 // Verify (verify.go) does not trust the solver: it recomputes every value
 // from the stored values of the children with Combine. An assignment that
