@@ -155,15 +155,27 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 	for range s.opt.Threads {
 		s.workers = append(s.workers, g.NewWorker())
 	}
+	// A component that no move stays in (a sector of the placing phase)
+	// is settled by the count pass: the distances its exits force are
+	// never read, and not kept.
+	cyclic := false
+	for _, sec := range comp {
+		for _, d := range g.Deps(sec) {
+			cyclic = cyclic || s.local[d] >= 0
+		}
+	}
 	s.st = make([][]uint32, len(comp))
 	s.exitMax = make([][]uint16, len(comp))
 	for l, sec := range comp {
 		n := g.Size(sec)
 		st, freeSt := bigmem.Alloc[uint32](n)
-		em, freeEm := bigmem.Alloc[uint16](n)
 		defer freeSt()
-		defer freeEm()
-		s.st[l], s.exitMax[l] = st, em
+		s.st[l] = st
+		if cyclic {
+			em, freeEm := bigmem.Alloc[uint16](n)
+			defer freeEm()
+			s.exitMax[l] = em
+		}
 		s.total += n
 	}
 	ck := &checkpointer{s: s, every: s.opt.CheckpointEvery, last: time.Now()}
@@ -193,6 +205,9 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 	if next < 0 {
 		if err := s.count(ctx); err != nil {
 			return nil, nil, err
+		}
+		if s.inner.Load() && !cyclic {
+			return nil, nil, fmt.Errorf("retro: %s: a child lies in the component, which no sector's Deps names", s.name)
 		}
 		s.total = s.valid.Load()
 		next = 0
@@ -415,7 +430,9 @@ func (s *solver) count(ctx context.Context) error {
 					top = max(top, exit)
 				default:
 					st[i] = uint32(c) << 16
-					em[i] = uint16(exit)
+					if em != nil {
+						em[i] = uint16(exit)
+					}
 				}
 			}
 			s.maxPlies(top)
