@@ -543,6 +543,28 @@ func TestVisitor(t *testing.T) {
 				if !slices.Equal(cw, cg) {
 					t.Fatalf("seed %d: component %v: counts %+v, want %+v", seed, comp, cg, cw)
 				}
+				// Verify in the visiting order: the same counts, and a
+				// wrong value found, at a visited index or at one that is
+				// no position.
+				for l, s := range comp {
+					vals := func(s int) []Value { return got[s] }
+					c, err := Verify(context.Background(), vg, s, vals, Options{Threads: threads, chunk: 4})
+					if err != nil || c != cw[l] {
+						t.Fatalf("seed %d: verify %d in the visiting order: %+v, %v; want %+v", seed, s, c, err, cw[l])
+					}
+					for i := range g.sizes[s] {
+						old := got[s][i]
+						got[s][i] = WinIn(200)
+						_, err := Verify(context.Background(), vg, s, vals, Options{Threads: threads, chunk: 4})
+						got[s][i] = old
+						var me *MismatchError
+						// (A wrong value may make its parents' look wrong
+						// too; one that is no position has no parents.)
+						if !errors.As(err, &me) || (g.invalid[s][i] && me.Index != i) {
+							t.Fatalf("seed %d: sector %d index %d (no position: %v) made wrong: verify in the visiting order says %v", seed, s, i, g.invalid[s][i], err)
+						}
+					}
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // MismatchError reports a stored value that its children contradict.
@@ -49,46 +50,11 @@ func Verify(ctx context.Context, g Game, s int, values func(s int) []Value, opt 
 		counts Counts
 		bad    *MismatchError
 	)
-	kids := make([][]Child, opt.Threads)
-	prog := Progress{Sectors: sv.name, Phase: "verify", Total: int64(len(own))}
-	err := sv.parallel(ctx, int64(len(own)), opt.chunkOr(1<<11), prog, 0, nil, func(t int, lo, hi int64) error {
-		w := sv.workers[t]
-		var c Counts
-		var first *MismatchError
-		var wrong int64
-		for i := lo; i < hi; i++ {
-			ks, end, valid := w.Children(s, i, kids[t][:0])
-			kids[t] = ks
-			got := own[i]
-			want := end
-			switch {
-			case !valid:
-				c.Unused++
-				want = Draw
-			case len(ks) > 0:
-				best, none := Draw, true
-				for _, k := range ks {
-					v := k.Value
-					if !k.End {
-						v = vals[k.Sector][k.Index]
-					}
-					if p := v.Parent(); none || p.Better(best) {
-						best, none = p, false
-					}
-				}
-				want = best
-			}
-			if valid {
-				c.add(got)
-			}
-			if got != want {
-				wrong++
-				if first == nil {
-					first = &MismatchError{Sector: sv.name, Index: i, Got: got, Want: want}
-				}
-			}
-		}
+	// merge adds a goroutine's counts and its first wrong value (the one
+	// of the lowest index is reported) with the number of wrong ones.
+	merge := func(c Counts, first *MismatchError, wrong int64) {
 		mu.Lock()
+		defer mu.Unlock()
 		counts.merge(c)
 		if first != nil {
 			if bad == nil || first.Index < bad.Index {
@@ -101,9 +67,98 @@ func Verify(ctx context.Context, g Game, s int, values func(s int) []Value, opt 
 			}
 			bad.Count += wrong
 		}
-		mu.Unlock()
+	}
+	// want re-derives the value of a position from its children.
+	want := func(ks []Child, end Value) Value {
+		if len(ks) == 0 {
+			return end
+		}
+		best, none := Draw, true
+		for _, k := range ks {
+			v := k.Value
+			if !k.End {
+				v = vals[k.Sector][k.Index]
+			}
+			if p := v.Parent(); none || p.Better(best) {
+				best, none = p, false
+			}
+		}
+		return best
+	}
+	// The positions are visited in the order of the indices, or in the
+	// game's own (Visitor, as the count pass does): then the indices never
+	// visited are no position, and are checked to hold a draw afterwards.
+	n := int64(len(own))
+	visits := n
+	var seen []uint64 // with a Visitor: bit i%64 of seen[i/64] once i is visited
+	if vg, ok := g.(Visitor); ok {
+		if m := vg.Visits(s); m > 0 {
+			visits = m
+			seen = make([]uint64, (n+63)/64)
+		}
+	}
+	kids := make([][]Child, opt.Threads)
+	prog := Progress{Sectors: sv.name, Phase: "verify", Total: visits}
+	err := sv.parallel(ctx, visits, opt.chunkOr(1<<11), prog, 0, nil, func(t int, lo, hi int64) error {
+		w := sv.workers[t]
+		vw, _ := w.(VisitWorker)
+		if seen != nil && vw == nil {
+			return fmt.Errorf("retro: verify %s: the game visits its positions (Visitor) and its worker does not (VisitWorker)", sv.name)
+		}
+		var c Counts
+		var first *MismatchError
+		var wrong int64
+		for j := lo; j < hi; j++ {
+			i := j
+			var ks []Child
+			var end Value
+			var valid bool
+			if seen != nil {
+				i, ks, end, valid = vw.Visit(s, j, kids[t][:0])
+				if !valid {
+					continue
+				}
+				atomic.OrUint64(&seen[i>>6], 1<<(i&63))
+			} else {
+				ks, end, valid = w.Children(s, i, kids[t][:0])
+			}
+			kids[t] = ks
+			got := own[i]
+			var v Value
+			if valid {
+				v = want(ks, end)
+				c.add(got)
+			} else {
+				c.Unused++
+			}
+			if got != v {
+				wrong++
+				if first == nil || i < first.Index {
+					first = &MismatchError{Sector: sv.name, Index: i, Got: got, Want: v}
+				}
+			}
+		}
+		merge(c, first, wrong)
 		return nil
 	})
+	if err == nil && seen != nil {
+		var c Counts
+		var first *MismatchError
+		var wrong int64
+		for i := range n {
+			if seen[i>>6]&(1<<(i&63)) != 0 {
+				continue
+			}
+			c.Unused++
+			if own[i] != Draw {
+				wrong++
+				if first == nil {
+					first = &MismatchError{Sector: sv.name, Index: i, Got: own[i], Want: Draw}
+				}
+			}
+		}
+		merge(c, first, wrong)
+	}
 	if err != nil {
 		return counts, err
 	}
