@@ -101,9 +101,10 @@ func (g *game) roots(keys []Key) []int {
 // sector, in solving order.
 //
 // Memory: only the component being solved is in the heap (6 bytes an
-// index while solving). The sectors it depends on are copied into memory
-// up to opt.Resident bytes, and the others read from their files through
-// memory maps; a sector is let go once no later component needs it, so the whole moving phase of nine men's morris (9.2
+// index while solving, 4 when no move stays in it). The sectors it depends
+// on are copied into memory up to opt.Resident bytes, and the others read
+// from their files through memory maps; a sector is let go once no later
+// component needs it, so the whole moving phase of nine men's morris (9.2
 // billion indices, 18 GB of files) builds in the memory of its largest
 // component and that component's dependencies.
 func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt BuildOptions) ([]SectorResult, error) {

@@ -323,6 +323,47 @@ func (s *solver) maxPlies(d int) {
 	}
 }
 
+// order returns how many slots the positions of sector sec are visited
+// in, and whether in the game's order (Visitor) rather than by index.
+func (s *solver) order(sec int) (visits int64, byGame bool) {
+	if vg, ok := s.g.(Visitor); ok {
+		if m := vg.Visits(sec); m > 0 {
+			return m, true
+		}
+	}
+	return s.g.Size(sec), false
+}
+
+// walker visits the positions of a sector for one goroutine: by index
+// through Children, or in the game's order through Visit.
+type walker struct {
+	w  Worker
+	vw VisitWorker // nil: by index
+}
+
+// walker returns goroutine t's walker of sector sec.
+func (s *solver) walker(t, sec int, byGame bool) (walker, error) {
+	wk := walker{w: s.workers[t]}
+	if byGame {
+		vw, ok := wk.w.(VisitWorker)
+		if !ok {
+			return wk, fmt.Errorf("retro: sector %s: the game visits its positions (Visitor) and its worker does not (VisitWorker)", s.g.Name(sec))
+		}
+		wk.vw = vw
+	}
+	return wk, nil
+}
+
+// at returns the position of slot j (its index), its children and its
+// end, and valid false if the slot holds no position.
+func (wk walker) at(sec int, j int64, dst []Child) (int64, []Child, Value, bool) {
+	if wk.vw != nil {
+		return wk.vw.Visit(sec, j, dst)
+	}
+	kids, end, valid := wk.w.Children(sec, j, dst)
+	return j, kids, end, valid
+}
+
 // count is the forward pass: every position's children are counted and
 // those outside the component looked up. Wins by a move out of the
 // component are set now (a faster win inside may replace them later);
@@ -341,14 +382,10 @@ func (s *solver) count(ctx context.Context) error {
 		// The positions are visited in the order of their indices, or in
 		// the game's own (Visitor): then an index never visited is no
 		// position.
-		visits := n
-		var visitor bool
-		if vg, ok := s.g.(Visitor); ok {
-			if m := vg.Visits(sec); m > 0 {
-				visits, visitor = m, true
-				for i := range st {
-					st[i] = invalidState
-				}
+		visits, visitor := s.order(sec)
+		if visitor {
+			for i := range st {
+				st[i] = invalidState
 			}
 		}
 		var visited atomic.Int64
@@ -358,24 +395,16 @@ func (s *solver) count(ctx context.Context) error {
 			doneFn = func() int64 { return b + int64(float64(visited.Load())/float64(visits)*float64(n)) }
 		}
 		err := s.parallel(ctx, visits, s.opt.chunkOr(1<<11), prog, base, doneFn, func(t int, lo, hi int64) error {
-			w, sc := s.workers[t], &scr[t]
-			vw, ok := w.(VisitWorker)
-			if visitor && !ok {
-				return fmt.Errorf("retro: sector %s: the game visits its positions (Visitor) and its worker does not (VisitWorker)", s.g.Name(sec))
+			wk, err := s.walker(t, sec, visitor)
+			if err != nil {
+				return err
 			}
+			sc := &scr[t]
 			top := 0
 			var nvalid int64
 			defer func() { visited.Add(hi - lo) }()
 			for j := lo; j < hi; j++ {
-				i := j
-				var kids []Child
-				var end Value
-				var valid bool
-				if visitor {
-					i, kids, end, valid = vw.Visit(sec, j, sc.kids[:0])
-				} else {
-					kids, end, valid = w.Children(sec, i, sc.kids[:0])
-				}
+				i, kids, end, valid := wk.at(sec, j, sc.kids[:0])
 				sc.kids = kids
 				if !valid {
 					if !visitor {

@@ -89,40 +89,30 @@ func Verify(ctx context.Context, g Game, s int, values func(s int) []Value, opt 
 	// game's own (Visitor, as the count pass does): then the indices never
 	// visited are no position, and are checked to hold a draw afterwards.
 	n := int64(len(own))
-	visits := n
-	var seen []uint64 // with a Visitor: bit i%64 of seen[i/64] once i is visited
-	if vg, ok := g.(Visitor); ok {
-		if m := vg.Visits(s); m > 0 {
-			visits = m
-			seen = make([]uint64, (n+63)/64)
-		}
+	visits, byGame := sv.order(s)
+	var seen []uint64 // by the game's order: bit i%64 of seen[i/64] once i is visited
+	if byGame {
+		seen = make([]uint64, (n+63)/64)
 	}
 	kids := make([][]Child, opt.Threads)
 	prog := Progress{Sectors: sv.name, Phase: "verify", Total: visits}
 	err := sv.parallel(ctx, visits, opt.chunkOr(1<<11), prog, 0, nil, func(t int, lo, hi int64) error {
-		w := sv.workers[t]
-		vw, _ := w.(VisitWorker)
-		if seen != nil && vw == nil {
-			return fmt.Errorf("retro: verify %s: the game visits its positions (Visitor) and its worker does not (VisitWorker)", sv.name)
+		wk, err := sv.walker(t, s, byGame)
+		if err != nil {
+			return err
 		}
 		var c Counts
 		var first *MismatchError
 		var wrong int64
 		for j := lo; j < hi; j++ {
-			i := j
-			var ks []Child
-			var end Value
-			var valid bool
-			if seen != nil {
-				i, ks, end, valid = vw.Visit(s, j, kids[t][:0])
+			i, ks, end, valid := wk.at(s, j, kids[t][:0])
+			kids[t] = ks
+			if byGame {
 				if !valid {
-					continue
+					continue // an empty slot; the indices never visited are checked below
 				}
 				atomic.OrUint64(&seen[i>>6], 1<<(i&63))
-			} else {
-				ks, end, valid = w.Children(s, i, kids[t][:0])
 			}
-			kids[t] = ks
 			got := own[i]
 			var v Value
 			if valid {
@@ -141,7 +131,7 @@ func Verify(ctx context.Context, g Game, s int, values func(s int) []Value, opt 
 		merge(c, first, wrong)
 		return nil
 	})
-	if err == nil && seen != nil {
+	if err == nil && byGame {
 		var c Counts
 		var first *MismatchError
 		var wrong int64
