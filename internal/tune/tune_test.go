@@ -160,7 +160,19 @@ var (
 	fitFlag  = flag.String("fit", "", "fit the placing weights to the samples in this file, made first if it does not exist")
 	fitGames = flag.Int("fit-games", 500, "with -fit: games played for the sample positions")
 	fitTime  = flag.Duration("fit-movetime", 300*time.Millisecond, "with -fit: the search time that scores each sample")
+	fitRules = flag.String("fit-variant", "nine-mens-morris", "with -fit and -fit-moving: the preset (or preset with overrides) whose games give the samples made, and whose weights (eval.For) the fit starts from unless it is nine men's morris")
 )
+
+// fitVariant returns the rules of -fit-variant and the plies of its placing
+// phase when no mill is closed (two a piece).
+func fitVariant(t *testing.T) (*mill.Rules, int) {
+	t.Helper()
+	r, err := mill.ParseRules(*fitRules)
+	if err != nil {
+		t.Fatalf("-fit-variant: %v", err)
+	}
+	return r, 2 * r.Options().Pieces
+}
 
 // placingParams are the weights of a side still placing, and the tempo of
 // a side to move that places: the weights the placing positions decide.
@@ -209,7 +221,8 @@ func TestFitMoving(t *testing.T) {
 	if *fitMoving == "" {
 		t.Skip("fitting runs only with -fit-moving FILE")
 	}
-	samples, train, hold := fitSamples(t, *fitMoving, 32, func(p mill.Position) bool {
+	r, placing := fitVariant(t)
+	samples, train, hold := fitSamples(t, r, *fitMoving, placing+14, func(p mill.Position) bool {
 		_, owed := p.Pending()
 		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 &&
 			!p.Flying(mill.White) && !p.Flying(mill.Black)
@@ -219,7 +232,7 @@ func TestFitMoving(t *testing.T) {
 	// placing ones, the moving ones of Default. Samples scored otherwise
 	// (by the databases: TestExactSamples) may start from the weights as
 	// committed.
-	w := nineWeights()
+	w := startWeights(r)
 	switch *fitMovingFrom {
 	case "default":
 		for _, p := range movingParams {
@@ -233,8 +246,20 @@ func TestFitMoving(t *testing.T) {
 	Fit(train, &w, movingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
 	t.Logf("held out %.5f", Loss(hold, &w, k))
 	for _, p := range movingParams {
-		t.Logf("%s = %d (was %d; eval.NineMensMorris has %d)", p.Name, *p.At(&w), *p.At(&eval.Default), *p.At(&eval.NineMensMorris))
+		t.Logf("%s = %d (was %d; eval.For(%s) has %d)", p.Name, *p.At(&w), *p.At(&eval.Default), r, *p.At(eval.For(r)))
 	}
+}
+
+// startWeights returns the weights a fit under rules r starts from:
+// nineWeights for nine men's morris, eval.For(r) without its nets for the
+// other rules (whose samples were scored with those weights).
+func startWeights(r *mill.Rules) eval.Weights {
+	if eval.For(r) == &eval.NineMensMorris {
+		return nineWeights()
+	}
+	w := *eval.For(r)
+	w.Net, w.PlacingNet = nil, nil
+	return w
 }
 
 // TestFit fits the placing weights of nine men's morris to deeper searches
@@ -248,12 +273,16 @@ func TestFit(t *testing.T) {
 	if *fitFlag == "" {
 		t.Skip("fitting runs only with -fit FILE")
 	}
-	samples, train, hold := fitSamples(t, *fitFlag, 18, func(p mill.Position) bool {
+	r, placing := fitVariant(t)
+	samples, train, hold := fitSamples(t, r, *fitFlag, placing, func(p mill.Position) bool {
 		_, owed := p.Pending()
 		return p.Ply() >= 6 && !owed && p.InHand(p.SideToMove()) > 0
 	}, 3)
 	const k = 150
 	w := eval.Default // the hand-set weights the first fit started from
+	if eval.For(r) != &eval.NineMensMorris {
+		w = startWeights(r)
+	}
 	t.Logf("%d samples (%d held out); loss %.5f, held out %.5f", len(samples), len(hold), Loss(train, &w, k), Loss(hold, &w, k))
 	Fit(train, &w, placingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
 	t.Logf("held out %.5f", Loss(hold, &w, k))
@@ -263,14 +292,13 @@ func TestFit(t *testing.T) {
 }
 
 // fitSamples returns the samples of file, made first when it does not exist
-// (-fit-games games of nine men's morris up to ply maxPly, the positions
-// keep accepts, each searched for -fit-movetime), and them split: every
-// fifth held out.
-func fitSamples(t *testing.T, file string, maxPly int, keep func(mill.Position) bool, seed uint64) (samples, train, hold []Sample) {
+// (-fit-games games under rules r up to ply maxPly, the positions keep
+// accepts, each searched for -fit-movetime), and them split: every fifth
+// held out.
+func fitSamples(t *testing.T, r *mill.Rules, file string, maxPly int, keep func(mill.Position) bool, seed uint64) (samples, train, hold []Sample) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := os.Stat(file); err != nil {
-		r := mill.MustRules("nine-mens-morris")
 		start := time.Now()
 		ps := Positions(ctx, r, *fitGames, 4, maxPly, keep, seed)
 		t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
