@@ -157,17 +157,17 @@ func TestCompare(t *testing.T) {
 }
 
 var (
-	fitFlag  = flag.String("fit", "", "fit the placing weights to the samples in this file, made first if it does not exist")
-	fitGames = flag.Int("fit-games", 500, "with -fit: games played for the sample positions")
-	fitTime  = flag.Duration("fit-movetime", 300*time.Millisecond, "with -fit: the search time that scores each sample")
-	fitRules = flag.String("fit-variant", "nine-mens-morris", "with -fit and -fit-moving: the preset (or preset with overrides) whose games give the samples made, and whose weights (eval.For) the fit starts from unless it is nine men's morris")
+	fitFlag        = flag.String("fit", "", "fit the placing weights to the samples in this file, made first if it does not exist")
+	fitGames       = flag.Int("fit-games", 500, "with -fit: games played for the sample positions")
+	fitTime        = flag.Duration("fit-movetime", 300*time.Millisecond, "with -fit: the search time that scores each sample")
+	fitVariantName = flag.String("fit-variant", "nine-mens-morris", "with -fit and -fit-moving: the preset (or preset with overrides) whose games give the samples made, and whose weights (eval.For) the fit starts from unless it is nine men's morris")
 )
 
 // fitVariant returns the rules of -fit-variant and the plies of its placing
 // phase when no mill is closed (two a piece).
 func fitVariant(t *testing.T) (*mill.Rules, int) {
 	t.Helper()
-	r, err := mill.ParseRules(*fitRules)
+	r, err := mill.ParseRules(*fitVariantName)
 	if err != nil {
 		t.Fatalf("-fit-variant: %v", err)
 	}
@@ -207,7 +207,8 @@ var (
 	fitMovingFrom = flag.String("fit-moving-from", "default", "with -fit-moving: the moving weights the fit starts from: default (eval.Default's, which scored testdata's samples) or nine (eval.NineMensMorris's, as committed)")
 )
 
-// TestFitMoving fits the moving weights of nine men's morris as TestFit
+// TestFitMoving fits the moving weights of nine men's morris (or of
+// -fit-variant) as TestFit
 // fits the placing ones, on the positions of the first plies after placing
 // (both hands empty, neither side flying, plies 18 to 31): the positions at
 // the horizon of every search of the placing phase, where a blockade to
@@ -251,18 +252,16 @@ func TestFitMoving(t *testing.T) {
 }
 
 // startWeights returns the weights a fit under rules r starts from:
-// nineWeights for nine men's morris, eval.For(r) without its nets for the
-// other rules (whose samples were scored with those weights).
+// eval.For(r) without its nets (nineWeights for nine men's morris), the
+// weights that scored the samples made under r.
 func startWeights(r *mill.Rules) eval.Weights {
-	if eval.For(r) == &eval.NineMensMorris {
-		return nineWeights()
-	}
 	w := *eval.For(r)
 	w.Net, w.PlacingNet = nil, nil
 	return w
 }
 
-// TestFit fits the placing weights of nine men's morris to deeper searches
+// TestFit fits the placing weights of nine men's morris (or of
+// -fit-variant) to deeper searches
 // (docs/eval.md, "Fitted to deeper searches"): positions of the placing
 // phase from varied games, each scored by a search of -fit-movetime, and
 // the weights moved to bring the quiescence score of each position closest
@@ -279,7 +278,9 @@ func TestFit(t *testing.T) {
 		return p.Ply() >= 6 && !owed && p.InHand(p.SideToMove()) > 0
 	}, 3)
 	const k = 150
-	w := eval.Default // the hand-set weights the first fit started from
+	// Nine men's morris starts from the hand-set weights its first fit
+	// started from; other rules from their own.
+	w := eval.Default
 	if eval.For(r) != &eval.NineMensMorris {
 		w = startWeights(r)
 	}
