@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/signal"
@@ -19,8 +21,8 @@ import (
 )
 
 const matchSynopsis = `-a SPEC -b SPEC [-variant V] [-rules LIST] [-games N] [-openings N | -openings-file F]
-       [-opening-plies K] [-movetime MS | -depth D] [-concurrency N] [-max-plies N] [-records FILE] [-seed N]
-       [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
+       [-opening-plies K] [-movetime MS | -depth D] [-concurrency N] [-max-plies N] [-records FILE [-resume]]
+       [-seed N] [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
 
 Plays N pairs of games between A and B, each opening once with A as white and
 once as black, and prints A's result: wins, draws, losses, score, and the Elo
@@ -31,6 +33,12 @@ With -sprt the match is a sequential test of H0 (A is ELO0 better than B)
 against H1 (A is ELO1 better), on the pairs' scores: it stops as soon as one is
 accepted, with error rates -alpha (H1 accepted when H0 holds) and -beta, and
 -games is the most pairs it plays. See docs/strength.md, "Tuning with SPRT".
+
+The records are written game by game, in the order of the games. A match
+that was stopped (interrupted, killed, the machine restarted) goes on with
+-resume and the same flags: the games in -records FILE are checked against
+the match (players, rules, openings) and counted, and only the games it
+lacks are played and added to the file.
 
 Player specs:
   ` + match.SpecSyntax + `
@@ -52,6 +60,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	maxPlies := fs.Int("max-plies", 1000, "a game not over after this many plies is drawn (adjudicated)")
 	records := fs.String("records", "", "write the game records to this file")
+	resume := fs.Bool("resume", false, "go on with the match whose first games -records FILE holds (run with the same flags): count them and play the rest")
 	seed := fs.Uint64("seed", 1, "seed of the openings and the players' random choices")
 	quiet := fs.Bool("q", false, "print no progress")
 	adjudicate := fs.String("adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
@@ -74,6 +83,8 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return badInput("-movetime, -depth, -openings, -opening-plies: want 0 or more; -concurrency, -max-plies: 1 or more")
 	case *nOpenings > 0 && *openingsFile != "":
 		return badInput("give -openings or -openings-file, not both")
+	case *resume && *records == "":
+		return badInput("-resume goes on with the games of -records FILE: give the file")
 	}
 	pf := positionFlags{variant: *variant, rules: *rules}
 	g, err := pf.game()
@@ -141,22 +152,48 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		openings = match.RandomOpenings(r, n, *openingPlies, rand.New(rand.NewPCG(*seed, 0x6f70656e)))
 	}
 
+	cfg := match.Config{Rules: r, A: specA, B: specB, Openings: openings, Pairs: *pairs,
+		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, SPRT: sprt, Adjudicate: adj}
+	event := fmt.Sprintf("morris match: %s vs %s", specA.Name, specB.Name)
+	sep := "" // what the file needs before a record is added to it
+	if *resume {
+		cfg.Played, sep, err = resumeRecords(*records, cfg, event)
+		if err != nil {
+			return err
+		}
+		if !*quiet {
+			var t match.Tally
+			for _, g := range cfg.Played {
+				t.Add(g)
+			}
+			fmt.Fprintf(stderr, "resuming after %d of %d games (%s): A %+d =%d -%d\n",
+				len(cfg.Played), 2**pairs, *records, t.Wins, t.Draws, t.Losses)
+		}
+	}
 	var w *record.Writer
 	if *records != "" {
-		f, err := os.Create(*records)
+		flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if *resume {
+			flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		}
+		f, err := os.OpenFile(*records, flags, 0o644)
 		if err != nil {
 			return usageError{err}
 		}
 		defer f.Close()
-		w = record.NewWriter(f)
+		w = record.NewWriter(&separated{w: f, sep: sep})
 		defer w.Flush()
 	}
-	event := fmt.Sprintf("morris match: %s vs %s", specA.Name, specB.Name)
 	var writeErr error
 	start := time.Now()
 	progress := func(gm *match.Game, t match.Tally) {
 		if w != nil && writeErr == nil {
+			// Each game reaches the file as it ends, so that a match
+			// stopped at any moment can be resumed from it.
 			writeErr = w.Write(gm.Record(event))
+			if writeErr == nil {
+				writeErr = w.Flush()
+			}
 		}
 		if *quiet {
 			return
@@ -183,8 +220,8 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, runErr := match.Run(ctx, match.Config{Rules: r, A: specA, B: specB, Openings: openings, Pairs: *pairs,
-		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, Progress: progress, SPRT: sprt, Adjudicate: adj})
+	cfg.Progress = progress
+	res, runErr := match.Run(ctx, cfg)
 	if runErr != nil && res.Tally.Games() == 0 {
 		return runErr
 	}
@@ -251,4 +288,54 @@ func sprtFlags(fs *flag.FlagSet, bounds string, alpha, beta float64) (*match.SPR
 		return nil, usageError{err}
 	}
 	return sprt, nil
+}
+
+// resumeRecords reads the games of an earlier run of the match cfg from the
+// records file path (none if there is no such file yet), and returns what
+// must come before a record added to the file (the end of the line and the
+// blank line between records that the file lacks). A file that does not
+// read to its end, or whose games are not this match's, is an error, and
+// the file is left as it is.
+func resumeRecords(path string, cfg match.Config, event string) (games []*match.Game, sep string, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", usageError{err}
+	}
+	var recs []*record.Record
+	sc := record.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		recs = append(recs, sc.Record())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, "", badInput("-resume: %s: the records after game %d do not read (%v); a run stopped while writing one leaves it cut short: remove it and resume again", path, len(recs), err)
+	}
+	played, err := match.Resume(cfg, event, recs)
+	if err != nil {
+		return nil, "", badInput("-resume: %s: %v", path, err)
+	}
+	if len(played) > 0 {
+		trimmed := bytes.TrimRight(data, "\n")
+		sep = "\n\n"[:2-min(2, len(data)-len(trimmed))]
+	}
+	return played, sep, nil
+}
+
+// separated writes sep before the first bytes written through it: the
+// blank line between the records of a file and those added to it.
+type separated struct {
+	w   io.Writer
+	sep string
+}
+
+func (s *separated) Write(p []byte) (int, error) {
+	if s.sep != "" && len(p) > 0 {
+		if _, err := io.WriteString(s.w, s.sep); err != nil {
+			return 0, err
+		}
+		s.sep = ""
+	}
+	return s.w.Write(p)
 }

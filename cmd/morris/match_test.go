@@ -226,3 +226,99 @@ func TestMatchAdjudicate(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchResume stops a match (here: its records cut after two games, and
+// after two and a half) and goes on with -resume: the file ends as that of
+// the match played at once, and a file that is not this match's, or does
+// not read, is refused and left as it was.
+func TestMatchResume(t *testing.T) {
+	dir := t.TempDir()
+	args := func(records string, more ...string) []string {
+		return append([]string{"-a", "random", "-b", "greedy", "-games", "3", "-openings", "2", "-seed", "5",
+			"-max-plies", "40", "-records", records}, more...)
+	}
+	noDate := regexp.MustCompile(`(?m)^\[Date .*\n`)
+	whole := filepath.Join(dir, "whole.pgn")
+	var out, errb bytes.Buffer
+	if err := cmdMatch(args(whole), strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	wantOut := out.String()
+	data, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := regexp.MustCompile(`(?m)^\[Event `).FindAllIndex(data, -1)
+	if len(starts) != 6 {
+		t.Fatalf("got %d records, want 6", len(starts))
+	}
+
+	// A stopped run leaves its file after a record's last line; the cuts
+	// also try it with the blank line after that and without the last
+	// newline.
+	for i, c := range []struct{ games, trim int }{{0, 0}, {2, 0}, {2, 1}, {2, 2}, {6, 0}} {
+		cut := c.games
+		part := filepath.Join(dir, "part"+strconv.Itoa(i)+".pgn")
+		end := len(data)
+		if cut < 6 {
+			end = starts[cut][0]
+		}
+		end -= c.trim
+		if err := os.WriteFile(part, data[:end], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		errb.Reset()
+		if err := cmdMatch(args(part, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
+			t.Fatalf("resumed after %d games: %v\n%s", cut, err, errb.String())
+		}
+		got, err := os.ReadFile(part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if noDate.ReplaceAllString(string(got), "") != noDate.ReplaceAllString(string(data), "") {
+			t.Errorf("resumed after %d games, the records are\n%s\nwant\n%s", cut, got, data)
+		}
+		if out.String() != wantOut {
+			t.Errorf("resumed after %d games: got %q, want %q", cut, out.String(), wantOut)
+		}
+		if want := "resuming after " + strconv.Itoa(cut) + " of 6 games"; !strings.Contains(errb.String(), want) {
+			t.Errorf("resumed after %d games: stderr\n%s\nwant %q", cut, errb.String(), want)
+		}
+	}
+	fresh := filepath.Join(dir, "fresh.pgn") // no file yet: the whole match
+	if err := cmdMatch(args(fresh, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(fresh); noDate.ReplaceAllString(string(got), "") != noDate.ReplaceAllString(string(data), "") {
+		t.Errorf("-resume without a file: got\n%s\nwant the whole match", got)
+	}
+
+	half := filepath.Join(dir, "half.pgn")
+	halfData := data[:starts[2][0]+(starts[3][0]-starts[2][0])/2]
+	if err := os.WriteFile(half, halfData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range [][]string{
+		args(half, "-resume"),                          // a record cut short
+		append(args(whole, "-resume"), "-seed", "6"),   // other openings
+		append(args(whole, "-resume"), "-b", "random"), // another player
+		append(args(whole, "-resume"), "-games", "2"),  // fewer games than recorded
+		{"-a", "random", "-b", "greedy", "-resume"},    // no file
+	} {
+		before, _ := os.ReadFile(a[len(a)-1])
+		err := cmdMatch(a, strings.NewReader(""), &out, &errb)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: got %v, want a usage error", a, err)
+		}
+		if after, _ := os.ReadFile(a[len(a)-1]); !bytes.Equal(before, after) {
+			t.Errorf("%v: the file changed", a)
+		}
+	}
+	for _, f := range []string{half, whole} {
+		if got, _ := os.ReadFile(f); f == half && !bytes.Equal(got, halfData) || f == whole && !bytes.Equal(got, data) {
+			t.Errorf("%s changed after a refused -resume", f)
+		}
+	}
+}

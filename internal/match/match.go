@@ -169,6 +169,12 @@ type Config struct {
 	// match ends: no more games start, those being played are abandoned
 	// and not counted, and Run returns the games so far without an error.
 	SPRT *SPRT
+	// Played are the games already played, 0 to len(Played)-1, by an
+	// earlier run of the same match that stopped (Resume rebuilds them from
+	// its records). They are counted (and given to SPRT) as if just
+	// played, but not given to Progress, and the match goes on from the
+	// next game.
+	Played []*Game
 }
 
 // Game is one game of a match.
@@ -256,7 +262,34 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		cfg.Openings = []Opening{{}}
 	}
 	games := 2 * cfg.Pairs
-	slots := min(cfg.Concurrency, max(games, 1))
+	if len(cfg.Played) > games {
+		return Result{}, fmt.Errorf("match: %d games played, but the match has %d", len(cfg.Played), games)
+	}
+	var res Result
+	finished := make([]*Game, games)
+	next := 0
+	for i, g := range cfg.Played {
+		if g.Index != i {
+			return Result{}, fmt.Errorf("match: played game %d has the index %d", i, g.Index)
+		}
+		finished[i] = g
+		next++
+		res.Games = append(res.Games, g)
+		res.Tally.Add(g)
+		if cfg.SPRT != nil && i%2 == 1 {
+			if err := cfg.SPRT.AddPair(cfg.Played[i-1].ScoreA() + g.ScoreA()); err != nil {
+				panic(err) // ScoreA gives only 0, ½ and 1
+			}
+			if cfg.SPRT.Verdict() != Continue && next < games {
+				res.Stopped = true
+				return res, nil
+			}
+		}
+	}
+	if next == games {
+		return res, nil
+	}
+	slots := min(cfg.Concurrency, games-next)
 
 	type slot struct{ a, b Player }
 	var ss []slot
@@ -302,7 +335,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	go func() {
 		defer close(jobs)
-		for i := 0; i < games; i++ {
+		for i := len(cfg.Played); i < games; i++ {
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -315,9 +348,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		close(done)
 	}()
 
-	var res Result
-	finished := make([]*Game, games)
-	next := 0
 	for g := range done {
 		// After a verdict the loop only drains the games being abandoned,
 		// so that every worker can finish.
@@ -329,7 +359,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			g := finished[next]
 			next++
 			res.Games = append(res.Games, g)
-			res.Tally.add(g)
+			res.Tally.Add(g)
 			if cfg.SPRT != nil && g.Index%2 == 1 {
 				if err := cfg.SPRT.AddPair(finished[g.Index-1].ScoreA() + g.ScoreA()); err != nil {
 					panic(err) // ScoreA gives only 0, ½ and 1
@@ -358,7 +388,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	return res, nil
 }
 
-func (t *Tally) add(g *Game) {
+// Add counts game g.
+func (t *Tally) Add(g *Game) {
 	switch g.ScoreA() {
 	case 1:
 		t.Wins++
