@@ -8,7 +8,8 @@
 // few random or listed moves), each twice with the colours swapped, games in
 // parallel; every game is kept for the records. A match may run as a
 // sequential probability ratio test (Config.SPRT) that ends it as soon as
-// the pairs' results accept one of two Elo differences.
+// the pairs' results accept one of two Elo differences. A match that was
+// stopped goes on from the records of its games (Resume, Config.Played).
 //
 // How a game ends besides the board's own ends:
 //
@@ -24,6 +25,7 @@
 //	external.go  an external engine over its standard input and output
 //	spec.go      players from text specs: level:N, random, greedy, cmd:PATH ARGS
 //	match.go     openings, Run, results
+//	resume.go    Resume: the games of a stopped match, from their records
 //	elo.go       the Elo difference and its margin
 //	sprt.go      the sequential test (GSPRT) on pairs of games that stops a match
 package match
