@@ -256,6 +256,12 @@ func (a *api) closeChallenge(w http.ResponseWriter, r *http.Request, fn func(ctx
 }
 
 func (a *api) game(w http.ResponseWriter, r *http.Request) error {
+	return readByID(a, w, r, a.svc.Game)
+}
+
+// readByID answers a GET of the thing named by the path's {id}, which
+// anyone the server lets read may see: read's answer as JSON.
+func readByID[T any](a *api, w http.ResponseWriter, r *http.Request, read func(context.Context, int64) (T, error)) error {
 	if err := a.anonymous(r); err != nil {
 		return err
 	}
@@ -263,11 +269,11 @@ func (a *api) game(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	g, err := a.svc.Game(r.Context(), id)
+	v, err := read(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, g)
+	return writeJSON(w, http.StatusOK, v)
 }
 
 func (a *api) export(w http.ResponseWriter, r *http.Request) error {
@@ -565,18 +571,7 @@ func (a *api) requestReview(w http.ResponseWriter, r *http.Request) error {
 
 // review: GET /api/game/{id}/review, the review asked for (404 if none).
 func (a *api) review(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	rv, err := a.svc.Review(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, rv)
+	return readByID(a, w, r, a.svc.Review)
 }
 
 type recordReviewBody struct {
@@ -607,16 +602,5 @@ func (a *api) requestRecordReview(w http.ResponseWriter, r *http.Request) error 
 
 // recordReview: GET /api/review/{id}.
 func (a *api) recordReview(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	rv, err := a.svc.RecordReview(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, rv)
+	return readByID(a, w, r, a.svc.RecordReview)
 }

@@ -57,18 +57,7 @@ func (a *api) nextPuzzle(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *api) puzzle(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	p, err := a.svc.Puzzle(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, p)
+	return readByID(a, w, r, a.svc.Puzzle)
 }
 
 type puzzleMovesBody struct {

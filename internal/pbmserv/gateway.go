@@ -174,6 +174,20 @@ func (g *Gateway) game(ctx context.Context, cmd pbm.Command) (store.Game, error)
 	return info, nil
 }
 
+// gameAndLogin returns the command's board, checked as game does, and the
+// player its USERID and PASSWORD log in.
+func (g *Gateway) gameAndLogin(ctx context.Context, sess *Session, cmd pbm.Command) (store.Game, server.User, error) {
+	info, err := g.game(ctx, cmd)
+	if err != nil {
+		return store.Game{}, server.User{}, err
+	}
+	u, err := g.login(ctx, sess, cmd)
+	if err != nil {
+		return store.Game{}, server.User{}, err
+	}
+	return info, u, nil
+}
+
 // view reads the command's board in full, checked as game does.
 func (g *Gateway) view(ctx context.Context, cmd pbm.Command) (server.GameView, error) {
 	if _, err := g.game(ctx, cmd); err != nil {

@@ -72,11 +72,7 @@ func (g *Gateway) challenge(ctx context.Context, cmd pbm.Command) (string, error
 
 // move: GAME move BOARD USERID PASSWORD MOVE[#N].
 func (g *Gateway) move(ctx context.Context, sess *Session, cmd pbm.Command) (string, error) {
-	info, err := g.game(ctx, cmd)
-	if err != nil {
-		return "", err
-	}
-	u, err := g.login(ctx, sess, cmd)
+	info, u, err := g.gameAndLogin(ctx, sess, cmd)
 	if err != nil {
 		return "", err
 	}
@@ -104,11 +100,7 @@ func (g *Gateway) played(ctx context.Context, info store.Game, ply int, text, na
 
 // action: GAME move BOARD USERID PASSWORD propose|undo|accept|reject|resign[#N].
 func (g *Gateway) action(ctx context.Context, sess *Session, cmd pbm.Command) (string, error) {
-	info, err := g.game(ctx, cmd)
-	if err != nil {
-		return "", err
-	}
-	u, err := g.login(ctx, sess, cmd)
+	info, u, err := g.gameAndLogin(ctx, sess, cmd)
 	if err != nil {
 		return "", err
 	}
@@ -191,11 +183,7 @@ func (g *Gateway) afterOffer(ctx context.Context, before store.Game, u server.Us
 
 // queue: GAME queue BOARD USERID PASSWORD MOVE[#N].
 func (g *Gateway) queue(ctx context.Context, sess *Session, cmd pbm.Command) (string, error) {
-	info, err := g.game(ctx, cmd)
-	if err != nil {
-		return "", err
-	}
-	u, err := g.login(ctx, sess, cmd)
+	info, u, err := g.gameAndLogin(ctx, sess, cmd)
 	if err != nil {
 		return "", err
 	}
@@ -221,11 +209,7 @@ func (g *Gateway) queue(ctx context.Context, sess *Session, cmd pbm.Command) (st
 
 // chat: GAME chat BOARD USERID PASSWORD TEXT.
 func (g *Gateway) chat(ctx context.Context, sess *Session, cmd pbm.Command) (string, error) {
-	info, err := g.game(ctx, cmd)
-	if err != nil {
-		return "", err
-	}
-	u, err := g.login(ctx, sess, cmd)
+	info, u, err := g.gameAndLogin(ctx, sess, cmd)
 	if err != nil {
 		return "", err
 	}

@@ -92,11 +92,7 @@ func (g *Gateway) subscribe(ctx context.Context, sess *Session, cmd pbm.Command)
 		what = "the end"
 	}
 	if cmd.User != "" {
-		info, err := g.game(ctx, cmd)
-		if err != nil {
-			return "", err
-		}
-		u, err := g.login(ctx, sess, cmd)
+		info, u, err := g.gameAndLogin(ctx, sess, cmd)
 		if err != nil {
 			return "", err
 		}
@@ -128,11 +124,7 @@ func (g *Gateway) subscribe(ctx context.Context, sess *Session, cmd pbm.Command)
 // unsubscribe: GAME unsubscribe BOARD [USERID PASSWORD].
 func (g *Gateway) unsubscribe(ctx context.Context, sess *Session, cmd pbm.Command) (string, error) {
 	if cmd.User != "" {
-		info, err := g.game(ctx, cmd)
-		if err != nil {
-			return "", err
-		}
-		u, err := g.login(ctx, sess, cmd)
+		info, u, err := g.gameAndLogin(ctx, sess, cmd)
 		if err != nil {
 			return "", err
 		}
