@@ -213,9 +213,14 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			lower, upper := sprt.Bounds()
 			test = fmt.Sprintf("; LLR %.2f [%.2f, %.2f]", sprt.LLR(), lower, upper)
 		}
-		fmt.Fprintf(stderr, "game %d/%d: %s - %s %s by %s, %d plies; A %+d =%d -%d (%.1f%%)%s\n",
+		// What is left, at the pace of this run's games so far.
+		eta := ""
+		if done, left := gm.Index+1-len(cfg.Played), 2**pairs-gm.Index-1; done > 0 && left > 0 {
+			eta = fmt.Sprintf("; about %v left", (time.Since(start) * time.Duration(left) / time.Duration(done)).Round(time.Second))
+		}
+		fmt.Fprintf(stderr, "game %d/%d: %s - %s %s by %s, %d plies; A %+d =%d -%d (%.1f%%)%s%s\n",
 			gm.Index+1, 2**pairs, gm.Names[0], gm.Names[1], mg.Outcome(), how, mg.Position().Ply(),
-			t.Wins, t.Draws, t.Losses, 100*t.Score(), test)
+			t.Wins, t.Draws, t.Losses, 100*t.Score(), test, eta)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
