@@ -307,3 +307,36 @@ func TestRunSPRTCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSPRTResumed stops a match under a test after 7 games (the first of
+// a pair) and resumes it from the records: the test reaches the verdict of
+// the match played at once after the same games; resumed from every game up
+// to the verdict, the match stops at once without playing any.
+func TestRunSPRTResumed(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	cfg := Config{Rules: r, A: mustSpec(t, "greedy"), B: mustSpec(t, "random"),
+		Openings: RandomOpenings(r, 20, 4, newRand(5)), Pairs: 500, Concurrency: 2, Seed: 5}
+	whole := cfg
+	whole.SPRT = mustSPRT(t, 0, 50)
+	want, err := Run(context.Background(), whole)
+	if err != nil || !want.Stopped {
+		t.Fatalf("got %v, stopped %v: want a verdict", err, want.Stopped)
+	}
+	recs := readRecords(t, recordsText(t, "sprt", want.Games))
+	for _, k := range []int{7, len(recs)} {
+		played, err := Resume(cfg, "sprt", recs[:k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cfg
+		c.SPRT, c.Played = mustSPRT(t, 0, 50), played
+		plays := 0
+		c.Progress = func(*Game, Tally) { plays++ }
+		got, err := Run(context.Background(), c)
+		if err != nil || !got.Stopped || got.Tally != want.Tally || c.SPRT.Verdict() != whole.SPRT.Verdict() ||
+			c.SPRT.Games() != whole.SPRT.Games() || plays != len(recs)-k {
+			t.Errorf("resumed after %d games: got %v (%v, stopped %v, %d played), want %v (%v) after %d more",
+				k, c.SPRT, got.Tally, got.Stopped, plays, whole.SPRT, want.Tally, len(recs)-k)
+		}
+	}
+}
