@@ -268,22 +268,31 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	var res Result
 	finished := make([]*Game, games)
 	next := 0
+	// count takes game next, finished, into the result (and the test), and
+	// says whether the test's verdict ends the match before its last game.
+	count := func() bool {
+		g := finished[next]
+		next++
+		res.Games = append(res.Games, g)
+		res.Tally.Add(g)
+		if cfg.SPRT == nil {
+			return false
+		}
+		if g.Index%2 == 1 {
+			if err := cfg.SPRT.AddPair(finished[g.Index-1].ScoreA() + g.ScoreA()); err != nil {
+				panic(err) // ScoreA gives only 0, ½ and 1
+			}
+		}
+		return cfg.SPRT.Verdict() != Continue && next < games
+	}
 	for i, g := range cfg.Played {
 		if g.Index != i {
 			return Result{}, fmt.Errorf("match: played game %d has the index %d", i, g.Index)
 		}
 		finished[i] = g
-		next++
-		res.Games = append(res.Games, g)
-		res.Tally.Add(g)
-		if cfg.SPRT != nil && i%2 == 1 {
-			if err := cfg.SPRT.AddPair(cfg.Played[i-1].ScoreA() + g.ScoreA()); err != nil {
-				panic(err) // ScoreA gives only 0, ½ and 1
-			}
-			if cfg.SPRT.Verdict() != Continue && next < games {
-				res.Stopped = true
-				return res, nil
-			}
+		if count() {
+			res.Stopped = true
+			return res, nil
 		}
 	}
 	if next == games {
@@ -356,19 +365,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		finished[g.Index] = g
 		for next < games && finished[next] != nil && !res.Stopped {
-			g := finished[next]
-			next++
-			res.Games = append(res.Games, g)
-			res.Tally.Add(g)
-			if cfg.SPRT != nil && g.Index%2 == 1 {
-				if err := cfg.SPRT.AddPair(finished[g.Index-1].ScoreA() + g.ScoreA()); err != nil {
-					panic(err) // ScoreA gives only 0, ½ and 1
-				}
-			}
+			stop := count()
 			if cfg.Progress != nil {
-				cfg.Progress(g, res.Tally)
+				cfg.Progress(finished[next-1], res.Tally)
 			}
-			if cfg.SPRT != nil && cfg.SPRT.Verdict() != Continue && next < games {
+			if stop {
 				res.Stopped = true
 				cancel()
 			}
