@@ -361,17 +361,23 @@ func buildForTest(t *testing.T, r *mill.Rules, keys ...Key) *DB {
 	return db
 }
 
-// TestBruteForce solves 3v3, then 4v3 and 3v4, of nine men's morris with
-// the brute-force solver and compares every position (26.9 million, with
-// either side to move) with the databases' probes. About a minute.
+// TestBruteForce solves 3v3, then 4v3 and 3v4, with the brute-force solver
+// and compares every position (26.9 million, with either side to move)
+// with the databases' probes: for nine men's morris, and for twelve men's
+// morris, whose diagonal mills and flying at four (both sides fly in all
+// three sectors) the databases must get right too. About a minute each.
 func TestBruteForce(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the brute-force solve takes a minute")
+		t.Skip("the brute-force solve takes a minute a variant")
 	}
-	r := mill.MustRules("nine-mens-morris")
-	db := buildForTest(t, r, Key{White: 4, Black: 3})
-	bf := newBrute(r)
-	bf.solve([][2]int{{3, 3}})
-	bf.solve([][2]int{{4, 3}, {3, 4}})
-	compareWithBrute(t, db, bf, [][2]int{{3, 3}, {4, 3}, {3, 4}})
+	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris"} {
+		t.Run(variant, func(t *testing.T) {
+			r := mill.MustRules(variant)
+			db := buildForTest(t, r, Key{White: 4, Black: 3})
+			bf := newBrute(r)
+			bf.solve([][2]int{{3, 3}})
+			bf.solve([][2]int{{4, 3}, {3, 4}})
+			compareWithBrute(t, db, bf, [][2]int{{3, 3}, {4, 3}, {3, 4}})
+		})
+	}
 }
