@@ -3,6 +3,7 @@ package egdb
 import (
 	"context"
 	"math/bits"
+	"os"
 	"runtime"
 	"sync"
 	"testing"
@@ -363,15 +364,20 @@ func buildForTest(t *testing.T, r *mill.Rules, keys ...Key) *DB {
 
 // TestBruteForce solves 3v3, then 4v3 and 3v4, with the brute-force solver
 // and compares every position (26.9 million, with either side to move)
-// with the databases' probes: for nine men's morris, and for twelve men's
-// morris, whose diagonal mills and flying at four (both sides fly in all
-// three sectors) the databases must get right too. About a minute each.
+// with the databases' probes: for nine men's morris (about two minutes),
+// and, with MORRIS_LONG_TESTS set (CI sets it for this test alone), for
+// twelve men's morris, whose diagonal mills and flying at four (both sides
+// fly in all three sectors, some 70 moves a position) the databases must
+// get right too (about six minutes on two cores).
 func TestBruteForce(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the brute-force solve takes a minute a variant")
+		t.Skip("the brute-force solve takes minutes")
 	}
 	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris"} {
 		t.Run(variant, func(t *testing.T) {
+			if variant != "nine-mens-morris" && os.Getenv("MORRIS_LONG_TESTS") == "" {
+				t.Skip("about six minutes: set MORRIS_LONG_TESTS=1 to run it")
+			}
 			r := mill.MustRules(variant)
 			db := buildForTest(t, r, Key{White: 4, Black: 3})
 			bf := newBrute(r)
