@@ -84,6 +84,19 @@ func (g *Game) Position() Position { return g.pos[len(g.pos)-1] }
 // Moves returns the moves played.
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
+// MoveTexts returns the moves played in dialect d, each written by
+// Position.AppendMove in the position it was played in (several captures in
+// an order legal in turn).
+func (g *Game) MoveTexts(d Dialect) []string {
+	texts := make([]string, len(g.moves))
+	var buf []byte
+	for i, m := range g.moves {
+		buf = g.pos[i].AppendMove(buf[:0], m, d)
+		texts[i] = string(buf)
+	}
+	return texts
+}
+
 // Positions returns the start and every position after it.
 func (g *Game) Positions() []Position { return append([]Position(nil), g.pos...) }
 

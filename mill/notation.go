@@ -9,7 +9,7 @@ import (
 type Dialect uint8
 
 const (
-	// Standard is the notation of RULES.md §5: "d6", "d6-d5", "a4-a7xd2",
+	// Standard is the notation of docs/rules.md ("Move notation"): "d6", "d6-d5", "a4-a7xd2",
 	// "d3xg1", "d3xg1xf4", "xd2" (a removal only), "pass".
 	Standard Dialect = iota
 	// Pbm is the dialect of the pbmserv play-by-mail server: upper case, a comma before each
@@ -65,11 +65,30 @@ func (b *Board) AppendMove(dst []byte, m Move, d Dialect) []byte {
 // "a4-a7xd2" and pbmserv's "A4-A7,D2" give the same Move. It checks the
 // syntax and the point names, not legality (see Position.Check).
 func (b *Board) ParseMove(s string) (Move, error) {
-	fail := func(off int, msg string) (Move, error) {
-		return Move{}, &SyntaxError{What: "move", Input: s, Offset: off, Msg: msg}
+	m, _, err := b.parseMove(s)
+	return m, err
+}
+
+// Rewrite returns the move s, in either dialect and any case, written again
+// in dialect d with its captures in the order s gives them (ParseMove and
+// MoveText would put them in board order). It checks what ParseMove checks.
+func (b *Board) Rewrite(s string, d Dialect) (string, error) {
+	m, order, err := b.parseMove(s)
+	if err != nil {
+		return "", err
+	}
+	m.caps = order
+	return string(b.AppendMove(nil, m, d)), nil
+}
+
+// parseMove is ParseMove that also returns the captures in the order they
+// were written.
+func (b *Board) parseMove(s string) (m Move, order [MaxCaptures]Point, err error) {
+	fail := func(off int, msg string) (Move, [MaxCaptures]Point, error) {
+		return Move{}, order, &SyntaxError{What: "move", Input: s, Offset: off, Msg: msg}
 	}
 	if strings.EqualFold(s, "pass") {
-		return Pass, nil
+		return Pass, order, nil
 	}
 	i := 0
 	point := func() (Point, bool) {
@@ -90,7 +109,6 @@ func (b *Board) ParseMove(s string) (Move, error) {
 		return p, true
 	}
 	isCapture := func(c byte) bool { return c == 'x' || c == 'X' || c == ',' }
-	var m Move
 	switch {
 	case s == "":
 		return fail(0, "empty move")
@@ -108,7 +126,7 @@ func (b *Board) ParseMove(s string) (Move, error) {
 		if i != len(s) {
 			return fail(i, "a removal takes one piece")
 		}
-		return m, nil
+		return m, m.caps, nil
 	}
 	to, ok := point()
 	if !ok {
@@ -141,15 +159,52 @@ func (b *Board) ParseMove(s string) (Move, error) {
 		if m.NumCaptures() == MaxCaptures {
 			return fail(i, "too many captures")
 		}
+		order[m.ncap] = p
 		m = m.WithCapture(p)
 	}
-	return m, nil
+	return m, order, nil
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// MoveText returns m in the standard notation.
-func (p Position) MoveText(m Move) string { return p.rules.board.MoveText(m, Standard) }
+// MoveText returns m in the standard notation, as AppendMove writes it.
+func (p Position) MoveText(m Move) string { return string(p.AppendMove(nil, m, Standard)) }
+
+// AppendMove appends the text of m, a move of p, in dialect d. A move that
+// takes several pieces (captures=per-mill) names them in an order in which
+// each may be taken once the ones before it are gone, so that a reader that
+// applies them one at a time finds each legal: "d1xf6xa7" when a7 stands in
+// a mill that protects it until f6, the one piece outside a mill, is taken.
+// Of those orders it writes the first in board order. Board.AppendMove, which
+// has no position, writes the captures in board order; ParseMove reads them
+// in any order.
+func (p Position) AppendMove(dst []byte, m Move, d Dialect) []byte {
+	if m.ncap > 1 {
+		var order [MaxCaptures]Point
+		if p.rules.orderCaptures(p.occ[p.side^1], m.Captures(), order[:m.ncap]) {
+			copy(m.caps[:], order[:m.ncap])
+		}
+	}
+	return p.rules.board.AppendMove(dst, m, d)
+}
+
+// orderCaptures fills out with the pieces of left, the captures of one move,
+// in an order in which each is capturable from opp once the ones before it
+// are gone, and reports whether there is such an order. It tries the
+// capturable pieces in board order, depth first: at most 4! orders.
+func (r *Rules) orderCaptures(opp, left uint32, out []Point) bool {
+	if left == 0 {
+		return true
+	}
+	for t := left & r.capturable(opp); t != 0; t &= t - 1 {
+		c := Point(bits.TrailingZeros32(t))
+		out[0] = c
+		if r.orderCaptures(opp&^(1<<c), left&^(1<<c), out[1:]) {
+			return true
+		}
+	}
+	return false
+}
 
 // ParseMove parses a move in either dialect and checks that it is legal here.
 func (p Position) ParseMove(s string) (Move, error) {

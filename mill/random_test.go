@@ -302,12 +302,40 @@ func (d *differ) game(p Position) bool {
 		case m.NumCaptures() > 1:
 			d.stats.multi++
 			d.stats.captures++
+			if !d.inTurn(p, m) {
+				return false
+			}
 		case m.NumCaptures() == 1:
 			d.stats.captures++
 		}
 		if !d.play(&p, m) {
 			return false
 		}
+	}
+	return true
+}
+
+// inTurn checks that the text of m, a move of p with several captures,
+// names them in an order in which the slow twin finds each capturable once
+// the ones before it are gone: a reader that applies them one at a time
+// must find each legal.
+func (d *differ) inTurn(p Position, m Move) bool {
+	d.t.Helper()
+	text := p.MoveText(m)
+	board := d.sr.fromPosition(p).board
+	victim := int(p.side ^ 1)
+	names := strings.Split(text, "x")[1:]
+	if len(names) != m.NumCaptures() {
+		d.fail("%s: %s: %d captures written, want %d", p, text, len(names), m.NumCaptures())
+		return false
+	}
+	for _, name := range names {
+		pt, ok := p.Rules().Board().PointByName(name)
+		if !ok || !slices.Contains(d.sr.capturable(&board, victim), int(pt)) {
+			d.fail("%s: %s: %s cannot be taken after the captures before it", p, text, name)
+			return false
+		}
+		board[pt] = slowEmpty
 	}
 	return true
 }

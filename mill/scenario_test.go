@@ -338,6 +338,46 @@ func TestCapturePerMill(t *testing.T) {
 	}
 }
 
+// TestCapturesInTurn: a move that takes several pieces names them in an
+// order in which each may be taken once the ones before it are gone.
+func TestCapturesInTurn(t *testing.T) {
+	// d1 closes two mills. f6 is Black's one piece outside a mill, so it must
+	// go first; then every black piece left stands in a mill and any may go.
+	p := setup(t, "morabaraba", "a1 g1 d2 d3 c4", "a7 d7 g7 f6", "w 1,3 - 0 30")
+	var got []string
+	for _, m := range moveTexts(p) {
+		if strings.HasPrefix(m, "d1") {
+			got = append(got, m)
+		}
+	}
+	want := []string{"d1xf6xa7", "d1xf6xd7", "d1xf6xg7"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	m, err := p.ParseMove("d1xa7xf6") // read in any order
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.Rules().Board()
+	if text := b.MoveText(m, Standard); text != "d1xa7xf6" {
+		t.Errorf("Board.MoveText: got %s, want the board order d1xa7xf6", text)
+	}
+	if text := p.MoveText(m); text != "d1xf6xa7" {
+		t.Errorf("Position.MoveText: got %s, want d1xf6xa7", text)
+	}
+	if text := string(p.AppendMove(nil, m, Pbm)); text != "D1,F6,A7" {
+		t.Errorf("Position.AppendMove(Pbm): got %s, want D1,F6,A7", text)
+	}
+	for in, want := range map[string]string{"D1,A7,F6": "d1xa7xf6", "d1xF6xA7": "d1xf6xa7", "pass": "pass", "X,D2": "xd2"} {
+		if got, err := b.Rewrite(in, Standard); err != nil || got != want {
+			t.Errorf("Rewrite(%s): got %q, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := b.Rewrite("d1xa7xa7", Standard); err == nil {
+		t.Error("Rewrite(d1xa7xa7): no error")
+	}
+}
+
 func TestOneTimeMills(t *testing.T) {
 	p := setup(t, "russian-mill", "a1 d2 g1 f4", "a7 d7 g7 c4 e4 b6", "w 0,0 - 0 30")
 	p = play(t, p, "d2-d1xb6", "c4-c3", "d1-d2", "c3-c4")

@@ -113,9 +113,8 @@ func FromGame(g *mill.Game, tags ...Tag) *Record {
 	} else {
 		r.DeleteTag("Termination")
 	}
-	b := rules.Board()
-	for _, m := range g.Moves() {
-		r.Moves = append(r.Moves, MoveText{Text: b.MoveText(m, mill.Standard)})
+	for _, text := range g.MoveTexts(mill.Standard) {
+		r.Moves = append(r.Moves, MoveText{Text: text})
 	}
 	return r
 }

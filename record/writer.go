@@ -121,8 +121,8 @@ func appendRecord(dst []byte, r *Record) ([]byte, error) {
 	for i, m := range r.Moves {
 		text := m.Text
 		if board != nil {
-			if mv, err := board.ParseMove(text); err == nil {
-				text = board.MoveText(mv, mill.Standard)
+			if std, err := board.Rewrite(text, mill.Standard); err == nil {
+				text = std // the captures stay in the order the record gives
 			}
 		}
 		switch p := ply + i; {

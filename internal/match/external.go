@@ -215,13 +215,11 @@ func PositionCommand(g *mill.Game) string {
 	default:
 		b.WriteString(start.String())
 	}
-	moves := g.Moves()
-	if len(moves) > 0 {
+	if moves := g.MoveTexts(mill.Standard); len(moves) > 0 {
 		b.WriteString(" moves")
-		board := g.Rules().Board()
 		for _, m := range moves {
 			b.WriteByte(' ')
-			b.WriteString(board.MoveText(m, mill.Standard))
+			b.WriteString(m)
 		}
 	}
 	return b.String()

@@ -48,11 +48,7 @@ func (o Opening) Text(r *mill.Rules) string {
 	if o.Start != nil {
 		f = append(f, o.Start.String())
 	}
-	g := o.Game(r)
-	b := g.Rules().Board()
-	for _, m := range g.Moves() {
-		f = append(f, b.MoveText(m, mill.Standard))
-	}
+	f = append(f, o.Game(r).MoveTexts(mill.Standard)...)
 	return strings.Join(f, " ")
 }
 

@@ -265,8 +265,8 @@ func (w *watcher) event(line []byte) error {
 		w.setToMove(e.ToMove)
 		if !w.endOnly {
 			text := e.Move
-			if m, err := w.board.ParseMove(e.Move); err == nil {
-				text = w.board.MoveText(m, mill.Pbm)
+			if pbm, err := w.board.Rewrite(e.Move, mill.Pbm); err == nil {
+				text = pbm // the captures in the order the server wrote them
 			}
 			fmt.Fprintf(&out, "%smove %d, %s: %s\n", prefix, w.start+e.Ply+1, w.label(mover), text)
 		}
