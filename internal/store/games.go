@@ -345,12 +345,10 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 	if a.Clocks.Running != 0 && a.Clocks.Running != 1 {
 		return 0, fmt.Errorf("store: the running clock is side %d, not 0 or 1", a.Clocks.Running)
 	}
-	status, result, method := Active, "*", ""
 	if a.End != nil {
 		if err := a.End.check(); err != nil {
 			return 0, err
 		}
-		status, result, method = Finished, a.End.Result, a.End.Method
 	}
 	if s.batch == nil && a.End == nil {
 		return s.appendMovePostgres(ctx, game, a)
@@ -359,9 +357,16 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		at := millis(a.At)
 		wl, bl := durMillis(a.Clocks.Left[0]), durMillis(a.Clocks.Left[1])
-		err := s.queryRow(ctx, tx, appendUpdate,
-			game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now()),
-			string(status), result, method).Scan(&version)
+		var row *sql.Row
+		if a.End == nil {
+			row = s.queryRow(ctx, tx, appendUpdate,
+				game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now()))
+		} else {
+			row = s.queryRow(ctx, tx, appendEnd,
+				game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now()),
+				string(Finished), a.End.Result, a.End.Method)
+		}
+		err := row.Scan(&version)
 		if errors.Is(err, sql.ErrNoRows) {
 			return whyNot(ctx, tx, game, a.Ply)
 		}
