@@ -15,6 +15,10 @@ type Header struct {
 	// LastMove is the move that led to the position; the zero Move when
 	// none was played (or it is not known).
 	LastMove mill.Move
+	// Before is the position LastMove was played in, if known: several
+	// captures are then written in an order legal in turn, not in board
+	// order (mill.Position.AppendMove).
+	Before *mill.Position
 	// Outcome and Method are a result decided outside the position:
 	// resignation, agreement, time, repetition. With NoOutcome the
 	// position's own status is printed.
@@ -68,7 +72,11 @@ func Board(p mill.Position, h Header) string {
 	b.WriteString(upperFiles(p.Diagram(mill.RankOneTop)))
 	b.WriteByte('\n')
 	if !h.LastMove.IsZero() {
-		fmt.Fprintf(&b, "Last move (#%d): %s\n", p.Ply(), r.Board().MoveText(h.LastMove, mill.Pbm))
+		text := r.Board().MoveText(h.LastMove, mill.Pbm)
+		if h.Before != nil {
+			text = string(h.Before.AppendMove(nil, h.LastMove, mill.Pbm))
+		}
+		fmt.Fprintf(&b, "Last move (#%d): %s\n", p.Ply(), text)
 	}
 	switch outcome {
 	case mill.NoOutcome:

@@ -150,3 +150,29 @@ func TestBoardMoves(t *testing.T) {
 		t.Errorf("the zero Position: got %q", got)
 	}
 }
+
+// TestBoardLastMoveInTurn: with the position before it, a last move that
+// took several pieces names them in an order legal in turn (f6, the one
+// black piece outside a mill, before a7); without it, in board order.
+func TestBoardLastMoveInTurn(t *testing.T) {
+	before, err := mill.ParsePosition("morabaraba W1W1BBB1/1W2B3/1W5W w 1,3 - 0 30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := before.ParseMove("d1xa7xf6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := before.Play(m)
+	for _, c := range []struct {
+		h    Header
+		want string
+	}{
+		{Header{LastMove: m, Before: &before}, "Last move (#31): D1,F6,A7\n"},
+		{Header{LastMove: m}, "Last move (#31): D1,A7,F6\n"},
+	} {
+		if out := Board(after, c.h); !strings.Contains(out, c.want) {
+			t.Errorf("got\n%s\nwant a line %q", out, c.want)
+		}
+	}
+}

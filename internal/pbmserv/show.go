@@ -24,7 +24,7 @@ func boardText(v server.GameView, played int) string {
 	moves := v.Play.Moves()
 	h := pbm.Header{Board: int(v.ID), White: v.WhiteName, Black: v.BlackName}
 	if played > 0 {
-		h.LastMove = moves[played-1]
+		h.LastMove, h.Before = moves[played-1], &positions[played-1]
 	}
 	if played == len(moves) && v.Status == store.Finished {
 		o, ok1 := mill.ParseOutcome(v.Result)
@@ -104,6 +104,7 @@ func (g *Gateway) preview(ctx context.Context, cmd pbm.Command) (string, error) 
 	}
 	pos := v.Play.Position()
 	var last mill.Move
+	var before mill.Position
 	tried := make([]string, 0, len(cmd.Moves))
 	for i, cm := range cmd.Moves {
 		text := pbmText(cmd.Game, cm)
@@ -118,13 +119,13 @@ func (g *Gateway) preview(ctx context.Context, cmd pbm.Command) (string, error) 
 		if err != nil {
 			return "", fail(server.BadRequest, "preview of board %d: move %d of the preview, %s: %v", cmd.Board, i+1, text, err)
 		}
+		before, last = pos, m
 		pos = pos.Play(m)
-		last = m
 		tried = append(tried, text)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "preview of board %d after %s (nothing is played):\n", cmd.Board, strings.Join(tried, " "))
-	b.WriteString(pbm.Board(pos, pbm.Header{Board: int(v.ID), White: v.WhiteName, Black: v.BlackName, LastMove: last}))
+	b.WriteString(pbm.Board(pos, pbm.Header{Board: int(v.ID), White: v.WhiteName, Black: v.BlackName, LastMove: last, Before: &before}))
 	return b.String(), nil
 }
 
