@@ -15,6 +15,9 @@ func FuzzParseMove(f *testing.F) {
 	f.Fuzz(func(t *testing.T, board int, s string) {
 		b := boards[uint(board)%uint(len(boards))]
 		m, err := b.ParseMove(s)
+		if _, rerr := b.Rewrite(s, Standard); (rerr == nil) != (err == nil) {
+			t.Fatalf("%q: ParseMove says %v, Rewrite %v", s, err, rerr)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrSyntax) {
 				t.Fatalf("%q: error %v does not wrap ErrSyntax", s, err)
@@ -22,13 +25,22 @@ func FuzzParseMove(f *testing.F) {
 			return
 		}
 		for _, d := range []Dialect{Standard, Pbm} {
-			text := b.MoveText(m, d)
-			m2, err := b.ParseMove(text)
-			if err != nil || m2 != m {
-				t.Fatalf("%q printed as %q parses to %v, %v; want %v", s, text, m2, err, m)
+			for _, text := range []string{b.MoveText(m, d), must(b.Rewrite(s, d))} {
+				m2, err := b.ParseMove(text)
+				if err != nil || m2 != m {
+					t.Fatalf("%q written as %q parses to %v, %v; want %v", s, text, m2, err, m)
+				}
 			}
 		}
 	})
+}
+
+// must returns v, or panics on err: for values the test has already checked.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func FuzzParsePosition(f *testing.F) {
