@@ -289,6 +289,11 @@ func (d *differ) game(p Position) bool {
 		if len(ms) == 0 {
 			return true
 		}
+		for _, m := range ms {
+			if m.NumCaptures() > 1 && !d.inTurn(p, m) {
+				return false
+			}
+		}
 		m := ms[d.rng.IntN(len(ms))]
 		d.countMove(p, m)
 		switch {
@@ -302,9 +307,6 @@ func (d *differ) game(p Position) bool {
 		case m.NumCaptures() > 1:
 			d.stats.multi++
 			d.stats.captures++
-			if !d.inTurn(p, m) {
-				return false
-			}
 		case m.NumCaptures() == 1:
 			d.stats.captures++
 		}
@@ -315,7 +317,7 @@ func (d *differ) game(p Position) bool {
 	return true
 }
 
-// inTurn checks that the text of m, a move of p with several captures,
+// inTurn checks that the text of m, a legal move of p with several captures,
 // names them in an order in which the slow twin finds each capturable once
 // the ones before it are gone: a reader that applies them one at a time
 // must find each legal.
