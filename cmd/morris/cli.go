@@ -301,7 +301,7 @@ func cmdMoves(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		d = mill.Pbm
 	}
 	for _, m := range g.LegalMoves() {
-		fmt.Fprintln(stdout, p.Rules().Board().MoveText(m, d))
+		fmt.Fprintln(stdout, string(p.AppendMove(nil, m, d)))
 	}
 	return nil
 }
