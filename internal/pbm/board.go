@@ -72,9 +72,11 @@ func Board(p mill.Position, h Header) string {
 	b.WriteString(upperFiles(p.Diagram(mill.RankOneTop)))
 	b.WriteByte('\n')
 	if !h.LastMove.IsZero() {
-		text := r.Board().MoveText(h.LastMove, mill.Pbm)
+		var text string
 		if h.Before != nil {
 			text = string(h.Before.AppendMove(nil, h.LastMove, mill.Pbm))
+		} else {
+			text = r.Board().MoveText(h.LastMove, mill.Pbm)
 		}
 		fmt.Fprintf(&b, "Last move (#%d): %s\n", p.Ply(), text)
 	}

@@ -357,16 +357,11 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		at := millis(a.At)
 		wl, bl := durMillis(a.Clocks.Left[0]), durMillis(a.Clocks.Left[1])
-		var row *sql.Row
-		if a.End == nil {
-			row = s.queryRow(ctx, tx, appendUpdate,
-				game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now()))
-		} else {
-			row = s.queryRow(ctx, tx, appendEnd,
-				game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now()),
-				string(Finished), a.End.Result, a.End.Method)
+		update, args := appendUpdate, []any{game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now())}
+		if a.End != nil {
+			update, args = appendEnd, append(args, string(Finished), a.End.Result, a.End.Method)
 		}
-		err := row.Scan(&version)
+		err := s.queryRow(ctx, tx, update, args...).Scan(&version)
 		if errors.Is(err, sql.ErrNoRows) {
 			return whyNot(ctx, tx, game, a.Ply)
 		}
