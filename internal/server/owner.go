@@ -34,6 +34,54 @@ type owner struct {
 	// through another process sharing the database is found by the
 	// sweeper instead.)
 	queued bool
+
+	// heard holds the changes other processes made to the game while mu
+	// was held here (Service.follow); the next to lock the owner plays
+	// them on the copy first (lock). Guarded by hmu, not mu.
+	hmu   sync.Mutex
+	heard []heardChange
+}
+
+// heardChange is a change another process made to the game, waiting for
+// the owner's lock.
+type heardChange struct {
+	version int64
+	c       *Change
+}
+
+// maxHeard bounds the changes waiting for the owner's lock; past it the
+// copy is dropped instead (read afresh at next use).
+const maxHeard = 64
+
+// lock locks the owner and brings its copy up to the changes other
+// processes made while it was held.
+func (o *owner) lock() {
+	o.mu.Lock()
+	o.catchUp()
+}
+
+// catchUp plays on the copy the changes heard while the owner was held.
+// o.mu is held.
+func (o *owner) catchUp() {
+	o.hmu.Lock()
+	heard := o.heard
+	o.heard = nil
+	o.hmu.Unlock()
+	for _, h := range heard {
+		o.follow(h.version, h.c)
+	}
+}
+
+// hear keeps a change for the next holder of the owner's lock.
+func (o *owner) hear(version int64, c *Change) {
+	o.hmu.Lock()
+	defer o.hmu.Unlock()
+	if len(o.heard) >= maxHeard {
+		// Too many to play one by one: a version no copy is at drops it.
+		o.heard = append(o.heard[:0], heardChange{version: 1<<63 - 1})
+		return
+	}
+	o.heard = append(o.heard, heardChange{version, c})
 }
 
 // owner returns the owner of a game, made on first use.
@@ -60,7 +108,7 @@ func (s *Service) forget(o *owner) {
 // locked runs fn with the game's owner locked and loaded.
 func (s *Service) locked(ctx context.Context, id int64, fn func(o *owner) error) error {
 	o := s.owner(id)
-	o.mu.Lock()
+	o.lock()
 	defer o.mu.Unlock()
 	if !o.loaded {
 		if err := o.load(ctx); err != nil {

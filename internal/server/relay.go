@@ -207,18 +207,37 @@ func moveChange(o *owner) *Change {
 // chat message moves the copy's version. Anything else (another kind of
 // change, a move that ends the game and so changes ratings, a copy that
 // missed an event) drops the copy, which is read afresh when next used.
-// A copy in use at that moment is left as it is: a write from it that the
-// store refuses makes it read the game again (Service.stale), as before
-// the relay. Without this, each move made through another process cost
-// the next move here a refused write and a reload.
+// Without this, each move made through another process cost the next move
+// here a refused write and a reload.
+//
+// A copy in use at that moment is not waited for (the listener serves
+// every game): the change is kept for the owner's next holder, who plays
+// it first (owner.lock). The second TryLock catches a holder that let go
+// between the first and the change being kept.
 func (s *Service) follow(id, version int64, c *Change) {
 	s.mu.Lock()
 	o := s.owners[id]
 	s.mu.Unlock()
-	if o == nil || !o.mu.TryLock() {
+	if o == nil {
+		return
+	}
+	if !o.mu.TryLock() {
+		o.hear(version, c)
+		if !o.mu.TryLock() {
+			return
+		}
+		defer o.mu.Unlock()
+		o.catchUp()
 		return
 	}
 	defer o.mu.Unlock()
+	o.catchUp()
+	o.follow(version, c)
+}
+
+// follow plays one change another process made on the copy, or drops the
+// copy (Service.follow). o.mu is held.
+func (o *owner) follow(version int64, c *Change) {
 	if !o.loaded || version <= o.g.Version {
 		return // nothing to follow, or the copy has it already
 	}
@@ -228,7 +247,7 @@ func (s *Service) follow(id, version int64, c *Change) {
 			return
 		}
 		if c.Move != "" && !c.Ended && c.Ply == o.g.Ply && o.apply(version, c) {
-			s.metrics.followed()
+			o.s.metrics.followed()
 			return
 		}
 	}

@@ -235,7 +235,7 @@ func copyOf(s *Service, id int64) (copyState, bool) {
 	if o == nil {
 		return copyState{}, false
 	}
-	o.mu.Lock()
+	o.lock()
 	defer o.mu.Unlock()
 	c := copyState{loaded: o.loaded, g: o.g, moves: slices.Clone(o.moves), offers: len(o.offers)}
 	if o.loaded {
@@ -262,8 +262,10 @@ func storedCopy(t *testing.T, s *Service, id int64) copyState {
 // the game from the relayed event, so that the copy equals the game read
 // from the store (clocks included) and the next move there is taken at
 // once: no move is refused, and each process reads the game from the
-// store once. A chat message moves the copy's version; an offer, which
-// the copy does not follow, drops it, and it is read again at next use.
+// store once. A move heard while the copy is in use (its owner locked)
+// waits for the owner's next holder instead of being lost. A chat message
+// moves the copy's version; an offer, which the copy does not follow,
+// drops it, and it is read again at next use.
 func TestRelayKeepsCopies(t *testing.T) {
 	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
 	ma, mb := NewMetrics(prometheus.NewRegistry()), NewMetrics(prometheus.NewRegistry())
@@ -294,7 +296,12 @@ func TestRelayKeepsCopies(t *testing.T) {
 		}
 	}
 	mg := mill.NewGame(mill.MustRules("nine-mens-morris"))
-	play := func(ply int) Played {
+	metrics := map[*Service]*Metrics{a: ma, b: mb}
+	// play makes the move of ply on the mover's process. With hold, the
+	// other process's copy is in use (its owner locked) while the move's
+	// event arrives there: the change waits for the owner's next holder,
+	// who plays it first, and the copy is not dropped.
+	play := func(ply int, hold bool) Played {
 		t.Helper()
 		p := mg.Position()
 		m := p.Moves(nil)[(ply*7)%len(p.Moves(nil))]
@@ -302,11 +309,28 @@ func TestRelayKeepsCopies(t *testing.T) {
 		if p.SideToMove() == mill.Black {
 			s, u, other = b, bob, a
 		}
+		var held *owner
+		heard := counted(metrics[other].relay.WithLabelValues("heard"))
+		if hold {
+			other.mu.Lock()
+			held = other.owners[g.ID]
+			other.mu.Unlock()
+			held.mu.Lock()
+		}
 		pl, err := s.Move(ctx, u, g.ID, p.MoveText(m), ply)
 		if err != nil {
 			t.Fatalf("ply %d: %v", ply, err)
 		}
 		mg.Play(m)
+		if hold {
+			for deadline := time.Now().Add(5 * time.Second); counted(metrics[other].relay.WithLabelValues("heard")) == heard; {
+				if time.Now().After(deadline) {
+					t.Fatalf("ply %d: the other process heard nothing in 5 s", ply)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			held.mu.Unlock()
+		}
 		if ply > 0 { // the other process keeps a copy from the first move it made
 			c := waitCopy(other, pl.Version)
 			if want := storedCopy(t, other, g.ID); !reflect.DeepEqual(c, want) {
@@ -315,16 +339,16 @@ func TestRelayKeepsCopies(t *testing.T) {
 		}
 		return pl
 	}
-	for ply := range 12 {
-		play(ply)
+	for ply := range 14 {
+		play(ply, ply >= 12)
 	}
 	refused := counted(ma.movesRefused) + counted(mb.movesRefused)
 	loads := counted(ma.loads) + counted(mb.loads)
 	followed := counted(ma.relay.WithLabelValues("followed")) + counted(mb.relay.WithLabelValues("followed"))
 	// a reads the game for ann's first move; b reads it for bob's first,
 	// and the store reads made by storedCopy count too (one a ply from 1).
-	if refused != 0 || loads != 2+11 || followed != 11 {
-		t.Fatalf("%v moves refused, %v loads, %v moves followed; want 0, 13, 11", refused, loads, followed)
+	if refused != 0 || loads != 2+13 || followed != 13 {
+		t.Fatalf("%v moves refused, %v loads, %v moves followed; want 0, 15, 13", refused, loads, followed)
 	}
 
 	if err := a.Chat(ctx, ann, g.ID, "hello"); err != nil {
@@ -345,12 +369,12 @@ func TestRelayKeepsCopies(t *testing.T) {
 	// again for bob's move, and a's follows that.
 	p := mg.Position()
 	m := p.Moves(nil)[0]
-	if _, err := a.Move(ctx, ann, g.ID, p.MoveText(m), 12); err != nil {
+	if _, err := a.Move(ctx, ann, g.ID, p.MoveText(m), 14); err != nil {
 		t.Fatal(err)
 	}
 	mg.Play(m)
 	before := counted(mb.loads)
-	play(13)
+	play(15, false)
 	if n, l := counted(ma.movesRefused)+counted(mb.movesRefused), counted(mb.loads)-before; n != 0 || l != 1 {
 		t.Fatalf("%v moves refused, b read the game %v times; want 0, 1", n, l)
 	}

@@ -227,7 +227,7 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	for _, g := range games {
 		o := s.owner(g.ID)
-		o.mu.Lock()
+		o.lock()
 		err := o.load(ctx)
 		if err == nil {
 			s.afterChange(o)
