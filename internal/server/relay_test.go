@@ -101,7 +101,7 @@ func TestRelayAcrossProcesses(t *testing.T) {
 		if _, err := a.Move(ctx, who, g.ID, text, ply); err != nil {
 			t.Fatal(err)
 		}
-		at := game.waitFor(t, "the move "+text, 2*time.Second, func(l string) bool {
+		at := game.waitFor(t, "the move "+text, 5*time.Second, func(l string) bool {
 			return strings.Contains(l, `"type":"move"`) && strings.Contains(l, fmt.Sprintf(`"ply":%d,`, ply)) && strings.Contains(l, `"move":"`+text+`"`)
 		})
 		lat = append(lat, at.Sub(start))
@@ -113,17 +113,17 @@ func TestRelayAcrossProcesses(t *testing.T) {
 	if err := a.Chat(ctx, ann, g.ID, "hello from a"); err != nil {
 		t.Fatal(err)
 	}
-	game.waitFor(t, "the chat message", 2*time.Second, func(l string) bool { return strings.Contains(l, "hello from a") })
+	game.waitFor(t, "the chat message", 5*time.Second, func(l string) bool { return strings.Contains(l, "hello from a") })
 	if err := a.Offer(ctx, ann, g.ID, store.DrawOffer); err != nil {
 		t.Fatal(err)
 	}
-	game.waitFor(t, "the draw offer", 2*time.Second, func(l string) bool {
+	game.waitFor(t, "the draw offer", 5*time.Second, func(l string) bool {
 		return strings.Contains(l, `"type":"gameState"`) && strings.Contains(l, `"kind":"draw"`)
 	})
 	if _, err := a.Challenge(ctx, ann, "bob", GameSpec{}); err != nil {
 		t.Fatal(err)
 	}
-	account.waitFor(t, "the challenge on bob's account stream", 2*time.Second, func(l string) bool { return strings.Contains(l, `"type":"challenge"`) })
+	account.waitFor(t, "the challenge on bob's account stream", 5*time.Second, func(l string) bool { return strings.Contains(l, `"type":"challenge"`) })
 
 	// Kill b's listening connection, move at once: the move comes, from
 	// the notification if b is listening again by then, else from the
