@@ -210,10 +210,9 @@ func moveChange(o *owner) *Change {
 // Without this, each move made through another process cost the next move
 // here a refused write and a reload.
 //
-// A copy in use at that moment is not waited for (the listener serves
-// every game): the change is kept for the owner's next holder, who plays
-// it first (owner.lock). The second TryLock catches a holder that let go
-// between the first and the change being kept.
+// The change is kept on the owner first, then played if the owner is
+// free. A copy in use at that moment is not waited for (the listener
+// serves every game): its next holder plays the change first (owner.lock).
 func (s *Service) follow(id, version int64, c *Change) {
 	s.mu.Lock()
 	o := s.owners[id]
@@ -221,18 +220,12 @@ func (s *Service) follow(id, version int64, c *Change) {
 	if o == nil {
 		return
 	}
+	o.hear(version, c)
 	if !o.mu.TryLock() {
-		o.hear(version, c)
-		if !o.mu.TryLock() {
-			return
-		}
-		defer o.mu.Unlock()
-		o.catchUp()
 		return
 	}
 	defer o.mu.Unlock()
 	o.catchUp()
-	o.follow(version, c)
 }
 
 // follow plays one change another process made on the copy, or drops the
