@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/match"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
@@ -22,7 +23,7 @@ import (
 
 const matchSynopsis = `-a SPEC -b SPEC [-variant V] [-rules LIST] [-games N] [-openings N | -openings-file F]
        [-opening-plies K] [-movetime MS | -depth D] [-concurrency N] [-max-plies N] [-records FILE [-resume]]
-       [-seed N] [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
+       [-adjudicate DIR [-drawn-openings]] [-seed N] [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
 
 Plays N pairs of games between A and B, each opening once with A as white and
 once as black, and prints A's result: wins, draws, losses, score, and the Elo
@@ -39,6 +40,12 @@ that was stopped (interrupted, killed, the machine restarted) goes on with
 -resume and the same flags: the games in -records FILE are checked against
 the match (players, rules, openings) and counted, and only the games it
 lacks are played and added to the file.
+
+With -adjudicate DIR a game ends as soon as the endgame databases in DIR
+prove its position won or lost. With -drawn-openings too, the random openings
+are only those the databases call drawn (the others are drawn again), so that
+no pair is decided by its opening: after 4 random placements of nine men's
+morris, about one opening in eight is already won for white.
 
 Player specs:
   ` + match.SpecSyntax + `
@@ -64,6 +71,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the openings and the players' random choices")
 	quiet := fs.Bool("q", false, "print no progress")
 	adjudicate := fs.String("adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
+	drawnOpenings := fs.Bool("drawn-openings", false, "with -adjudicate: keep only the random openings that its databases call drawn, so that no game is decided before it starts")
 	sprtBounds := fs.String("sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
 	alpha := fs.Float64("alpha", 0.05, "with -sprt, the chance of accepting ELO1 when ELO0 holds")
 	beta := fs.Float64("beta", 0.05, "with -sprt, the chance of accepting ELO0 when ELO1 holds")
@@ -85,6 +93,10 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return badInput("give -openings or -openings-file, not both")
 	case *resume && *records == "":
 		return badInput("-resume goes on with the games of -records FILE: give the file")
+	case *drawnOpenings && *adjudicate == "":
+		return badInput("-drawn-openings reads the databases of -adjudicate DIR: give the directory")
+	case *drawnOpenings && *openingsFile != "":
+		return badInput("-drawn-openings chooses among random openings, not those of -openings-file")
 	}
 	pf := positionFlags{variant: *variant, rules: *rules}
 	g, err := pf.game()
@@ -107,11 +119,12 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 
 	var adj match.Adjudicator
+	var db *egdb.DB
 	if *adjudicate != "" {
 		// Shared with the players that read the same directory. The
 		// games wait for the checks of the files, so that every game is
 		// judged by the whole set.
-		db, err := match.OpenTablebases(*adjudicate)
+		db, err = match.OpenTablebases(*adjudicate)
 		if err != nil {
 			return usageError{err}
 		}
@@ -149,7 +162,30 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if n == 0 {
 			n = *pairs
 		}
-		openings = match.RandomOpenings(r, n, *openingPlies, rand.New(rand.NewPCG(*seed, 0x6f70656e)))
+		rng := rand.New(rand.NewPCG(*seed, 0x6f70656e))
+		if !*drawnOpenings {
+			openings = match.RandomOpenings(r, n, *openingPlies, rng)
+		} else {
+			// A position the databases do not hold is refused too: it is
+			// not known to be drawn.
+			held := false
+			drawn := func(p mill.Position) bool {
+				v, ok := db.Probe(p)
+				held = held || ok
+				return ok && v.Result == egdb.Draw
+			}
+			var refused int
+			openings, refused, err = match.RandomOpeningsWhere(r, n, *openingPlies, rng, drawn)
+			switch {
+			case err != nil && !held:
+				return badInput("-drawn-openings: the databases of %s hold no position after %d plies (the placing phase is built by morris solve -game)", *adjudicate, *openingPlies)
+			case err != nil:
+				return badInput("-drawn-openings: %v", err)
+			}
+			if !*quiet {
+				fmt.Fprintf(stderr, "openings: %d drawn by the databases, %d refused as won or lost\n", len(openings), refused)
+			}
+		}
 	}
 
 	cfg := match.Config{Rules: r, A: specA, B: specB, Openings: openings, Pairs: *pairs,

@@ -217,6 +217,44 @@ func TestMatchAdjudicate(t *testing.T) {
 		t.Errorf("%d records, %d ended by a verdict; want 8, some of them", n, verdicts)
 	}
 
+	// -drawn-openings: every opening ends in a position the databases call
+	// drawn, and stderr says how many were refused.
+	records = filepath.Join(t.TempDir(), "drawn.pgn")
+	out.Reset()
+	errb.Reset()
+	err = cmdMatch([]string{"-a", "greedy", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "6",
+		"-opening-plies", "3", "-adjudicate", dir, "-drawn-openings", "-records", records}, strings.NewReader(""), &out, &errb)
+	if err != nil {
+		t.Fatalf("-drawn-openings: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "openings: 6 drawn by the databases, ") || strings.Contains(errb.String(), ", 0 refused") {
+		t.Errorf("-drawn-openings: stderr %q, want 6 openings drawn and some refused", errb.String())
+	}
+	games := readRecords(t, records)
+	if len(games) != 12 {
+		t.Fatalf("-drawn-openings: %d records, want 12", len(games))
+	}
+	for i, g := range games {
+		p := g.Positions()[3]
+		if v, ok := db.Probe(p); !ok || v.Result != egdb.Draw {
+			t.Errorf("-drawn-openings: game %d's opening ends in %s, %v (held %v); want a draw", i+1, p, v, ok)
+		}
+	}
+	// Databases that hold no position after the opening: a clear error.
+	_, moving := egdbtest.Build(t, r)
+	for _, flags := range [][]string{
+		{"-adjudicate", moving, "-drawn-openings"},
+		{"-drawn-openings"},
+		{"-adjudicate", dir, "-drawn-openings", "-openings-file", records},
+	} {
+		args := append([]string{"-a", "random", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3"}, flags...)
+		err := cmdMatch(args, strings.NewReader(""), &out, &errb)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: got %v, want a usage error", flags, err)
+		}
+	}
+
 	_, other := egdbtest.Build(t, mill.MustRules("twelve-mens-morris-small"))
 	for _, d := range []string{filepath.Join(dir, "none"), other} {
 		err := cmdMatch([]string{"-a", "random", "-b", "greedy", "-adjudicate", d}, strings.NewReader(""), &out, &errb)
@@ -316,4 +354,27 @@ func TestMatchResume(t *testing.T) {
 			t.Errorf("%v: the file changed", a)
 		}
 	}
+}
+
+// readRecords reads the games of a records file.
+func readRecords(t *testing.T, path string) []*mill.Game {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var games []*mill.Game
+	sc := record.NewScanner(f)
+	for sc.Scan() {
+		g, err := sc.Record().Game()
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, g)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return games
 }

@@ -56,9 +56,24 @@ func (o Opening) Text(r *mill.Rules) string {
 // the start of r (fewer plies if the game would end). With rules that draw
 // the first player by lot, each opening draws its own seed.
 func RandomOpenings(r *mill.Rules, n, plies int, rng *rand.Rand) []Opening {
+	out, _, _ := RandomOpeningsWhere(r, n, plies, rng, nil)
+	return out
+}
+
+// RandomOpeningsWhere is RandomOpenings keeping only the openings whose last
+// position keep accepts (all of them if keep is nil): for example those that
+// endgame databases call drawn, so that no game of a match is decided by its
+// opening. The openings kept are those RandomOpenings draws from the same
+// rng, less the ones keep refuses, followed by more drawn the same way. It
+// returns how many were refused, and an error if fewer than n were kept
+// after 1,000 tries an opening.
+func RandomOpeningsWhere(r *mill.Rules, n, plies int, rng *rand.Rand, keep func(mill.Position) bool) (_ []Opening, refused int, _ error) {
 	var out []Opening
-	seen := map[string]bool{}
+	seen, bad := map[string]bool{}, map[string]bool{} // kept, refused
 	for tries := 0; len(out) < n; tries++ {
+		if tries >= 1000*max(n, 1) {
+			return out, refused, fmt.Errorf("match: %d of %d openings of %d plies kept after %d tries (%d refused)", len(out), n, plies, tries, refused)
+		}
 		o := Opening{Seed: rng.Uint64()}
 		g := o.Game(r)
 		for i := 0; i < plies; i++ {
@@ -75,13 +90,21 @@ func RandomOpenings(r *mill.Rules, n, plies int, rng *rand.Rand) []Opening {
 			o.Moves = append(o.Moves, m)
 		}
 		key := g.Position().String()
+		if bad[key] {
+			continue
+		}
 		if seen[key] && tries < 20*n {
 			continue // the same opening again: draw another while new ones come
+		}
+		if keep != nil && !keep(g.Position()) {
+			refused++
+			bad[key] = true
+			continue
 		}
 		seen[key] = true
 		out = append(out, o)
 	}
-	return out
+	return out, refused, nil
 }
 
 // ReadOpenings reads openings, one a line: moves from the start of r

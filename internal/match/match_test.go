@@ -240,6 +240,47 @@ func TestRandomOpenings(t *testing.T) {
 	}
 }
 
+// TestRandomOpeningsWhere: the openings kept are those RandomOpenings draws
+// from the same seed, less the refused ones, in the same order; a filter
+// that keeps nothing ends with an error, not a loop.
+func TestRandomOpeningsWhere(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	// Keep the openings without a white piece on a ring's corner.
+	corners := map[string]bool{"a1": true, "g1": true, "a7": true, "g7": true, "b2": true, "f2": true,
+		"b6": true, "f6": true, "c3": true, "e3": true, "c5": true, "e5": true}
+	keep := func(p mill.Position) bool {
+		b := p.Rules().Board()
+		for pt := range mill.Point(b.Len()) {
+			if c, ok := p.At(pt); ok && c == mill.White && corners[b.Name(pt)] {
+				return false
+			}
+		}
+		return true
+	}
+	all := RandomOpenings(r, 60, 4, newRand(9))
+	var want []string
+	for _, o := range all {
+		if keep(o.Game(r).Position()) {
+			want = append(want, o.Text(r))
+		}
+	}
+	if len(want) < 10 || len(want) == len(all) {
+		t.Fatalf("%d of %d random openings kept: want a filter that keeps some and refuses some", len(want), len(all))
+	}
+	got, refused, err := RandomOpeningsWhere(r, 10, 4, newRand(9), keep)
+	if err != nil || len(got) != 10 || refused == 0 {
+		t.Fatalf("got %d openings, %d refused, error %v: want 10, some refused, no error", len(got), refused, err)
+	}
+	for i, o := range got {
+		if o.Text(r) != want[i] {
+			t.Errorf("opening %d: got %q, want %q (the unfiltered ones in order, less the refused)", i+1, o.Text(r), want[i])
+		}
+	}
+	if got, refused, err := RandomOpeningsWhere(r, 3, 2, newRand(9), func(mill.Position) bool { return false }); err == nil || len(got) != 0 || refused == 0 {
+		t.Errorf("a filter that keeps nothing: got %d openings, %d refused, error %v; want none and an error", len(got), refused, err)
+	}
+}
+
 func TestRecordsAndAdjudication(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
 	res, err := Run(context.Background(), Config{Rules: r, A: mustSpec(t, "random"), B: mustSpec(t, "greedy"),
