@@ -23,7 +23,7 @@ import (
 
 const matchSynopsis = `-a SPEC -b SPEC [-variant V] [-rules LIST] [-games N] [-openings N | -openings-file F]
        [-opening-plies K] [-movetime MS | -depth D] [-concurrency N] [-max-plies N] [-records FILE [-resume]]
-       [-adjudicate DIR [-drawn-openings]] [-seed N] [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
+       [-adjudicate DIR] [-drawn-openings DIR] [-seed N] [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
 
 Plays N pairs of games between A and B, each opening once with A as white and
 once as black, and prints A's result: wins, draws, losses, score, and the Elo
@@ -42,10 +42,10 @@ the match (players, rules, openings) and counted, and only the games it
 lacks are played and added to the file.
 
 With -adjudicate DIR a game ends as soon as the endgame databases in DIR
-prove its position won or lost. With -drawn-openings too, the random openings
-are only those the databases call drawn (the others are drawn again), so that
-no pair is decided by its opening: after 4 random placements of nine men's
-morris, about one opening in eight is already won for white.
+prove its position won or lost. With -drawn-openings DIR the random openings
+are only those the databases in DIR call drawn (the others are drawn again),
+so that no pair is decided by its opening: after 4 random placements of nine
+men's morris, about one opening in eight is already won for white.
 
 Player specs:
   ` + match.SpecSyntax + `
@@ -71,7 +71,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the openings and the players' random choices")
 	quiet := fs.Bool("q", false, "print no progress")
 	adjudicate := fs.String("adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
-	drawnOpenings := fs.Bool("drawn-openings", false, "with -adjudicate: keep only the random openings that its databases call drawn, so that no game is decided before it starts")
+	drawnOpenings := fs.String("drawn-openings", "", "keep only the random openings that the endgame databases in this directory call drawn, so that no game is decided before it starts")
 	sprtBounds := fs.String("sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
 	alpha := fs.Float64("alpha", 0.05, "with -sprt, the chance of accepting ELO1 when ELO0 holds")
 	beta := fs.Float64("beta", 0.05, "with -sprt, the chance of accepting ELO0 when ELO1 holds")
@@ -93,9 +93,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return badInput("give -openings or -openings-file, not both")
 	case *resume && *records == "":
 		return badInput("-resume goes on with the games of -records FILE: give the file")
-	case *drawnOpenings && *adjudicate == "":
-		return badInput("-drawn-openings reads the databases of -adjudicate DIR: give the directory")
-	case *drawnOpenings && *openingsFile != "":
+	case *drawnOpenings != "" && *openingsFile != "":
 		return badInput("-drawn-openings chooses among random openings, not those of -openings-file")
 	}
 	pf := positionFlags{variant: *variant, rules: *rules}
@@ -118,24 +116,30 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		specB.Name += " (B)"
 	}
 
-	var adj match.Adjudicator
-	var db *egdb.DB
-	if *adjudicate != "" {
-		// Shared with the players that read the same directory. The
-		// games wait for the checks of the files, so that every game is
-		// judged by the whole set.
-		db, err = match.OpenTablebases(*adjudicate)
+	// openDB opens the databases of a flag. They are shared with the players
+	// that read the same directory. The games wait for the checks of the
+	// files, so that every game is judged by the whole set.
+	openDB := func(flag, dir string) (*egdb.DB, error) {
+		db, err := match.OpenTablebases(dir)
 		if err != nil {
-			return usageError{err}
+			return nil, usageError{err}
 		}
 		if !db.Covers(r) {
-			return badInput("-adjudicate %s: the databases are of %s, not of %s", *adjudicate, db.Rules(), r)
+			return nil, badInput("-%s %s: the databases are of %s, not of %s", flag, dir, db.Rules(), r)
 		}
 		if !*quiet {
-			fmt.Fprintf(stderr, "checking the files of %s\n", *adjudicate)
+			fmt.Fprintf(stderr, "checking the files of %s\n", dir)
 		}
 		if err := db.Wait(); err != nil {
-			return fmt.Errorf("-adjudicate %s: %w", *adjudicate, err)
+			return nil, fmt.Errorf("-%s %s: %w", flag, dir, err)
+		}
+		return db, nil
+	}
+	var adj match.Adjudicator
+	if *adjudicate != "" {
+		db, err := openDB("adjudicate", *adjudicate)
+		if err != nil {
+			return err
 		}
 		adj = func(p mill.Position) (mill.Outcome, string, bool) {
 			o, v, ok := db.Verdict(p)
@@ -163,9 +167,13 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			n = *pairs
 		}
 		rng := rand.New(rand.NewPCG(*seed, 0x6f70656e))
-		if !*drawnOpenings {
+		if *drawnOpenings == "" {
 			openings = match.RandomOpenings(r, n, *openingPlies, rng)
 		} else {
+			db, err := openDB("drawn-openings", *drawnOpenings)
+			if err != nil {
+				return err
+			}
 			// A position the databases do not hold is refused too: it is
 			// not known to be drawn.
 			held := false
@@ -178,7 +186,7 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			openings, refused, err = match.RandomOpeningsWhere(r, n, *openingPlies, rng, drawn)
 			switch {
 			case err != nil && !held:
-				return badInput("-drawn-openings: the databases of %s hold no position after %d plies (the placing phase is built by morris solve -game)", *adjudicate, *openingPlies)
+				return badInput("-drawn-openings: the databases of %s hold no position after %d plies (the placing phase is built by morris solve -game)", *drawnOpenings, *openingPlies)
 			case err != nil:
 				return badInput("-drawn-openings: %v", err)
 			}

@@ -223,7 +223,7 @@ func TestMatchAdjudicate(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	err = cmdMatch([]string{"-a", "greedy", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "6",
-		"-opening-plies", "3", "-adjudicate", dir, "-drawn-openings", "-records", records}, strings.NewReader(""), &out, &errb)
+		"-opening-plies", "3", "-drawn-openings", dir, "-records", records}, strings.NewReader(""), &out, &errb)
 	if err != nil {
 		t.Fatalf("-drawn-openings: %v\n%s", err, errb.String())
 	}
@@ -243,9 +243,9 @@ func TestMatchAdjudicate(t *testing.T) {
 	// Databases that hold no position after the opening: a clear error.
 	_, moving := egdbtest.Build(t, r)
 	for _, flags := range [][]string{
-		{"-adjudicate", moving, "-drawn-openings"},
-		{"-drawn-openings"},
-		{"-adjudicate", dir, "-drawn-openings", "-openings-file", records},
+		{"-drawn-openings", moving},
+		{"-drawn-openings", filepath.Join(dir, "none")},
+		{"-drawn-openings", dir, "-openings-file", records},
 	} {
 		args := append([]string{"-a", "random", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3"}, flags...)
 		err := cmdMatch(args, strings.NewReader(""), &out, &errb)
