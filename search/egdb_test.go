@@ -309,6 +309,70 @@ func TestPlacingFromDatabases(t *testing.T) {
 	}
 }
 
+// TestLongPlacingValuesKept: a placing position the databases call won or
+// lost in more plies than the no-progress rule leaves is not proved, but the
+// search keeps the databases' value for it (TBWin less the plies) instead of
+// searching on without them, where the placing phase has no databases below
+// the root's children: at play the engine then keeps the value of the
+// position. Here the databases of the three men's whole game answer with
+// every placing win and loss made DrawAfter plies longer, so that each of
+// them is unproved. (Before, a move into such a loss scored what the
+// evaluation guessed: nine men's morris at 1 s a move against Sanmill, a
+// move into a loss in 124 plies next to the one draw.)
+func TestLongPlacingValuesKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	r := mill.MustRules("nine-mens-morris", "pieces=3")
+	d, _ := egdbtest.Build(t, r, egdb.StartKey(r))
+	probe := d.Tablebase()
+	long := TablebaseFunc(func(p mill.Position) (int, int, bool) {
+		res, plies, ok := probe(p)
+		if ok && res != 0 && p.Placing() {
+			plies += r.Options().DrawAfter
+		}
+		return res, plies, ok
+	})
+	rank := func(v egdb.Value) int { return map[egdb.Result]int{egdb.Loss: 0, egdb.Draw: 1, egdb.Win: 2}[v.Result] }
+	e := New(Options{HashMB: 16, Tablebase: long})
+	rng := rand.New(rand.NewPCG(13, 14))
+	checked := 0
+	for game := 0; game < 200 && checked < 40; game++ {
+		g := mill.NewGame(r)
+		for g.Outcome() == mill.NoOutcome && g.Position().Placing() {
+			p := g.Position()
+			mvs, ok := d.MoveValues(p)
+			if !ok {
+				t.Fatalf("%s: not in the databases", p)
+			}
+			best, worst := 0, 2
+			for _, mv := range mvs {
+				best, worst = max(best, rank(mv.Value)), min(worst, rank(mv.Value))
+			}
+			if best != worst { // some moves give the value away
+				e.Clear()
+				e.press = true
+				res := e.Search(context.Background(), g.Positions(), Limits{Depth: 3}, nil)
+				e.press = false
+				for _, mv := range mvs {
+					if mv.Move == res.Move && rank(mv.Value) != best {
+						t.Errorf("%s: the engine played %s, worth %s to it; a move worth %d (2 won, 1 drawn) was there",
+							p, p.MoveText(res.Move), mv.Value, best)
+					}
+				}
+				checked++
+			}
+			moves := p.Moves(nil)
+			if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d placing positions with moves of different values checked", checked)
+	}
+}
+
 // withQuiet returns p with its no-progress counter set to q.
 func withQuiet(t *testing.T, p mill.Position, q int) mill.Position {
 	t.Helper()

@@ -603,11 +603,16 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 				case res != 0 && w.drawAfter > 0 && p.Quiet()+plies >= w.drawAfter:
 					// The databases know nothing of the no-progress
 					// draw: this win (or loss) may take longer than the
-					// plies left before it, so it is not proved. It is
-					// searched on, where a capture on the way makes it
-					// exact again, and scored TBWin less its plies at the
-					// leaves (see TBWin).
-					if depth <= 0 {
+					// plies left before it, so it is not proved. In the
+					// moving phase it is searched on, where a capture on
+					// the way makes it exact again, and scored TBWin less
+					// its plies at the leaves (see TBWin). A placing
+					// position is scored so at once: below it the search
+					// reads no placing databases (placingProbePlies), so
+					// searching on would trade the databases' value for
+					// the evaluation's guess, and a move into a loss of
+					// 124 plies looked as good as the one draw.
+					if depth <= 0 || p.InHand(mill.White)+p.InHand(mill.Black) > 0 {
 						if res > 0 {
 							return TBWin - plies
 						}
