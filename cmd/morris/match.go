@@ -118,7 +118,9 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 	// openDB opens the databases of a flag. They are shared with the players
 	// that read the same directory. The games wait for the checks of the
-	// files, so that every game is judged by the whole set.
+	// files, so that every game is judged by the whole set (once a
+	// directory: both flags may name the same).
+	checked := map[string]bool{}
 	openDB := func(flag, dir string) (*egdb.DB, error) {
 		db, err := match.OpenTablebases(dir)
 		if err != nil {
@@ -127,9 +129,10 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if !db.Covers(r) {
 			return nil, badInput("-%s %s: the databases are of %s, not of %s", flag, dir, db.Rules(), r)
 		}
-		if !*quiet {
+		if !*quiet && !checked[dir] {
 			fmt.Fprintf(stderr, "checking the files of %s\n", dir)
 		}
+		checked[dir] = true
 		if err := db.Wait(); err != nil {
 			return nil, fmt.Errorf("-%s %s: %w", flag, dir, err)
 		}
