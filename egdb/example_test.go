@@ -11,8 +11,7 @@ import (
 
 // Build the endgame databases of three pieces against three in nine men's
 // morris (170 thousand positions, a few seconds), open them, and
-// ask for the value of a position and the move that keeps it. Build
-// resumes from the files it finds, so running it again costs nothing.
+// ask for the value of a position and the move that keeps it.
 func Example() {
 	dir, err := os.MkdirTemp("", "egdb-example")
 	if err != nil {
@@ -35,7 +34,7 @@ func Example() {
 	v, ok := db.Probe(p)
 	fmt.Println(ok, v)
 	m, v, _ := db.BestMove(p)
-	fmt.Println(r.Board().MoveText(m, mill.Standard), v)
+	fmt.Println(p.MoveText(m), v)
 	// Output:
 	// true win in 1
 	// b2-d1xc3 win in 1

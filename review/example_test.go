@@ -23,9 +23,8 @@ func ExampleGame() {
 	if err != nil {
 		panic(err)
 	}
-	b := g.Rules().Board()
 	for _, m := range moves {
-		fmt.Printf("%s%s (best %s): %s\n", b.MoveText(m.Played, mill.Standard), m.Mark, b.MoveText(m.Best, mill.Standard), m.Note)
+		fmt.Printf("%s%s (best %s): %s\n", m.Before.MoveText(m.Played), m.Mark, m.Before.MoveText(m.Best), m.Note)
 		fmt.Println("after it:", search.ScoreText(m.PlayedScore), "for", m.Side)
 	}
 	// Output:

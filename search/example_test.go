@@ -16,7 +16,7 @@ func Example() {
 	p := mill.MustParsePosition("nine-mens-morris WWB1WBBW/WBW1BW1B/WWB1B1B1 b 0,0 - 0 23")
 	e := search.New(search.Options{}) // 64 MiB table, one thread, the preset's evaluation
 	res := e.Search(context.Background(), []mill.Position{p}, search.Limits{Depth: 12}, nil)
-	fmt.Println(p.Rules().Board().MoveText(res.Move, mill.Standard), search.ScoreText(res.Score))
+	fmt.Println(p.MoveText(res.Move), search.ScoreText(res.Score))
 	// Output:
 	// f6-f4 mate 5
 }
@@ -30,12 +30,10 @@ func ExampleEngine_Choose() {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 4 {
 		res := e.Choose(context.Background(), g.Positions(), search.LevelFor(3), search.Limits{}, rng, nil)
+		fmt.Print(g.Position().MoveText(res.Move), " ")
 		if err := g.Play(res.Move); err != nil {
 			panic(err)
 		}
-	}
-	for _, m := range g.Moves() {
-		fmt.Print(g.Rules().Board().MoveText(m, mill.Standard), " ")
 	}
 	fmt.Println()
 	// Output:
