@@ -838,7 +838,22 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	if forced {
 		best = -Infinity
 	}
-	for _, m := range moves {
+	// Taken best first, as the search orders its moves (the pieces that
+	// threaten a mill first): where any piece may be taken and mills close
+	// while placing (twelve-man-morris), a mill offers a dozen captures at
+	// every ply of an exchange, and in the order generated a quiescence
+	// search of the placing phase ran to millions of nodes.
+	if len(moves) > 1 {
+		if cap(f.scores) < len(moves) {
+			f.scores = make([]int32, len(moves)*2)
+		}
+		w.score(ply, p, moves, mill.Move{}, f.scores)
+	}
+	for i := range moves {
+		if len(moves) > 1 {
+			pickBest(moves, f.scores, i)
+		}
+		m := moves[i]
 		w.setPos(ply+1, p.Play(m))
 		lo, hi, sign := window(alpha, beta, w.stack[ply+1].pos.SideToMove() == us)
 		score := sign * w.quiesce(ply+1, lo, hi, qply+1)
