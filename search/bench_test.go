@@ -131,3 +131,16 @@ func TestDriverMeasurement(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreBeyondMaxPly: the quiescence search orders its captures with
+// score at plies up to maxQPly past MaxPly, where no killers are kept; a
+// search whose iterations reach MaxPly must not index past them.
+func TestScoreBeyondMaxPly(t *testing.T) {
+	e := New(Options{HashMB: 1})
+	p := mill.MustParsePosition("twelve-man-morris 8/8/WWWB4 b 9,10 - 0 5")
+	moves := p.Moves(nil)
+	scores := make([]int32, len(moves))
+	for _, ply := range []int{MaxPly - 1, MaxPly, MaxPly + maxQPly} {
+		e.workers[0].score(ply, &p, moves, mill.Move{}, scores)
+	}
+}

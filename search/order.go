@@ -54,7 +54,9 @@ func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 	if w.millWins || (w.handTakes && p.InHand(side) > 0 && p.InHand(side.Other()) > 0) {
 		wins, _ = twos(p, side)
 	}
-	k := &w.killers[ply]
+	// The quiescence search orders its captures here too, at plies up to
+	// maxQPly past MaxPly, where no killers are kept.
+	k := &w.killers[min(ply, MaxPly)]
 	for i, m := range moves {
 		var s int32
 		switch {
