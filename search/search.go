@@ -147,6 +147,15 @@ type frame struct {
 	scores []int32
 }
 
+// scoreInto gives the moves of the node f at ply their ordering scores
+// (score) in f.scores, which grows to hold them.
+func (w *worker) scoreInto(f *frame, ply int, moves []mill.Move, ttMove mill.Move) {
+	if cap(f.scores) < len(moves) {
+		f.scores = make([]int32, len(moves)*2)
+	}
+	w.score(ply, &f.pos, moves, ttMove, f.scores)
+}
+
 // stackSize is the plies of a worker's stack: the search's and the
 // quiescence's below it.
 const stackSize = MaxPly + maxQPly + 2
@@ -651,10 +660,7 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	if len(moves) == 0 {
 		return terminal(p, ply)
 	}
-	if cap(f.scores) < len(moves) {
-		f.scores = make([]int32, len(moves)*2)
-	}
-	w.score(ply, p, moves, ttMove, f.scores)
+	w.scoreInto(f, ply, moves, ttMove)
 
 	// A side with one or two moves is near a blockade: its replies are
 	// searched a ply deeper (the few moves cost little), so that a
@@ -844,15 +850,10 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 	// every ply of an exchange, and in the order generated a quiescence
 	// search of the placing phase ran to millions of nodes.
 	if len(moves) > 1 {
-		if cap(f.scores) < len(moves) {
-			f.scores = make([]int32, len(moves)*2)
-		}
-		w.score(ply, p, moves, mill.Move{}, f.scores)
+		w.scoreInto(f, ply, moves, mill.Move{})
 	}
 	for i := range moves {
-		if len(moves) > 1 {
-			pickBest(moves, f.scores, i)
-		}
+		pickBest(moves, f.scores, i) // nothing to pick among one move
 		m := moves[i]
 		w.setPos(ply+1, p.Play(m))
 		lo, hi, sign := window(alpha, beta, w.stack[ply+1].pos.SideToMove() == us)
