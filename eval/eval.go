@@ -107,23 +107,37 @@ var NineMensMorris = func() Weights {
 }()
 
 // For returns the weights for a game under rules r: NineMensMorris for
-// nine men's morris (whatever its repetition and no-progress draws),
-// RussianMill (the same weights, no net) for Russian mill, which is nine
-// men's morris with mills that capture once only (matched against
-// Sanmill, docs/eval.md: "The fitted weights on the other presets");
-// Default for every other rule set, where the fitted weights were no
-// better (Lasker, the twelve men's boards) or are untested.
+// nine men's morris, RussianMill (the same weights, no net) for Russian
+// mill, which is nine men's morris with mills that capture once only
+// (matched against Sanmill, docs/eval.md: "The fitted weights on the other
+// presets"), TwelveManMorris for twelve-man-morris; whatever their
+// repetition and no-progress draws and whoever moves first. Default for
+// every other rule set, where the fitted weights were no better (Lasker,
+// the twelve men's boards) or are untested.
 func For(r *mill.Rules) *Weights {
-	o, nine := r.Options(), mill.DefaultOptions()
-	once := o.OneTimeMills != nine.OneTimeMills
-	o.Repetition, o.DrawAfter, o.OneTimeMills = nine.Repetition, nine.DrawAfter, nine.OneTimeMills
+	o := r.Options()
 	switch {
-	case o != nine:
-		return &Default
-	case once:
+	case plays(o, "nine-mens-morris"):
+		return &NineMensMorris
+	case plays(o, "russian-mill"):
 		return &RussianMill
+	case plays(o, "twelve-man-morris"):
+		return &TwelveManMorris
 	}
-	return &NineMensMorris
+	return &Default
+}
+
+// plays reports whether rules o are those of the preset id but for the
+// draws by repetition and by no progress and the first player, which no
+// weight depends on.
+func plays(o mill.Options, id string) bool {
+	v, err := mill.LookupVariant(id)
+	if err != nil {
+		panic("eval: " + err.Error())
+	}
+	p := v.Options
+	o.Repetition, o.DrawAfter, o.FirstPlayer = p.Repetition, p.DrawAfter, p.FirstPlayer
+	return o == p
 }
 
 // RussianMill are NineMensMorris without the net of the moving phase: the
@@ -133,6 +147,24 @@ func For(r *mill.Rules) *Weights {
 var RussianMill = func() Weights {
 	w := NineMensMorris
 	w.Net = nil
+	return w
+}()
+
+// TwelveManMorris are Default with the placing weights and tempo fitted
+// to deeper searches of twelve-man-morris positions (docs/eval.md, "The
+// placing weights of twelve-man-morris"), where a mill closed while
+// placing may take any piece, so that most of its games are decided
+// before the last placement. The moving weights are Default's.
+var TwelveManMorris = func() Weights {
+	w := Default
+	w.Mill[Placing] = 22
+	w.Two[Placing] = 100
+	w.Closable[Placing] = -1
+	w.Mobility[Placing] = 30
+	w.Blocked[Placing] = -22
+	w.Cramp[Placing] = 29
+	w.Reserved[Placing] = -1
+	w.Tempo[Placing] = 88
 	return w
 }()
 

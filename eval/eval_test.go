@@ -154,9 +154,29 @@ func TestFor(t *testing.T) {
 	if r != NineMensMorris {
 		t.Error("RussianMill differs from NineMensMorris by more than the net")
 	}
-	for _, v := range []string{"shah", "lasker", "twelve-mens-morris", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi"} {
+	for _, r := range []*mill.Rules{
+		mill.MustRules("twelve-man-morris"),
+		mill.MustRules("twelve-man-morris", "first=white", "draw-after=50", "repetition=0"),
+	} {
+		if For(r) != &TwelveManMorris {
+			t.Errorf("%s does not get TwelveManMorris", r)
+		}
+	}
+	if r := mill.MustRules("nine-mens-morris", "first=lot"); For(r) != &NineMensMorris {
+		t.Errorf("%s (who moves first changes no weight) does not get NineMensMorris", r)
+	}
+	for _, v := range []string{"shah", "lasker", "twelve-mens-morris", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi", "nine-man-morris-diagonal", "mill"} {
 		if For(mill.MustRules(v)) != &Default {
 			t.Errorf("%s does not get Default", v)
+		}
+	}
+	// A rule that a weight may depend on takes the fitted weights away.
+	for _, r := range []*mill.Rules{
+		mill.MustRules("twelve-man-morris", "flying=4"),
+		mill.MustRules("nine-mens-morris", "pieces=10"),
+	} {
+		if For(r) != &Default {
+			t.Errorf("%s does not get Default", r)
 		}
 	}
 	n, d := NineMensMorris, Default

@@ -279,10 +279,16 @@ func TestFit(t *testing.T) {
 	}, 3)
 	const k = 150
 	// Nine men's morris starts from the hand-set weights its first fit
-	// started from; other rules from their own.
+	// started from; other rules from their own with Default's placing
+	// column, the weights that scored the samples of testdata (a preset
+	// fitted here, such as twelve-man-morris, has the fit's result in its
+	// own).
 	w := eval.Default
 	if eval.For(r) != &eval.NineMensMorris {
 		w = startWeights(r)
+		for _, p := range placingParams {
+			*p.At(&w) = *p.At(&eval.Default)
+		}
 	}
 	t.Logf("%d samples (%d held out); loss %.5f, held out %.5f", len(samples), len(hold), Loss(train, &w, k), Loss(hold, &w, k))
 	Fit(train, &w, placingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
