@@ -110,7 +110,7 @@ var NineMensMorris = func() Weights {
 // nine men's morris, RussianMill (the same weights, no net) for Russian
 // mill, which is nine men's morris with mills that capture once only
 // (matched against Sanmill, docs/eval.md: "The fitted weights on the other
-// presets"), TwelveManMorris for twelve-man-morris; whatever their
+// presets"), TwelveManMorris and TwelveMensMorris for those presets; whatever their
 // repetition and no-progress draws and whoever moves first. Default for
 // every other rule set, where the fitted weights were no better (Lasker,
 // the twelve men's boards) or are untested.
@@ -123,6 +123,8 @@ func For(r *mill.Rules) *Weights {
 		return &RussianMill
 	case plays(o, "twelve-man-morris"):
 		return &TwelveManMorris
+	case plays(o, "twelve-mens-morris"):
+		return &TwelveMensMorris
 	}
 	return &Default
 }
@@ -165,6 +167,23 @@ var TwelveManMorris = func() Weights {
 	w.Cramp[Placing] = 29
 	w.Reserved[Placing] = -1
 	w.Tempo[Placing] = 88
+	return w
+}()
+
+// TwelveMensMorris are Default with the placing weights and tempo fitted
+// to deeper searches of twelve-mens-morris positions (docs/eval.md, "The
+// placing weights of twelve men's morris"). The moving weights are
+// Default's.
+var TwelveMensMorris = func() Weights {
+	w := Default
+	w.Mill[Placing] = 36
+	w.Two[Placing] = 110
+	w.Closable[Placing] = -4
+	w.Mobility[Placing] = 50
+	w.Blocked[Placing] = -58
+	w.Cramp[Placing] = 71
+	w.Reserved[Placing] = -4
+	w.Tempo[Placing] = 93
 	return w
 }()
 

@@ -162,10 +162,13 @@ func TestFor(t *testing.T) {
 			t.Errorf("%s does not get TwelveManMorris", r)
 		}
 	}
+	if r := mill.MustRules("twelve-mens-morris", "first=white"); For(r) != &TwelveMensMorris {
+		t.Errorf("%s does not get TwelveMensMorris", r)
+	}
 	if r := mill.MustRules("nine-mens-morris", "first=lot"); For(r) != &NineMensMorris {
 		t.Errorf("%s (who moves first changes no weight) does not get NineMensMorris", r)
 	}
-	for _, v := range []string{"shah", "lasker", "twelve-mens-morris", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi", "nine-man-morris-diagonal", "mill"} {
+	for _, v := range []string{"shah", "lasker", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi", "nine-man-morris-diagonal", "mill"} {
 		if For(mill.MustRules(v)) != &Default {
 			t.Errorf("%s does not get Default", v)
 		}
