@@ -113,7 +113,7 @@ var NineMensMorris = func() Weights {
 // presets"), TwelveManMorris and TwelveMensMorris for those presets; whatever their
 // repetition and no-progress draws and whoever moves first. Default for
 // every other rule set, where the fitted weights were no better (Lasker,
-// the twelve men's boards) or are untested.
+// the small twelve men's board, Morabaraba) or are untested.
 func For(r *mill.Rules) *Weights {
 	o := r.Options()
 	switch {
