@@ -84,27 +84,25 @@ var Default = Weights{
 // are untested, and a fitted weight can mislead there.
 var NineMensMorris = func() Weights {
 	w := Default
-	w.Mill[Placing] = -8
-	w.Two[Placing] = 64
-	w.Closable[Placing] = 1
-	w.Mobility[Placing] = 22
-	w.Blocked[Placing] = -31
-	w.Cramp[Placing] = 51
-	w.Reserved[Placing] = 23
-	w.Tempo[Placing] = 67
-
-	w.Mill[Moving] = 84
-	w.Two[Moving] = 19
-	w.Closable[Moving] = 132
-	w.Double[Moving] = 51
-	w.Mobility[Moving] = 16
-	w.Blocked[Moving] = -26
-	w.Cramp[Moving] = -27
-	w.Reserved[Moving] = 11
-	w.Tempo[Moving] = 29
+	w.set(Placing, column{Mill: -8, Two: 64, Closable: 1, Mobility: 22, Blocked: -31, Cramp: 51, Reserved: 23, Tempo: 67})
+	w.set(Moving, column{Mill: 84, Two: 19, Closable: 132, Double: 51, Mobility: 16, Blocked: -26, Cramp: -27, Reserved: 11, Tempo: 29})
 	w.Net = mustNet(nineMoving)
 	return w
 }()
+
+// column is the weights of one phase that the fits set (docs/eval.md,
+// "Fitted to deeper searches"): all but Piece. A field left out is a
+// weight of 0 (Double while placing, where no mill runs, is never fitted).
+type column struct {
+	Mill, Two, Closable, Double, Mobility, Blocked, Cramp, Reserved, Tempo int
+}
+
+// set gives the weights of phase ph the values of c.
+func (w *Weights) set(ph Phase, c column) {
+	w.Mill[ph], w.Two[ph], w.Closable[ph], w.Double[ph] = c.Mill, c.Two, c.Closable, c.Double
+	w.Mobility[ph], w.Blocked[ph], w.Cramp[ph], w.Reserved[ph] = c.Mobility, c.Blocked, c.Cramp, c.Reserved
+	w.Tempo[ph] = c.Tempo
+}
 
 // For returns the weights for a game under rules r: NineMensMorris for
 // nine men's morris, RussianMill (the same weights, no net) for Russian
@@ -116,28 +114,38 @@ var NineMensMorris = func() Weights {
 // the small twelve men's board, Morabaraba) or are untested.
 func For(r *mill.Rules) *Weights {
 	o := r.Options()
-	switch {
-	case plays(o, "nine-mens-morris"):
-		return &NineMensMorris
-	case plays(o, "russian-mill"):
-		return &RussianMill
-	case plays(o, "twelve-man-morris"):
-		return &TwelveManMorris
-	case plays(o, "twelve-mens-morris"):
-		return &TwelveMensMorris
+	for _, f := range fitted {
+		if plays(o, f.preset) {
+			return f.w
+		}
 	}
 	return &Default
 }
 
-// plays reports whether rules o are those of the preset id but for the
-// draws by repetition and by no progress and the first player, which no
-// weight depends on.
-func plays(o mill.Options, id string) bool {
+// fitted are the presets with weights of their own.
+var fitted = []struct {
+	preset mill.Options
+	w      *Weights
+}{
+	{presetOptions("nine-mens-morris"), &NineMensMorris},
+	{presetOptions("russian-mill"), &RussianMill},
+	{presetOptions("twelve-man-morris"), &TwelveManMorris},
+	{presetOptions("twelve-mens-morris"), &TwelveMensMorris},
+}
+
+// presetOptions returns the options of the preset id.
+func presetOptions(id string) mill.Options {
 	v, err := mill.LookupVariant(id)
 	if err != nil {
 		panic("eval: " + err.Error())
 	}
-	p := v.Options
+	return v.Options
+}
+
+// plays reports whether rules o are the preset p but for the draws by
+// repetition and by no progress and the first player, which no weight
+// depends on.
+func plays(o, p mill.Options) bool {
 	o.Repetition, o.DrawAfter, o.FirstPlayer = p.Repetition, p.DrawAfter, p.FirstPlayer
 	return o == p
 }
@@ -159,14 +167,7 @@ var RussianMill = func() Weights {
 // before the last placement. The moving weights are Default's.
 var TwelveManMorris = func() Weights {
 	w := Default
-	w.Mill[Placing] = 22
-	w.Two[Placing] = 100
-	w.Closable[Placing] = -1
-	w.Mobility[Placing] = 30
-	w.Blocked[Placing] = -22
-	w.Cramp[Placing] = 29
-	w.Reserved[Placing] = -1
-	w.Tempo[Placing] = 88
+	w.set(Placing, column{Mill: 22, Two: 100, Closable: -1, Mobility: 30, Blocked: -22, Cramp: 29, Reserved: -1, Tempo: 88})
 	return w
 }()
 
@@ -176,14 +177,7 @@ var TwelveManMorris = func() Weights {
 // Default's.
 var TwelveMensMorris = func() Weights {
 	w := Default
-	w.Mill[Placing] = 36
-	w.Two[Placing] = 110
-	w.Closable[Placing] = -4
-	w.Mobility[Placing] = 50
-	w.Blocked[Placing] = -58
-	w.Cramp[Placing] = 71
-	w.Reserved[Placing] = -4
-	w.Tempo[Placing] = 93
+	w.set(Placing, column{Mill: 36, Two: 110, Closable: -4, Mobility: 50, Blocked: -58, Cramp: 71, Reserved: -4, Tempo: 93})
 	return w
 }()
 
