@@ -104,8 +104,9 @@ func TestSolveGame(t *testing.T) {
 // checkGameValues checks the values of the first moves that morris solve
 // -game printed (and wrote to game.txt): the start's, then one line a first
 // placement and one a pair of placements up to symmetry, each the value
-// the databases give the position; the pairs' orbits under the board's
-// symmetries cover the 24 · 23 pairs of points once.
+// the databases give the position; their orbits under the board's
+// symmetries cover the points and the pairs of points (24 · 23 on the
+// board of nine men's morris) once.
 func checkGameValues(t *testing.T, out, dir, variant, startLine string) {
 	t.Helper()
 	file, err := os.ReadFile(filepath.Join(dir, "game.txt"))
@@ -123,7 +124,7 @@ func checkGameValues(t *testing.T, out, dir, variant, startLine string) {
 	}
 	defer db.Close()
 	orbits := map[[2]mill.Point]bool{}
-	firsts := 0
+	firsts := map[mill.Point]bool{} // the first placements' orbits
 	for _, line := range strings.Split(string(file), "\n") {
 		f := strings.Fields(line)
 		if !strings.HasPrefix(line, "  ") || len(f) < 2 {
@@ -143,7 +144,13 @@ func checkGameValues(t *testing.T, out, dir, variant, startLine string) {
 		case !ok:
 			t.Fatalf("%q: not in the databases", line)
 		case len(moves) == 1:
-			firsts++
+			pa := g.Moves()[0].To()
+			if firsts[pa] {
+				t.Errorf("%q: a placement shown before, up to symmetry", line)
+			}
+			for _, s := range r.Board().Symmetries {
+				firsts[s[pa]] = true
+			}
 			if v.Parent().String() != want {
 				t.Errorf("%q: the databases say %s after it", line, v)
 			}
@@ -162,8 +169,46 @@ func checkGameValues(t *testing.T, out, dir, variant, startLine string) {
 			t.Errorf("%q: want one or two placements and a value", line)
 		}
 	}
-	if n := r.Board().Len(); firsts != 4 || len(orbits) != n*(n-1) {
-		t.Errorf("%d first placements, pairs covering %d of the %d pairs of points; want 4 and all", firsts, len(orbits), n*(n-1))
+	if n := r.Board().Len(); len(firsts) != n || len(orbits) != n*(n-1) {
+		t.Errorf("first placements covering %d of the %d points, pairs %d of the %d pairs of points; want all", len(firsts), n, len(orbits), n*(n-1))
+	}
+}
+
+// TestSolveSmallGames solves the whole games of six and seven men's morris
+// (seven with MORRIS_LONG_TESTS only: ten minutes here) and checks them against the
+// figures of docs/solved.md: the value of the start, the first placements
+// and the pairs, and the counts of every position, every value verified.
+func TestSolveSmallGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves whole games")
+	}
+	for _, tc := range []struct {
+		variant, start, total, sectors string
+		long                           bool
+	}{
+		{"six-mens-morris", "the start is a draw for white", "total 3101821 1863634 223809 1014378 60.08 7.22 120", "77 sectors, every value verified", false},
+		{"seven-mens-morris", "the start is a win in 25 for white", "total 31965324 20395438 550497 11019389 63.80 1.72 74", "133 sectors, every value verified", true},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			if tc.long && os.Getenv("MORRIS_LONG_TESTS") == "" {
+				t.Skip("set MORRIS_LONG_TESTS=1: about ten minutes")
+			}
+			dir := t.TempDir()
+			out, errOut, err := solve("-variant", tc.variant, "-game", "-verify", "-dir", dir, "-threads", "2")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, errOut)
+			}
+			var total string
+			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "total ") {
+					total = strings.Join(strings.Fields(line), " ")
+				}
+			}
+			if total != tc.total || !strings.Contains(out, tc.sectors) {
+				t.Errorf("got %q and\n%s\nwant %q and %q", total, out, tc.total, tc.sectors)
+			}
+			checkGameValues(t, out, dir, tc.variant, tc.start)
+		})
 	}
 }
 
