@@ -9,7 +9,12 @@
 // moves (search.Score); with endgame databases in the engine's options
 // (search.Options.Tablebase) the positions they hold are scored exactly.
 // The move played is scored by a search one ply shallower after it, so
-// that both scores look equally far ahead.
+// that both scores look equally far ahead: under a time or node limit the
+// best move's search decides the depth (the deepest iteration it finished)
+// and the move played is searched to one ply less, whatever its own time
+// would have reached. A score's horizon matters in Mill: the evaluation
+// gives the side to move a tempo (nearly a piece while placing), so scores
+// of horizons of different parity differ by more than a mistake.
 package review
 
 import (
@@ -54,6 +59,16 @@ type Move struct {
 	// their lines (for search.ScoreTextAlong).
 	BestScore, PlayedScore int
 	BestLine, PlayedLine   []mill.Move
+	// Depth is the depth of the search that gave BestScore; PlayedScore
+	// comes from a search of PlayedDepth = Depth-1 plies after the move,
+	// so both look as far ahead. PlayedDepth is 0 where the move played
+	// was the best move (its score is BestScore), ended the game, or
+	// followed a search of one ply (then it is scored as that search
+	// scores its leaves, by the quiescence search). Depth is less than the best
+	// move's search reached when the move played's search, stopped by the
+	// review's limits, did not reach Depth-1: both are then compared at
+	// the depth it reached.
+	Depth, PlayedDepth int
 	// Loss is BestScore - PlayedScore (at least 0), or -1 where a forced
 	// end of the game makes the difference meaningless (both win, both
 	// lose, or the mark says what happened).
@@ -106,53 +121,90 @@ func Summarize(moves []Move) [2]Summary {
 	return out
 }
 
-// Game reviews every move of g with e at lim (both searches of each move;
-// the move played one ply shallower when lim has a depth). progress, if
-// not nil, is told after each move how many of the total are done. The
+// Game reviews every move of g with e at lim: the position before each
+// move is searched at lim, and the move played, unless it was the engine's
+// choice or ended the game, is searched after it to one ply less than that
+// search's depth (with lim's time or nodes, doubled, as a bound). progress,
+// if not nil, is told after each move how many of the total are done. The
 // engine's table is cleared first, so a review does not depend on what e
 // searched before. On ctx's end it returns what it reviewed and ctx's
 // error.
 func Game(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limits, progress func(done, total int)) ([]Move, error) {
 	e.Clear()
-	child := lim
-	if child.Depth > 1 {
-		child.Depth--
-	}
 	moves := g.Moves()
 	out := make([]Move, 0, len(moves))
 	replay := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
+	var iters []search.Info // the best move's search, by depth from 1
+	keep := func(in search.Info) {
+		if in.Depth == len(iters)+1 {
+			iters = append(iters, in)
+		}
+	}
 	for i, m := range moves {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
 		before := replay.Position()
 		mover := before.SideToMove()
-		res := e.Search(ctx, replay.Positions(), lim, nil)
+		iters = iters[:0]
+		res := e.Search(ctx, replay.Positions(), lim, keep)
 		if err := replay.Play(m); err != nil {
 			return out, err
 		}
-		played, line := res.Score, res.PV
+		rm := Move{Ply: i, Side: mover, Played: m, Best: res.Move, BestScore: res.Score, PlayedScore: res.Score,
+			BestLine: res.PV, PlayedLine: res.PV, Before: before, Depth: res.Depth}
 		switch o := replay.Outcome(); {
 		case o == mill.Draw:
-			played, line = 0, []mill.Move{m}
+			rm.PlayedScore, rm.PlayedLine = 0, []mill.Move{m}
 		case o == mill.Won(mover):
-			played, line = search.Mate-1, []mill.Move{m}
+			rm.PlayedScore, rm.PlayedLine = search.Mate-1, []mill.Move{m}
 		case o != mill.NoOutcome:
-			played, line = -(search.Mate - 1), []mill.Move{m}
+			rm.PlayedScore, rm.PlayedLine = -(search.Mate - 1), []mill.Move{m}
 		case m != res.Move:
-			cr := e.Search(ctx, replay.Positions(), child, nil)
-			played = ParentScore(cr.Score, replay.Position().SideToMove() == mover)
-			line = append([]mill.Move{m}, cr.PV...)
+			if err := played(ctx, e, replay, lim, iters, &rm); err != nil {
+				return out, err
+			}
 		}
-		rm := Move{Ply: i, Side: mover, Played: m, Best: res.Move, BestScore: res.Score, PlayedScore: played,
-			BestLine: res.PV, PlayedLine: line, Before: before}
-		rm.Loss, rm.Mark, rm.Note = Judge(res.Score, played)
+		rm.Loss, rm.Mark, rm.Note = Judge(rm.BestScore, rm.PlayedScore)
 		out = append(out, rm)
 		if progress != nil {
 			progress(i+1, len(moves))
 		}
 	}
 	return out, nil
+}
+
+// played scores the move rm.Played, just played in g, by a search to one
+// ply less than the best move's (rm.Depth), bounded by lim's time and
+// nodes, doubled. If that search stops short, rm's best score and line
+// become those of the best move's search one ply deeper than it reached
+// (iters, by depth), so the two are still compared at one horizon.
+func played(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limits, iters []search.Info, rm *Move) error {
+	after := g.Position()
+	same := after.SideToMove() == rm.Side
+	if rm.Depth <= 1 {
+		// The best move's search saw one ply: the move played is scored
+		// as the search scores the leaves of that ply.
+		rm.PlayedScore, rm.PlayedLine = ParentScore(e.Quiesce(after), same), []mill.Move{rm.Played}
+		return nil
+	}
+	child := lim
+	child.Depth, child.Nodes, child.MoveTime, child.Infinite = rm.Depth-1, 2*lim.Nodes, 2*lim.MoveTime, false
+	cr := e.Search(ctx, g.Positions(), child, nil)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rm.PlayedScore = ParentScore(cr.Score, same)
+	rm.PlayedLine = append([]mill.Move{rm.Played}, cr.PV...)
+	rm.PlayedDepth = cr.Depth
+	if d := cr.Depth + 1; d < rm.Depth && d <= len(iters) {
+		in := iters[d-1]
+		rm.Depth, rm.BestScore, rm.BestLine = d, in.Score, in.PV
+		if len(in.PV) > 0 {
+			rm.Best = in.PV[0]
+		}
+	}
+	return nil
 }
 
 // ParentScore turns the score of a position, for its side to move, into

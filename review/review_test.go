@@ -2,7 +2,9 @@ package review
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
@@ -66,5 +68,53 @@ func TestGame(t *testing.T) {
 	sum := Summarize(moves)
 	if sum[mill.Black].Blunders == 0 || sum[mill.White].Moves != 3 || sum[mill.Black].Moves != 3 {
 		t.Errorf("summary %+v", sum)
+	}
+}
+
+// randomGame plays plies random moves of nine men's morris from the start
+// (fewer if the game ends).
+func randomGame(t *testing.T, seed uint64, plies int) *mill.Game {
+	t.Helper()
+	g := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	rng := rand.New(rand.NewPCG(seed, 0x4e71e3))
+	for range plies {
+		ms := g.Position().Moves(nil)
+		if len(ms) == 0 || g.Outcome() != mill.NoOutcome {
+			break
+		}
+		if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// TestSameHorizon: whatever limits the review (a depth, nodes, a time),
+// the move played is searched to one ply less than the best move's search,
+// after it, so that both scores look as far ahead.
+func TestSameHorizon(t *testing.T) {
+	g := randomGame(t, 1, 40)
+	for _, lim := range []search.Limits{{Depth: 4}, {Nodes: 20000}, {MoveTime: 20 * time.Millisecond}} {
+		e := search.New(search.Options{HashMB: 8, Threads: 1})
+		moves, err := Game(context.Background(), e, g, lim, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		searched := 0
+		for _, m := range moves {
+			if m.Played == m.Best || m.Depth <= 1 {
+				continue
+			}
+			if m.Ply == len(moves)-1 && g.Outcome() != mill.NoOutcome {
+				continue // the last move ended the game
+			}
+			searched++
+			if m.PlayedDepth != m.Depth-1 {
+				t.Errorf("%+v: ply %d: best at depth %d, the move played at %d", lim, m.Ply, m.Depth, m.PlayedDepth)
+			}
+		}
+		if searched == 0 {
+			t.Errorf("%+v: no move played but the best", lim)
+		}
 	}
 }
