@@ -67,7 +67,8 @@ type Move struct {
 	// scores its leaves, by the quiescence search). Depth is less than the best
 	// move's search reached when the move played's search, stopped by the
 	// review's limits, did not reach Depth-1: both are then compared at
-	// the depth it reached.
+	// the depth it reached. (PlayedDepth is less than Depth-1 also where
+	// that search found a forced end, which stops a search early.)
 	Depth, PlayedDepth int
 	// Loss is BestScore - PlayedScore (at least 0), or -1 where a forced
 	// end of the game makes the difference meaningless (both win, both
@@ -176,7 +177,7 @@ func Game(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limits
 
 // played scores the move rm.Played, just played in g, by a search to one
 // ply less than the best move's (rm.Depth), bounded by lim's time and
-// nodes, doubled. If that search stops short, rm's best score and line
+// nodes, doubled. If that bound stops it short, rm's best score and line
 // become those of the best move's search one ply deeper than it reached
 // (iters, by depth), so the two are still compared at one horizon.
 func played(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limits, iters []search.Info, rm *Move) error {
@@ -197,7 +198,9 @@ func played(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limi
 	rm.PlayedScore = ParentScore(cr.Score, same)
 	rm.PlayedLine = append([]mill.Move{rm.Played}, cr.PV...)
 	rm.PlayedDepth = cr.Depth
-	if d := cr.Depth + 1; d < rm.Depth && d <= len(iters) {
+	// A search that found a forced end stops early by itself: its score
+	// is not a horizon's.
+	if d := cr.Depth + 1; d < rm.Depth && d <= len(iters) && !search.IsMate(cr.Score) {
 		in := iters[d-1]
 		rm.Depth, rm.BestScore, rm.BestLine = d, in.Score, in.PV
 		if len(in.PV) > 0 {
