@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -27,7 +28,7 @@ var (
 	calSeed    = flag.Uint64("calibrate-seed", 1, "TestCalibrate: seed of the games")
 )
 
-// TestCalibrate prints, for each phase and mark, how many moves got it and
+// TestCalibrate prints, for each phase of the side that moved and each mark, how many moves got it and
 // how many of them lost value by the databases.
 func TestCalibrate(t *testing.T) {
 	if *calDir == "" {
@@ -45,7 +46,7 @@ func TestCalibrate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(*calSeed, 2))
 	players := search.New(search.Options{HashMB: 16, Threads: 1})
 	type key struct {
-		phase string
+		phase eval.Phase // of the side that moved
 		mark  Mark
 	}
 	var moves, lost = map[key]int{}, map[key]int{}
@@ -80,10 +81,7 @@ func TestCalibrate(t *testing.T) {
 			if after.SideToMove() != m.Side {
 				va = va.Parent()
 			}
-			k := key{"moving", m.Mark}
-			if m.Before.InHand(m.Side) > 0 {
-				k.phase = "placing"
-			}
+			k := key{eval.PhaseOf(&m.Before, m.Side), m.Mark}
 			moves[k]++
 			if va.Result < vb.Result {
 				lost[k]++
@@ -91,10 +89,10 @@ func TestCalibrate(t *testing.T) {
 		}
 		t.Logf("game %d: %d plies, levels %d and %d", n+1, len(g.Moves()), la.N, lb.N)
 	}
-	for _, ph := range []string{"placing", "moving"} {
+	for ph, name := range [...]string{eval.Placing: "placing", eval.Moving: "moving", eval.Flying: "flying"} {
 		for _, mk := range []Mark{Good, Inaccuracy, Mistake, Blunder} {
-			k := key{ph, mk}
-			fmt.Printf("%-8s %-10s moves %5d  lost value %5d\n", ph, mk.Name(), moves[k], lost[k])
+			k := key{eval.Phase(ph), mk}
+			fmt.Printf("%-8s %-10s moves %5d  lost value %5d\n", name, mk.Name(), moves[k], lost[k])
 		}
 	}
 }
