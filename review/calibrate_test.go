@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/morrisgame/morris/egdb"
@@ -26,7 +27,10 @@ var (
 	calGames   = flag.Int("calibrate-games", 20, "TestCalibrate: games to play and review")
 	calNodes   = flag.Uint64("calibrate-nodes", 100000, "TestCalibrate: nodes of each search of the review")
 	calSeed    = flag.Uint64("calibrate-seed", 1, "TestCalibrate: seed of the games")
+	calOut     = flag.String("calibrate-out", "", "TestCalibrate: also write each move as a line of FILE (tab-separated: game, ply, phase, best score, played score, loss, mark, value before, value after)")
 )
+
+var phaseName = [...]string{eval.Placing: "placing", eval.Moving: "moving", eval.Flying: "flying"}
 
 // TestCalibrate prints, for each phase of the side that moved and each mark, how many moves got it and
 // how many of them lost value by the databases.
@@ -50,6 +54,14 @@ func TestCalibrate(t *testing.T) {
 		mark  Mark
 	}
 	var moves, lost = map[key]int{}, map[key]int{}
+	var rows *os.File
+	if *calOut != "" {
+		if rows, err = os.Create(*calOut); err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		fmt.Fprintln(rows, "game\tply\tphase\tbest\tplayed\tloss\tmark\tbefore\tafter")
+	}
 	for n := range *calGames {
 		g := mill.NewGame(r)
 		la, lb := search.LevelFor(3+rng.IntN(5)), search.LevelFor(3+rng.IntN(5))
@@ -82,6 +94,10 @@ func TestCalibrate(t *testing.T) {
 				va = va.Parent()
 			}
 			k := key{eval.PhaseOf(&m.Before, m.Side), m.Mark}
+			if rows != nil {
+				fmt.Fprintf(rows, "%d\t%d\t%s\t%d\t%d\t%d\t%s\t%d\t%d\n", n+1, m.Ply, phaseName[k.phase],
+					m.BestScore, m.PlayedScore, m.Loss, m.Mark.Name(), vb.Result, va.Result)
+			}
 			moves[k]++
 			if va.Result < vb.Result {
 				lost[k]++
@@ -89,7 +105,7 @@ func TestCalibrate(t *testing.T) {
 		}
 		t.Logf("game %d: %d plies, levels %d and %d", n+1, len(g.Moves()), la.N, lb.N)
 	}
-	for ph, name := range [...]string{eval.Placing: "placing", eval.Moving: "moving", eval.Flying: "flying"} {
+	for ph, name := range phaseName {
 		for _, mk := range []Mark{Good, Inaccuracy, Mistake, Blunder} {
 			k := key{eval.Phase(ph), mk}
 			fmt.Printf("%-8s %-10s moves %5d  lost value %5d\n", name, mk.Name(), moves[k], lost[k])
