@@ -43,6 +43,12 @@ type Weights struct {
 	Reserved [NumPhases]int // per empty point next to an own piece that no opposing piece can step to (the opponent slides)
 	Tempo    [NumPhases]int // for the side to move, by its phase
 
+	// ChanceScale is the score, by the phase of the side to move, at
+	// which its winning chances are tanh(1), about 0.76: the units of
+	// these weights in terms of results, by which the game review marks
+	// moves (review.Chances). Zero is DefaultChanceScale.
+	ChanceScale [NumPhases]int
+
 	// Taper mixes, for a side still placing, the placing weights of
 	// Mobility, Blocked, Cramp and Reserved with the moving ones in the proportion
 	// of its pieces already placed: the mobility that matters is the one
@@ -53,6 +59,19 @@ type Weights struct {
 	// they apply to: see Net. Net is one of the moving phase (both sides
 	// sliding), PlacingNet one of the placing phase.
 	Net, PlacingNet *Net
+}
+
+// DefaultChanceScale is the ChanceScale of the default weights, measured
+// against the databases of six men's morris (docs/api.md, "How the marks
+// were calibrated").
+const DefaultChanceScale = 150
+
+// Chances returns w's ChanceScale in phase ph.
+func (w *Weights) Chances(ph Phase) int {
+	if s := w.ChanceScale[ph]; s > 0 {
+		return s
+	}
+	return DefaultChanceScale
 }
 
 // CrampBelow is the mobility under which Cramp counts: (CrampBelow-m)² for a
@@ -87,6 +106,10 @@ var NineMensMorris = func() Weights {
 	w.set(Placing, column{Mill: -8, Two: 64, Closable: 1, Mobility: 22, Blocked: -31, Cramp: 51, Reserved: 23, Tempo: 67})
 	w.set(Moving, column{Mill: 84, Two: 19, Closable: 132, Double: 51, Mobility: 16, Blocked: -26, Cramp: -27, Reserved: 11, Tempo: 29})
 	w.Net = mustNet(nineMoving)
+	// The review's losses in nine men's morris games, scored by these
+	// weights and by Default: alike while placing, about twice Default's
+	// in the moving phase (docs/api.md, "How the marks were calibrated").
+	w.ChanceScale = [NumPhases]int{DefaultChanceScale, 2 * DefaultChanceScale, 2 * DefaultChanceScale}
 	return w
 }()
 

@@ -184,6 +184,7 @@ func TestFor(t *testing.T) {
 	}
 	n, d := NineMensMorris, Default
 	n.Net = nil
+	n.ChanceScale = d.ChanceScale // the units of the fitted moving weights, not a weight
 	for _, a := range []*[NumPhases]int{&n.Mill, &n.Two, &n.Closable, &n.Double, &n.Mobility, &n.Blocked, &n.Cramp, &n.Reserved, &n.Tempo} {
 		a[Placing], a[Moving] = 0, 0
 	}

@@ -9,25 +9,32 @@ import (
 	"github.com/morrisgame/morris/search"
 )
 
-// Review a move at depth 10. In this position (blockade-02 of the search's
-// regression suite, proved by a separate minimax) only b6-d6 keeps white
-// from being shut in within 8 plies; white plays c3-c4.
+// Review the first moves of a game at depth 8 and print the marked moves:
+// white has two in a row on a1-a4, and black's g1 leaves a7 open, where
+// white closes the mill. (At depth 8 the evaluation also finds the corner
+// a1 worse than the midpoint b4 by some 60 hundredths, which is a mistake
+// at this scale, though every first placement draws: a mark is only as
+// right as the search behind it.)
 func ExampleGame() {
-	p := mill.MustParsePosition("nine-mens-morris WWB1WBBW/WB1WB1WB/WWBB2B1 w 0,0 - 0 20")
-	g := mill.NewGame(p.Rules(), mill.FromPosition(p))
-	if err := g.PlayText("c3-c4"); err != nil {
-		panic(err)
+	g := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	for _, m := range []string{"a1", "d6", "a4", "g1"} {
+		if err := g.PlayText(m); err != nil {
+			panic(err)
+		}
 	}
 	e := search.New(search.Options{})
-	moves, err := review.Game(context.Background(), e, g, search.Limits{Depth: 10}, nil)
+	moves, err := review.Game(context.Background(), e, g, search.Limits{Depth: 8}, nil)
 	if err != nil {
 		panic(err)
 	}
 	for _, m := range moves {
-		fmt.Printf("%s%s (best %s): %s\n", m.Before.MoveText(m.Played), m.Mark, m.Before.MoveText(m.Best), m.Note)
-		fmt.Println("after it:", search.ScoreText(m.PlayedScore), "for", m.Side)
+		if m.Mark != review.Good {
+			fmt.Printf("%d. %s%s %s (best %s): %s's winning chances %+.2f, then %+.2f\n", m.Ply+1, m.Before.MoveText(m.Played), m.Mark, m.Mark.Name(),
+				m.Before.MoveText(m.Best), m.Side, review.Chances(m.BestScore, m.Scale), review.Chances(m.PlayedScore, m.Scale))
+		}
 	}
 	// Output:
-	// c3-c4?? (best b6-d6): walks into a forced loss
-	// after it: mate -4 for white
+	// 1. a1? mistake (best b4): white's winning chances +0.42, then +0.09
+	// 3. a4? mistake (best f4): white's winning chances +0.07, then -0.24
+	// 4. g1? mistake (best a7): black's winning chances +0.40, then -0.08
 }

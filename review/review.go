@@ -1,7 +1,8 @@
 // Package review goes through the moves of a game with the engine: for each
 // move, the engine's best move and its score in the position before it, the
 // score of the move played, what the move played lost, and a mark for the
-// moves that lost much (an inaccuracy, a mistake, a blunder). It is the
+// moves that lost much of their side's winning chances (an inaccuracy, a
+// mistake, a blunder). It is the
 // game review of the server (POST /api/game/ID/review) and of
 // `morris analyze -record`.
 //
@@ -19,17 +20,37 @@ package review
 
 import (
 	"context"
+	"math"
 
+	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
 
-// What a move lost, in hundredths of a piece for its side, past which it is
-// marked.
+// Chances returns a score's winning chances for its side, from -1 (lost)
+// to 1 (won): ±1 for a forced end, tanh(score/scale) otherwise, where scale
+// is the score at which a side's chances are tanh(1), about 0.76 (the
+// evaluation's eval.Weights.ChanceScale: one and a half pieces for the
+// default weights). A move is marked by what it lost of them, not by what it lost
+// of the score: a hundred lost at +800 changes nothing, at 0 it gives the
+// game away.
+func Chances(score, scale int) float64 {
+	switch {
+	case score > search.MateBound:
+		return 1
+	case score < -search.MateBound:
+		return -1
+	}
+	return math.Tanh(float64(score) / float64(scale))
+}
+
+// What a move lost of its side's winning chances (Chances, from -1 to 1),
+// past which it is marked. The scale and the thresholds were measured
+// against the truth (docs/api.md, "How the marks were calibrated").
 const (
-	InaccuracyLoss = 25
-	MistakeLoss    = 50
-	BlunderLoss    = 100
+	InaccuracyDrop = 0.15
+	MistakeDrop    = 0.30
+	BlunderDrop    = 0.50
 )
 
 // Mark says how bad a move was.
@@ -37,9 +58,9 @@ type Mark int
 
 const (
 	Good       Mark = iota // lost little or nothing
-	Inaccuracy             // lost more than InaccuracyLoss: "?!"
-	Mistake                // lost more than MistakeLoss: "?"
-	Blunder                // lost more than BlunderLoss, or threw away a forced win, or walked into a forced loss: "??"
+	Inaccuracy             // lost more than InaccuracyDrop of its winning chances: "?!"
+	Mistake                // lost more than MistakeDrop: "?"
+	Blunder                // lost more than BlunderDrop: "??"
 )
 
 // String returns the mark as records write it: "", "?!", "?" or "??".
@@ -74,8 +95,14 @@ type Move struct {
 	// end of the game makes the difference meaningless (both win, both
 	// lose, or the mark says what happened).
 	Loss int
-	Mark Mark
-	Note string // why a forced end made the mark: "throws away a forced win", "walks into a forced loss"
+	// Drop is what the move lost of its side's winning chances
+	// (Chances(BestScore, Scale) - Chances(PlayedScore, Scale), at least
+	// 0): the mark's measure. Scale is the evaluation's ChanceScale in the
+	// phase of the side that moved.
+	Drop  float64
+	Scale int
+	Mark  Mark
+	Note  string // on a marked move where a forced end changed: "throws away a forced win", "walks into a forced loss"
 	// Before is the position the move was played in.
 	Before mill.Position
 }
@@ -166,7 +193,9 @@ func Game(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limits
 				return out, err
 			}
 		}
-		rm.Loss, rm.Mark, rm.Note = Judge(rm.BestScore, rm.PlayedScore)
+		rm.Scale = chanceScale(g.Rules(), &before, mover)
+		rm.Loss, rm.Mark, rm.Note = Judge(rm.BestScore, rm.PlayedScore, rm.Scale)
+		rm.Drop = max(Chances(rm.BestScore, rm.Scale)-Chances(rm.PlayedScore, rm.Scale), 0)
 		out = append(out, rm)
 		if progress != nil {
 			progress(i+1, len(moves))
@@ -228,27 +257,35 @@ func ParentScore(s int, same bool) int {
 }
 
 // Judge returns what the move played lost against the best move, both
-// scored for the side that moves, its mark and, for a mark a forced end
-// made, why. Against a forced end a difference means little: a loss of -1.
-func Judge(best, played int) (loss int, mark Mark, note string) {
+// scored for the side that moves, in hundredths of a piece (-1 where a forced
+// end makes a difference meaningless); its mark, by what it lost of its
+// winning chances (Chances at scale); and, for a marked move where a forced
+// end was given away or walked into, which.
+func Judge(best, played, scale int) (loss int, mark Mark, note string) {
+	switch drop := Chances(best, scale) - Chances(played, scale); {
+	case drop > BlunderDrop:
+		mark = Blunder
+	case drop > MistakeDrop:
+		mark = Mistake
+	case drop > InaccuracyDrop:
+		mark = Inaccuracy
+	}
 	bestWin, bestLoss := best > search.MateBound, best < -search.MateBound
 	playedWin, playedLoss := played > search.MateBound, played < -search.MateBound
 	switch {
-	case bestWin && !playedWin:
-		return -1, Blunder, "throws away a forced win"
-	case !bestLoss && playedLoss:
-		return -1, Blunder, "walks into a forced loss"
-	case search.IsMate(best) || search.IsMate(played):
-		return -1, Good, "" // both win, or both lose: sooner or later
+	case mark != Good && bestWin && !playedWin:
+		note = "throws away a forced win"
+	case mark != Good && !bestLoss && playedLoss:
+		note = "walks into a forced loss"
 	}
-	loss = max(best-played, 0) // a deeper look can find the move better than the first
-	switch {
-	case loss > BlunderLoss:
-		mark = Blunder
-	case loss > MistakeLoss:
-		mark = Mistake
-	case loss > InaccuracyLoss:
-		mark = Inaccuracy
+	if search.IsMate(best) || search.IsMate(played) {
+		return -1, mark, note
 	}
-	return loss, mark, ""
+	return max(best-played, 0), mark, note // a deeper look can find the move better than the first
+}
+
+// chanceScale returns the ChanceScale of the evaluation of rules r for
+// side c in p.
+func chanceScale(r *mill.Rules, p *mill.Position, c mill.Color) int {
+	return eval.For(r).Chances(eval.PhaseOf(p, c))
 }

@@ -11,25 +11,43 @@ import (
 )
 
 func TestJudge(t *testing.T) {
+	const mate = search.Mate
 	for _, tc := range []struct {
 		best, played int
 		loss         int
 		mark         Mark
+		note         string
 	}{
-		{30, 30, 0, Good},
-		{30, 10, 20, Good},
-		{30, 0, 30, Inaccuracy},
-		{30, -30, 60, Mistake},
-		{30, -100, 130, Blunder},
-		{10, 40, 0, Good}, // a deeper look found the move better
-		{search.Mate - 9, 200, -1, Blunder},
-		{0, -(search.Mate - 5), -1, Blunder},
-		{search.Mate - 5, search.Mate - 9, -1, Good},
-		{-(search.Mate - 5), -(search.Mate - 3), -1, Good},
+		{30, 30, 0, Good, ""},
+		{30, 10, 20, Good, ""},
+		{30, -5, 35, Inaccuracy, ""},
+		{30, -30, 60, Mistake, ""},
+		{30, -60, 90, Blunder, ""},
+		{800, 600, 200, Good, ""},   // far ahead, still far ahead
+		{-600, -800, 200, Good, ""}, // lost, still lost
+		{10, 40, 0, Good, ""},       // a deeper look found the move better
+		{mate - 9, 200, -1, Good, ""},
+		{mate - 9, 50, -1, Blunder, "throws away a forced win"},
+		{0, -(mate - 5), -1, Blunder, "walks into a forced loss"},
+		{-100, -(mate - 5), -1, Mistake, "walks into a forced loss"},
+		{-400, -(mate - 5), -1, Good, ""}, // the game was lost before it
+		{mate - 5, mate - 9, -1, Good, ""},
+		{-(mate - 5), -(mate - 3), -1, Good, ""},
 	} {
-		loss, mark, _ := Judge(tc.best, tc.played)
-		if loss != tc.loss || mark != tc.mark {
-			t.Errorf("Judge(%d, %d) = %d %v, want %d %v", tc.best, tc.played, loss, mark, tc.loss, tc.mark)
+		loss, mark, note := Judge(tc.best, tc.played, 150)
+		if loss != tc.loss || mark != tc.mark || note != tc.note {
+			t.Errorf("Judge(%d, %d) = %d %v %q, want %d %v %q", tc.best, tc.played, loss, mark, note, tc.loss, tc.mark, tc.note)
+		}
+	}
+}
+
+func TestChances(t *testing.T) {
+	if Chances(search.Mate-3, 100) != 1 || Chances(-(search.Mate-3), 100) != -1 || Chances(0, 100) != 0 || Chances(200, 200) != Chances(100, 100) {
+		t.Error("forced ends are ±1, an even score 0")
+	}
+	for s := -1500; s < 1500; s += 7 {
+		if a, b := Chances(s, 100), Chances(s+7, 100); !(a <= b && a > -1 && b < 1) || Chances(-s, 100) != -a {
+			t.Fatalf("Chances(%d) = %v, Chances(%d) = %v: not increasing, odd and inside (-1, 1)", s, a, s+7, b)
 		}
 	}
 }

@@ -209,19 +209,22 @@ type Review struct {
 // before it, both scores for the side that moved (Score is the best
 // move's, Played the move played's; their texts "cp 35", "mate 4"), what
 // it lost (-1 where a forced end of the game makes a difference
-// meaningless), and its mark: "", "inaccuracy", "mistake" or "blunder".
+// meaningless), what it lost of its side's winning chances (Drop, from 0 to
+// 2: review.Chances) and its mark, by Drop: "", "inaccuracy", "mistake" or
+// "blunder".
 type ReviewMove struct {
-	Ply        int    `json:"ply"`
-	Side       string `json:"side"`
-	Move       string `json:"move"`
-	Best       string `json:"best"`
-	Score      int    `json:"score"`
-	ScoreText  string `json:"scoreText"`
-	Played     int    `json:"played"`
-	PlayedText string `json:"playedText"`
-	Loss       int    `json:"loss"`
-	Mark       string `json:"mark,omitempty"`
-	Note       string `json:"note,omitempty"`
+	Ply        int     `json:"ply"`
+	Side       string  `json:"side"`
+	Move       string  `json:"move"`
+	Best       string  `json:"best"`
+	Score      int     `json:"score"`
+	ScoreText  string  `json:"scoreText"`
+	Played     int     `json:"played"`
+	PlayedText string  `json:"playedText"`
+	Loss       int     `json:"loss"`
+	Drop       float64 `json:"drop"`
+	Mark       string  `json:"mark,omitempty"`
+	Note       string  `json:"note,omitempty"`
 }
 
 // ReviewSummary counts one side's moves and how they were judged.
