@@ -195,7 +195,7 @@ func Game(ctx context.Context, e *search.Engine, g *mill.Game, lim search.Limits
 		}
 		rm.Scale = chanceScale(g.Rules(), &before, mover)
 		rm.Loss, rm.Mark, rm.Note = Judge(rm.BestScore, rm.PlayedScore, rm.Scale)
-		rm.Drop = max(Chances(rm.BestScore, rm.Scale)-Chances(rm.PlayedScore, rm.Scale), 0)
+		rm.Drop = max(drop(rm.BestScore, rm.PlayedScore, rm.Scale), 0)
 		out = append(out, rm)
 		if progress != nil {
 			progress(i+1, len(moves))
@@ -262,7 +262,7 @@ func ParentScore(s int, same bool) int {
 // winning chances (Chances at scale); and, for a marked move where a forced
 // end was given away or walked into, which.
 func Judge(best, played, scale int) (loss int, mark Mark, note string) {
-	switch drop := Chances(best, scale) - Chances(played, scale); {
+	switch drop := drop(best, played, scale); {
 	case drop > BlunderDrop:
 		mark = Blunder
 	case drop > MistakeDrop:
@@ -282,6 +282,12 @@ func Judge(best, played, scale int) (loss int, mark Mark, note string) {
 		return -1, mark, note
 	}
 	return max(best-played, 0), mark, note // a deeper look can find the move better than the first
+}
+
+// drop returns what played lost against best of the side's winning
+// chances at scale (negative where played scored better).
+func drop(best, played, scale int) float64 {
+	return Chances(best, scale) - Chances(played, scale)
 }
 
 // chanceScale returns the ChanceScale of the evaluation of rules r for
