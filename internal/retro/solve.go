@@ -108,17 +108,33 @@ type solver struct {
 	comp    []int
 	local   []int // sector -> index in comp, or -1
 	st      [][]uint32
-	exitMax [][]uint16 // the loss distance the children outside the component force (plies)
-	marks   [][]uint64 // by block of markBlock positions: bit d%64 if one may be at distance d (levels)
-	refs    [][]Ref    // by goroutine: scratch of settleParents
-	keys    [][]uint64
-	lower   [][]Value // by sector: values of solved sectors outside the component
+	exitMax [][]uint16     // the loss distance the children outside the component force (plies)
+	marks   [][]uint64     // by block of markBlock positions: bit d%64 if one may be at distance d (levels)
+	scr     []levelScratch // by goroutine: scratch of the levels pass
+	lower   [][]Value      // by sector: values of solved sectors outside the component
 	workers []Worker
 	maxPl   atomic.Int64
 	settled atomic.Int64
 	valid   atomic.Int64 // valid positions, counted by the count pass
 	inner   atomic.Bool  // some child lies inside the component (else the count pass settles everything)
 	total   int64        // positions to do in the current phase
+}
+
+// levelScratch is a goroutine's scratch in the levels pass. Each goroutine
+// writes its own at every settled position, so they are padded apart: two
+// in one cache line would pass the line between the cores at every write.
+type levelScratch struct {
+	refs  []Ref
+	keys  []uint64    // the parents of a block's settled positions (parentsOf)
+	runs  []parentRun // where each settled position's parents end in keys
+	touch uint32      // keeps the loads of settleBlock's first loop
+	_     [128 - 3*24 - 4]byte
+}
+
+// parentRun: the parents of one settled position end at keys[end].
+type parentRun struct {
+	end  int
+	lost bool
 }
 
 // SolveComponent solves the sectors of one component (as returned by
@@ -372,6 +388,7 @@ func (s *solver) count(ctx context.Context) error {
 	type scratch struct {
 		kids []Child
 		in   []uint64
+		_    [128 - 2*24]byte // written at every position: a line of its own (levelScratch)
 	}
 	scr := make([]scratch, s.opt.Threads)
 	var base int64 // positions of the sectors before
@@ -514,8 +531,7 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 	if err := s.markAll(ctx, from); err != nil {
 		return err
 	}
-	s.refs = make([][]Ref, s.opt.Threads)
-	s.keys = make([][]uint64, s.opt.Threads)
+	s.scr = make([]levelScratch, s.opt.Threads)
 	for d := from; int64(d) <= s.maxPl.Load(); d++ {
 		loss, win := uint32(LossIn(d)), uint32(WinIn(d))
 		bit := uint64(1) << (d % 64)
@@ -533,17 +549,20 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 					// meanwhile by another goroutine sets the bit again.
 					atomic.AndUint64(&marks[b], ^bit)
 					later := false
+					sc := &s.scr[t]
+					sc.keys, sc.runs = sc.keys[:0], sc.runs[:0]
 					for i := b * markBlock; i < min((b+1)*markBlock, int64(len(st))); i++ {
 						// Other goroutines may be settling parents in this
 						// very sector (at later levels), hence the atomic load.
 						word := atomic.LoadUint32(&st[i])
 						if v := word & valueMask; v == loss || v == win {
 							found++
-							s.settleParents(t, sec, i, v == loss, d)
+							s.parentsOf(t, sec, i, v == loss)
 						} else if at, ok := distance(word); ok && at > d && at%64 == d%64 {
 							later = true // a value 64k levels later shares the bit
 						}
 					}
+					s.settleBlock(t, d)
 					if later {
 						atomic.OrUint64(&marks[b], bit)
 					}
@@ -562,23 +581,47 @@ func (s *solver) levels(ctx context.Context, from int, ck *checkpointer) error {
 	return nil
 }
 
-// settleParents tells the parents inside the component of position i of
-// sector sec, settled at distance d (lost for its side to move, or won),
-// each once; t is the goroutine's number (its worker and scratch).
-func (s *solver) settleParents(t, sec int, i int64, lost bool, d int) {
-	s.refs[t] = s.workers[t].Parents(sec, i, s.refs[t][:0])
-	ks := s.keys[t][:0]
-	for _, r := range s.refs[t] {
+// parentsOf appends to goroutine t's scratch the parents inside the
+// component of position i of sector sec, settled (lost for its side to
+// move, or won), each once, to be told by settleBlock.
+func (s *solver) parentsOf(t, sec int, i int64, lost bool) {
+	sc := &s.scr[t]
+	sc.refs = s.workers[t].Parents(sec, i, sc.refs[:0])
+	from := len(sc.keys)
+	ks := sc.keys
+	for _, r := range sc.refs {
 		// Parents outside the component are solved later, by looking
 		// this position up.
 		if cl := s.local[r.Sector]; cl >= 0 {
 			ks = append(ks, uint64(cl)<<48|uint64(r.Index))
 		}
 	}
-	s.keys[t] = ks
-	n := distinct(ks)
-	for _, k := range ks[:n] {
-		s.settle(int(k>>48), int64(k&(1<<48-1)), lost, d)
+	n := distinct(ks[from:])
+	sc.keys = ks[:from+n]
+	sc.runs = append(sc.runs, parentRun{end: len(sc.keys), lost: lost})
+}
+
+// settleBlock tells the parents gathered by parentsOf (those of the
+// positions of one block settled at distance d).
+//
+// The parents' words lie anywhere in GBs of state, and settle changes each
+// with an atomic instruction, which on amd64 is a full barrier: one after
+// the other, each would wait for its own read from memory. Plain loads of
+// all of them first are independent, so the processor has many in flight
+// together, and the atomics then find their lines in the cache.
+func (s *solver) settleBlock(t, d int) {
+	sc := &s.scr[t]
+	var touch uint32
+	for _, k := range sc.keys {
+		touch |= atomic.LoadUint32(&s.st[k>>48][k&(1<<48-1)])
+	}
+	sc.touch = touch
+	from := 0
+	for _, r := range sc.runs {
+		for _, k := range sc.keys[from:r.end] {
+			s.settle(int(k>>48), int64(k&(1<<48-1)), r.lost, d)
+		}
+		from = r.end
 	}
 }
 

@@ -104,9 +104,13 @@ func Verify(ctx context.Context, g Game, s int, values func(s int) []Value, opt 
 		var c Counts
 		var first *MismatchError
 		var wrong int64
+		// The goroutines' buffers share cache lines: each works on its
+		// own copy of the header and puts it back once per chunk.
+		buf := kids[t]
+		defer func() { kids[t] = buf }()
 		for j := lo; j < hi; j++ {
-			i, ks, end, valid := wk.at(s, j, kids[t][:0])
-			kids[t] = ks
+			i, ks, end, valid := wk.at(s, j, buf[:0])
+			buf = ks
 			if byGame {
 				if !valid {
 					continue // an empty slot; the indices never visited are checked below
