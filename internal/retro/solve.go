@@ -128,8 +128,12 @@ type levelScratch struct {
 	keys  []uint64    // the parents of a block's settled positions (parentsOf)
 	runs  []parentRun // where each settled position's parents end in keys
 	touch uint32      // keeps the loads of settleBlock's first loop
-	_     [128 - 3*24 - 4]byte
+	_     [padding]byte
 }
+
+// padding keeps the goroutines' scratch apart: two cache lines (the
+// hardware prefetches lines in pairs) after each one's fields.
+const padding = 128
 
 // parentRun: the parents of one settled position end at keys[end].
 type parentRun struct {
@@ -388,7 +392,7 @@ func (s *solver) count(ctx context.Context) error {
 	type scratch struct {
 		kids []Child
 		in   []uint64
-		_    [128 - 2*24]byte // written at every position: a line of its own (levelScratch)
+		_    [padding]byte // written at every position: apart from the others' (levelScratch)
 	}
 	scr := make([]scratch, s.opt.Threads)
 	var base int64 // positions of the sectors before
@@ -441,7 +445,7 @@ func (s *solver) count(ctx context.Context) error {
 					v := k.Value
 					if !k.End {
 						if cl := s.local[k.Sector]; cl >= 0 {
-							sc.in = append(sc.in, uint64(cl)<<48|uint64(k.Index))
+							sc.in = append(sc.in, localKey(cl, k.Index))
 							continue
 						}
 						v = s.lower[k.Sector][k.Index]
@@ -492,6 +496,12 @@ func (s *solver) count(ctx context.Context) error {
 	}
 	return nil
 }
+
+// localKey packs a position of the component (local sector l, index i)
+// into one word, which sorts and compares as the pair; splitKey undoes it.
+func localKey(l int, i int64) uint64 { return uint64(l)<<48 | uint64(i) }
+
+func splitKey(k uint64) (l int, i int64) { return int(k >> 48), int64(k & (1<<48 - 1)) }
 
 // distinct sorts keys and returns the number of distinct ones, which it
 // moves to the front.
@@ -593,7 +603,7 @@ func (s *solver) parentsOf(t, sec int, i int64, lost bool) {
 		// Parents outside the component are solved later, by looking
 		// this position up.
 		if cl := s.local[r.Sector]; cl >= 0 {
-			ks = append(ks, uint64(cl)<<48|uint64(r.Index))
+			ks = append(ks, localKey(cl, r.Index))
 		}
 	}
 	n := distinct(ks[from:])
@@ -613,13 +623,15 @@ func (s *solver) settleBlock(t, d int) {
 	sc := &s.scr[t]
 	var touch uint32
 	for _, k := range sc.keys {
-		touch |= atomic.LoadUint32(&s.st[k>>48][k&(1<<48-1)])
+		l, j := splitKey(k)
+		touch |= atomic.LoadUint32(&s.st[l][j])
 	}
 	sc.touch = touch
 	from := 0
 	for _, r := range sc.runs {
 		for _, k := range sc.keys[from:r.end] {
-			s.settle(int(k>>48), int64(k&(1<<48-1)), r.lost, d)
+			l, j := splitKey(k)
+			s.settle(l, j, r.lost, d)
 		}
 		from = r.end
 	}
