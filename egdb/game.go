@@ -388,13 +388,14 @@ func (g *game) sector(k Key) (int, bool) { s, ok := g.id[k]; return s, ok }
 type worker struct {
 	g    *game
 	side side
+	cur  cursor // the count and verify passes' positions, index after index
 }
 
 // Children generates the moves of the side to move (W) and names the
 // position after each, with the colours swapped so that the side to move
 // is W again.
 func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, retro.Value, bool) {
-	W, B, valid := wk.g.lay[s].position(i)
+	W, B, valid := wk.cur.position(&wk.g.lay[s], i)
 	if !valid {
 		return dst, retro.Draw, false
 	}
@@ -428,11 +429,8 @@ func (g *game) Visits(s int) int64 {
 // one and no visit, so every position is visited once.
 func (wk *worker) Visit(s int, j int64, dst []retro.Child) (int64, []retro.Child, retro.Value, bool) {
 	g := wk.g
-	v := g.visit[s]
-	c := j / v.stride
-	B := v.t.reps[c]
-	W := expand(g.x.unrank(j%v.stride, v.b), g.all&^B)
-	if stab := v.t.stab[c]; stab != 1 && g.x.minImage(stab, W) != W {
+	B, W, valid := wk.cur.position(g.visit[s], j)
+	if !valid {
 		return 0, dst, retro.Draw, false
 	}
 	dst, end := wk.children(s, W, B, dst)

@@ -326,3 +326,82 @@ func (l *layout) position(i int64) (W, B uint32, valid bool) {
 	}
 	return W, B, l.x.minImage(stab, B) == B
 }
+
+// cursor steps through consecutive indices of a layout, as the count and
+// verify passes visit them: within a class (the first set fixed) the next
+// index's second set is the next set of the same size in colex order, a
+// few instructions, and the free points it is spread over are looked up a
+// byte at a time. position's unrank and expand, a step per point with a
+// branch on each, cost several times that.
+type cursor struct {
+	l      *layout
+	c      int64  // the class of exp
+	next   int64  // the index that is a step from the last one
+	end    int64  // the first index past class c
+	packed uint32 // the last second set, as ranks among the free points
+	// exp[k][v]: the points of the byte v of ranks 8k..8k+7 among the
+	// points not in the class's first set.
+	exp [mill.MaxPoints / 8][256]uint32
+}
+
+// minStride: a layout with fewer indices a class is not worth a cursor
+// (filling exp takes about as long as a few hundred steps save).
+const minStride = 64
+
+// position is l.position(i), stepping from the last index when it can.
+func (cu *cursor) position(l *layout, i int64) (W, B uint32, valid bool) {
+	if l.stride < minStride {
+		return l.position(i)
+	}
+	if cu.l == l && i == cu.next && i < cu.end {
+		cu.packed = nextColex(cu.packed)
+	} else {
+		c := i / l.stride
+		if cu.l != l || c != cu.c {
+			cu.fill(l, c)
+		}
+		cu.packed = l.x.unrank(i-c*l.stride, l.b)
+	}
+	cu.next = i + 1
+	p := cu.packed
+	W = l.t.reps[cu.c]
+	B = cu.exp[0][p&0xFF] | cu.exp[1][p>>8&0xFF] | cu.exp[2][p>>16&0xFF] | cu.exp[3][p>>24]
+	stab := l.t.stab[cu.c]
+	if stab == 1 {
+		return W, B, true
+	}
+	return W, B, l.x.minImage(stab, B) == B
+}
+
+// fill sets the cursor on class c of l.
+func (cu *cursor) fill(l *layout, c int64) {
+	cu.l, cu.c, cu.end = l, c, (c+1)*l.stride
+	var free [mill.MaxPoints]uint32
+	m := 0
+	for f := l.x.all &^ l.t.reps[c]; f != 0; f &= f - 1 {
+		free[m] = f & -f
+		m++
+	}
+	for k := range cu.exp {
+		t := &cu.exp[k]
+		if 8*k >= m {
+			*t = [256]uint32{}
+			continue
+		}
+		for v := 1; v < 256; v++ {
+			var pt uint32
+			if r := 8*k + bits.TrailingZeros32(uint32(v)); r < m {
+				pt = free[r]
+			}
+			t[v] = t[v&(v-1)] | pt
+		}
+	}
+}
+
+// nextColex returns the next larger set with as many points as set (not
+// empty): the next in colex order.
+func nextColex(set uint32) uint32 {
+	t := bits.TrailingZeros32(set)
+	r := set + 1<<t
+	return r | (r^set)>>(t+2)
+}

@@ -239,3 +239,47 @@ func TestRankPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestCursor: stepping through consecutive indices (and jumping, and
+// changing layouts) gives what position gives, on boards of 24 and 32
+// points, for classes wide and narrow.
+func TestCursor(t *testing.T) {
+	var cu cursor // one cursor for every layout: it must notice the change
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris", "twelve-mens-morris-large"} {
+		x := newIndexer(mill.MustRules(variant).Board())
+		for _, wb := range [][2]int{{3, 3}, {5, 4}, {4, 9}, {9, 9}, {2, 1}, {1, 0}, {3, 2}} {
+			if x.n > 24 && wb[0] > 5 {
+				continue // its class table alone takes seconds to make
+			}
+			l := x.layout(wb[0], wb[1])
+			check := func(i int64) {
+				W, B, valid := cu.position(&l, i)
+				wW, wB, wValid := l.position(i)
+				if W != wW || B != wB || valid != wValid {
+					t.Fatalf("%s %dv%d index %d: cursor (%x, %x, %v), position (%x, %x, %v)", variant, wb[0], wb[1], i, W, B, valid, wW, wB, wValid)
+				}
+			}
+			for range 4 {
+				// A run across class boundaries, from anywhere.
+				i := rng.Int64N(l.size)
+				for j := i; j < min(i+3*l.stride+7, l.size); j++ {
+					check(j)
+				}
+				check(rng.Int64N(l.size))
+				check(l.size - 1)
+			}
+		}
+	}
+}
+
+func TestNextColex(t *testing.T) {
+	for k := 1; k <= 6; k++ {
+		all := sets(1<<12-1, k)
+		for i := 0; i+1 < len(all); i++ {
+			if got := nextColex(all[i]); got != all[i+1] {
+				t.Fatalf("nextColex(%b) = %b, want %b", all[i], got, all[i+1])
+			}
+		}
+	}
+}
