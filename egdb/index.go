@@ -149,6 +149,35 @@ func (x *indexer) imagesOf(img *images, set uint32) {
 	}
 }
 
+// toggle makes img, the images of a set, those of the set with the points
+// of diff toggled (a permutation maps a symmetric difference to the
+// symmetric difference of the images): a lookup a symmetry for each byte
+// of diff that has points.
+func (x *indexer) toggle(img *images, diff uint32) {
+	for k := 0; diff != 0; k, diff = k+1, diff>>8 {
+		v := diff & 0xFF
+		if v == 0 {
+			continue
+		}
+		for s := range x.nsym {
+			img[s] ^= x.perm[s][k][v]
+		}
+	}
+}
+
+// minImages returns what canon returns for the set whose images are img.
+func (x *indexer) minImages(img *images) (uint32, uint32) {
+	best, syms := img[0], uint32(1)
+	for s := 1; s < x.nsym; s++ {
+		if t := img[s]; t < best {
+			best, syms = t, 1<<s
+		} else if t == best {
+			syms |= 1 << s
+		}
+	}
+	return best, syms
+}
+
 // canonMoved returns what canon returns for the set whose images are img
 // with the points a and b toggled (a piece moved from one to the other):
 // two lookups a symmetry instead of an application of it.

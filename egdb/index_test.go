@@ -283,3 +283,31 @@ func TestNextColex(t *testing.T) {
 		}
 	}
 }
+
+// TestToggleImages: the images of a set followed through changes are the
+// images of the set, and their smallest is canon's.
+func TestToggleImages(t *testing.T) {
+	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris", "twelve-mens-morris-large"} {
+		x := newIndexer(mill.MustRules(variant).Board())
+		rng := rand.New(rand.NewPCG(7, 8))
+		var img, want images
+		set := randomSet(rng, x.all, 5)
+		x.imagesOf(&img, set)
+		for range 5000 {
+			next := randomSet(rng, x.all, rng.IntN(13))
+			if rng.IntN(2) == 0 {
+				next = set ^ randomSet(rng, x.all, 1+rng.IntN(2)) // a move: a point or two
+			}
+			x.toggle(&img, set^next)
+			set = next
+			x.imagesOf(&want, set)
+			if img != want {
+				t.Fatalf("%s: set %x: toggled images %x, want %x", variant, set, img[:x.nsym], want[:x.nsym])
+			}
+			b0, syms := x.minImages(&img)
+			if wb, ws := x.canon(set); b0 != wb || syms != ws {
+				t.Fatalf("%s: set %x: minImages (%x, %b), canon (%x, %b)", variant, set, b0, syms, wb, ws)
+			}
+		}
+	}
+}
