@@ -388,13 +388,14 @@ func (g *game) sector(k Key) (int, bool) { s, ok := g.id[k]; return s, ok }
 type worker struct {
 	g    *game
 	side side
+	cur  cursor // the count and verify passes' positions, index after index
 }
 
 // Children generates the moves of the side to move (W) and names the
 // position after each, with the colours swapped so that the side to move
 // is W again.
 func (wk *worker) Children(s int, i int64, dst []retro.Child) ([]retro.Child, retro.Value, bool) {
-	W, B, valid := wk.g.lay[s].position(i)
+	W, B, valid := wk.cur.position(&wk.g.lay[s], i)
 	if !valid {
 		return dst, retro.Draw, false
 	}
@@ -428,11 +429,8 @@ func (g *game) Visits(s int) int64 {
 // one and no visit, so every position is visited once.
 func (wk *worker) Visit(s int, j int64, dst []retro.Child) (int64, []retro.Child, retro.Value, bool) {
 	g := wk.g
-	v := g.visit[s]
-	c := j / v.stride
-	B := v.t.reps[c]
-	W := expand(g.x.unrank(j%v.stride, v.b), g.all&^B)
-	if stab := v.t.stab[c]; stab != 1 && g.x.minImage(stab, W) != W {
+	B, W, valid := wk.cur.position(g.visit[s], j)
+	if !valid {
 		return 0, dst, retro.Draw, false
 	}
 	dst, end := wk.children(s, W, B, dst)
@@ -458,10 +456,10 @@ type side struct {
 	// bits of the packed W and the rank is four lookups (rankPacked).
 	pm *[mill.MaxPoints]uint8
 	fr [mill.MaxPoints]uint8
-	// targets: B's pieces a mill may take; imgB: B's images, once a
-	// capture needs them; took: the points c whose capture entry is set.
+	// targets: B's pieces a mill may take; imgB: B's images, kept from
+	// one B to the next (sideOf); took: the points c whose capture entry
+	// is set.
 	targets uint32
-	imgOK   bool
 	imgB    images
 	took    uint32
 	capture [mill.MaxPoints]struct {
@@ -478,8 +476,16 @@ func (wk *worker) sideOf(s int, B uint32) *side {
 		return sd
 	}
 	g := wk.g
-	sd.ok, sd.s, sd.B, sd.imgOK, sd.took = true, s, B, false, 0
-	sd.B0, sd.syms = g.x.canon(B)
+	// B's images follow it: in the order of the indices the next B is
+	// the last one with a few points changed, mostly within a byte, so
+	// they cost a lookup or two a symmetry instead of four.
+	if sd.ok {
+		g.x.toggle(&sd.imgB, sd.B^B)
+	} else {
+		g.x.imagesOf(&sd.imgB, B)
+	}
+	sd.ok, sd.s, sd.B, sd.took = true, s, B, 0
+	sd.B0, sd.syms = g.x.minImages(&sd.imgB)
 	nlay := &g.lay[g.swap[s]]
 	sd.base = int64(nlay.t.of[g.x.colex(sd.B0)]) * nlay.stride
 	sd.pm = nil
@@ -495,10 +501,6 @@ func (wk *worker) sideOf(s int, B uint32) *side {
 // after a move that leaves the mover W2 and takes B's piece on c.
 func (wk *worker) captureChild(sd *side, cs, c int, W2 uint32) int64 {
 	g := wk.g
-	if !sd.imgOK {
-		g.x.imagesOf(&sd.imgB, sd.B)
-		sd.imgOK = true
-	}
 	e := &sd.capture[c]
 	if sd.took&(1<<c) == 0 {
 		// B less the piece taken, canonical from B's images.

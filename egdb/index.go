@@ -149,6 +149,35 @@ func (x *indexer) imagesOf(img *images, set uint32) {
 	}
 }
 
+// toggle makes img, the images of a set, those of the set with the points
+// of diff toggled (a permutation maps a symmetric difference to the
+// symmetric difference of the images): a lookup a symmetry for each byte
+// of diff that has points.
+func (x *indexer) toggle(img *images, diff uint32) {
+	for k := 0; diff != 0; k, diff = k+1, diff>>8 {
+		v := diff & 0xFF
+		if v == 0 {
+			continue
+		}
+		for s := range x.nsym {
+			img[s] ^= x.perm[s][k][v]
+		}
+	}
+}
+
+// minImages returns what canon returns for the set whose images are img.
+func (x *indexer) minImages(img *images) (uint32, uint32) {
+	best, syms := img[0], uint32(1)
+	for s := 1; s < x.nsym; s++ {
+		if t := img[s]; t < best {
+			best, syms = t, 1<<s
+		} else if t == best {
+			syms |= 1 << s
+		}
+	}
+	return best, syms
+}
+
 // canonMoved returns what canon returns for the set whose images are img
 // with the points a and b toggled (a piece moved from one to the other):
 // two lookups a symmetry instead of an application of it.
@@ -325,4 +354,83 @@ func (l *layout) position(i int64) (W, B uint32, valid bool) {
 		return W, B, true
 	}
 	return W, B, l.x.minImage(stab, B) == B
+}
+
+// cursor steps through consecutive indices of a layout, as the count and
+// verify passes visit them: within a class (the first set fixed) the next
+// index's second set is the next set of the same size in colex order, a
+// few instructions, and the free points it is spread over are looked up a
+// byte at a time. position's unrank and expand, a step per point with a
+// branch on each, cost several times that.
+type cursor struct {
+	l      *layout
+	c      int64  // the class of exp
+	next   int64  // the index that is a step from the last one
+	end    int64  // the first index past class c
+	packed uint32 // the last second set, as ranks among the free points
+	// exp[k][v]: the points of the byte v of ranks 8k..8k+7 among the
+	// points not in the class's first set.
+	exp [mill.MaxPoints / 8][256]uint32
+}
+
+// minStride: a layout with fewer indices a class is not worth a cursor
+// (filling exp takes about as long as a few hundred steps save).
+const minStride = 64
+
+// position is l.position(i), stepping from the last index when it can.
+func (cu *cursor) position(l *layout, i int64) (W, B uint32, valid bool) {
+	if l.stride < minStride {
+		return l.position(i)
+	}
+	if cu.l == l && i == cu.next && i < cu.end {
+		cu.packed = nextColex(cu.packed)
+	} else {
+		c := i / l.stride
+		if cu.l != l || c != cu.c {
+			cu.fill(l, c)
+		}
+		cu.packed = l.x.unrank(i-c*l.stride, l.b)
+	}
+	cu.next = i + 1
+	p := cu.packed
+	W = l.t.reps[cu.c]
+	B = cu.exp[0][p&0xFF] | cu.exp[1][p>>8&0xFF] | cu.exp[2][p>>16&0xFF] | cu.exp[3][p>>24]
+	stab := l.t.stab[cu.c]
+	if stab == 1 {
+		return W, B, true
+	}
+	return W, B, l.x.minImage(stab, B) == B
+}
+
+// fill sets the cursor on class c of l.
+func (cu *cursor) fill(l *layout, c int64) {
+	cu.l, cu.c, cu.end = l, c, (c+1)*l.stride
+	var free [mill.MaxPoints]uint32
+	m := 0
+	for f := l.x.all &^ l.t.reps[c]; f != 0; f &= f - 1 {
+		free[m] = f & -f
+		m++
+	}
+	for k := range cu.exp {
+		t := &cu.exp[k]
+		if 8*k >= m {
+			*t = [256]uint32{}
+			continue
+		}
+		for v := 1; v < 256; v++ {
+			var pt uint32
+			if r := 8*k + bits.TrailingZeros32(uint32(v)); r < m {
+				pt = free[r]
+			}
+			t[v] = t[v&(v-1)] | pt
+		}
+	}
+}
+
+// nextColex returns the next larger set with as many points as set (not
+// empty): the next in colex order.
+func nextColex(set uint32) uint32 {
+	t := bits.TrailingZeros32(set)
+	r := set + 1<<t
+	return r | (r^set)>>(t+2)
 }

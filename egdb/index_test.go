@@ -239,3 +239,75 @@ func TestRankPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestCursor: stepping through consecutive indices (and jumping, and
+// changing layouts) gives what position gives, on boards of 24 and 32
+// points, for classes wide and narrow.
+func TestCursor(t *testing.T) {
+	var cu cursor // one cursor for every layout: it must notice the change
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris", "twelve-mens-morris-large"} {
+		x := newIndexer(mill.MustRules(variant).Board())
+		for _, wb := range [][2]int{{3, 3}, {5, 4}, {4, 9}, {9, 9}, {2, 1}, {1, 0}, {3, 2}} {
+			if x.n > 24 && wb[0] > 5 {
+				continue // its class table alone takes seconds to make
+			}
+			l := x.layout(wb[0], wb[1])
+			check := func(i int64) {
+				W, B, valid := cu.position(&l, i)
+				wW, wB, wValid := l.position(i)
+				if W != wW || B != wB || valid != wValid {
+					t.Fatalf("%s %dv%d index %d: cursor (%x, %x, %v), position (%x, %x, %v)", variant, wb[0], wb[1], i, W, B, valid, wW, wB, wValid)
+				}
+			}
+			for range 4 {
+				// A run across class boundaries, from anywhere.
+				i := rng.Int64N(l.size)
+				for j := i; j < min(i+3*l.stride+7, l.size); j++ {
+					check(j)
+				}
+				check(rng.Int64N(l.size))
+				check(l.size - 1)
+			}
+		}
+	}
+}
+
+func TestNextColex(t *testing.T) {
+	for k := 1; k <= 6; k++ {
+		all := sets(1<<12-1, k)
+		for i := 0; i+1 < len(all); i++ {
+			if got := nextColex(all[i]); got != all[i+1] {
+				t.Fatalf("nextColex(%b) = %b, want %b", all[i], got, all[i+1])
+			}
+		}
+	}
+}
+
+// TestToggleImages: the images of a set followed through changes are the
+// images of the set, and their smallest is canon's.
+func TestToggleImages(t *testing.T) {
+	for _, variant := range []string{"nine-mens-morris", "twelve-mens-morris", "twelve-mens-morris-large"} {
+		x := newIndexer(mill.MustRules(variant).Board())
+		rng := rand.New(rand.NewPCG(7, 8))
+		var img, want images
+		set := randomSet(rng, x.all, 5)
+		x.imagesOf(&img, set)
+		for range 5000 {
+			next := randomSet(rng, x.all, rng.IntN(13))
+			if rng.IntN(2) == 0 {
+				next = set ^ randomSet(rng, x.all, 1+rng.IntN(2)) // a move: a point or two
+			}
+			x.toggle(&img, set^next)
+			set = next
+			x.imagesOf(&want, set)
+			if img != want {
+				t.Fatalf("%s: set %x: toggled images %x, want %x", variant, set, img[:x.nsym], want[:x.nsym])
+			}
+			b0, syms := x.minImages(&img)
+			if wb, ws := x.canon(set); b0 != wb || syms != ws {
+				t.Fatalf("%s: set %x: minImages (%x, %b), canon (%x, %b)", variant, set, b0, syms, wb, ws)
+			}
+		}
+	}
+}

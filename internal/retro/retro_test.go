@@ -220,19 +220,21 @@ func TestToyAgainstBruteForce(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		g := newToy(rng, 1+rng.IntN(5))
 		want := g.bruteForce()
-		for _, threads := range []int{1, 3} {
-			// Small chunks, so that goroutines share sectors (for -race).
-			got, comps := solveAll(t, g, Options{Threads: threads, chunk: 4})
+		// Small chunks, so that goroutines share sectors (for -race), and
+		// chunks of a block and a part of one (gather).
+		for _, run := range []struct{ threads, chunk int }{{1, 4}, {3, 4}, {1, block + 5}, {3, block + 5}} {
+			threads, chunk := run.threads, int64(run.chunk)
+			got, comps := solveAll(t, g, Options{Threads: threads, chunk: chunk})
 			for s := range want {
 				for i := range want[s] {
 					if got[s][i] != want[s][i] {
-						t.Fatalf("seed %d threads %d: sector %d index %d: got %v, want %v (children %v)", seed, threads, s, i, got[s][i], want[s][i], g.kids[s][i])
+						t.Fatalf("seed %d threads %d chunk %d: sector %d index %d: got %v, want %v (children %v)", seed, threads, chunk, s, i, got[s][i], want[s][i], g.kids[s][i])
 					}
 				}
 			}
 			for _, comp := range comps {
 				for _, s := range comp {
-					c, err := Verify(context.Background(), g, s, func(s int) []Value { return got[s] }, Options{Threads: threads, chunk: 4})
+					c, err := Verify(context.Background(), g, s, func(s int) []Value { return got[s] }, Options{Threads: threads, chunk: chunk})
 					if err != nil {
 						t.Fatalf("seed %d: verify %d: %v", seed, s, err)
 					}

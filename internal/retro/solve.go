@@ -389,12 +389,7 @@ func (wk walker) at(sec int, j int64, dst []Child) (int64, []Child, Value, bool)
 // component are set now (a faster win inside may replace them later);
 // positions without moves get their end.
 func (s *solver) count(ctx context.Context) error {
-	type scratch struct {
-		kids []Child
-		in   []uint64
-		_    [padding]byte // written at every position: apart from the others' (levelScratch)
-	}
-	scr := make([]scratch, s.opt.Threads)
+	scr := make([]blockScratch, s.opt.Threads)
 	var base int64 // positions of the sectors before
 	for l, sec := range s.comp {
 		n := int64(len(s.st[l]))
@@ -424,64 +419,69 @@ func (s *solver) count(ctx context.Context) error {
 			top := 0
 			var nvalid int64
 			defer func() { visited.Add(hi - lo) }()
-			for j := lo; j < hi; j++ {
-				i, kids, end, valid := wk.at(sec, j, sc.kids[:0])
-				sc.kids = kids
-				if !valid {
-					if !visitor {
-						st[i] = invalidState
-					}
-					continue
-				}
-				nvalid++
-				if len(kids) == 0 {
-					st[i] = uint32(end)
-					top = max(top, end.Plies())
-					continue
-				}
-				sc.in = sc.in[:0]
-				bestWin, exit, draw := -1, 0, false
-				for _, k := range kids {
-					v := k.Value
-					if !k.End {
-						if cl := s.local[k.Sector]; cl >= 0 {
-							sc.in = append(sc.in, localKey(cl, k.Index))
-							continue
+			for blo := lo; blo < hi; blo += block {
+				gather(sc, wk, sec, blo, min(blo+block, hi), s.lower)
+				from := 0
+				for _, p := range sc.pos {
+					kids := sc.kids[from:p.end]
+					from = p.end
+					i := p.i
+					if !p.valid {
+						if !visitor {
+							st[i] = invalidState
 						}
-						v = s.lower[k.Sector][k.Index]
+						continue
+					}
+					nvalid++
+					if len(kids) == 0 {
+						st[i] = uint32(p.val)
+						top = max(top, p.val.Plies())
+						continue
+					}
+					sc.in = sc.in[:0]
+					bestWin, exit, draw := -1, 0, false
+					for _, k := range kids {
+						v := k.Value
+						if !k.End {
+							if cl := s.local[k.Sector]; cl >= 0 {
+								sc.in = append(sc.in, localKey(cl, k.Index))
+								continue
+							}
+							v = s.lower[k.Sector][k.Index]
+						}
+						switch {
+						case v.IsLoss():
+							if bestWin < 0 || v.Plies()+1 < bestWin {
+								bestWin = v.Plies() + 1
+							}
+						case v.IsWin():
+							exit = max(exit, v.Plies()+1)
+						default:
+							draw = true
+						}
+					}
+					c := distinct(sc.in)
+					if c > 0 && !s.inner.Load() {
+						s.inner.Store(true)
+					}
+					if draw {
+						c++
+					}
+					if c > maxCount || exit > MaxPlies || bestWin > MaxPlies {
+						return fmt.Errorf("retro: sector %s index %d: too many children or too long a distance", s.g.Name(sec), i)
 					}
 					switch {
-					case v.IsLoss():
-						if bestWin < 0 || v.Plies()+1 < bestWin {
-							bestWin = v.Plies() + 1
-						}
-					case v.IsWin():
-						exit = max(exit, v.Plies()+1)
+					case bestWin >= 0:
+						st[i] = uint32(c)<<16 | uint32(WinIn(bestWin))
+						top = max(top, bestWin)
+					case c == 0:
+						st[i] = uint32(LossIn(exit))
+						top = max(top, exit)
 					default:
-						draw = true
-					}
-				}
-				c := distinct(sc.in)
-				if c > 0 && !s.inner.Load() {
-					s.inner.Store(true)
-				}
-				if draw {
-					c++
-				}
-				if c > maxCount || exit > MaxPlies || bestWin > MaxPlies {
-					return fmt.Errorf("retro: sector %s index %d: too many children or too long a distance", s.g.Name(sec), i)
-				}
-				switch {
-				case bestWin >= 0:
-					st[i] = uint32(c)<<16 | uint32(WinIn(bestWin))
-					top = max(top, bestWin)
-				case c == 0:
-					st[i] = uint32(LossIn(exit))
-					top = max(top, exit)
-				default:
-					st[i] = uint32(c) << 16
-					if em != nil {
-						em[i] = uint16(exit)
+						st[i] = uint32(c) << 16
+						if em != nil {
+							em[i] = uint16(exit)
+						}
 					}
 				}
 			}
@@ -495,6 +495,59 @@ func (s *solver) count(ctx context.Context) error {
 		base += n
 	}
 	return nil
+}
+
+// block is the positions whose children the count and verify passes
+// generate before they read their values (gather).
+const block = 32
+
+// blockScratch is a goroutine's scratch in the count and verify passes,
+// padded apart from the others' as levelScratch is.
+type blockScratch struct {
+	kids  []Child    // the children of a block's positions, one after the other
+	pos   []blockPos // the block's positions
+	in    []uint64   // the count pass: one position's children inside the component
+	touch Value      // keeps the loads of gather
+	_     [padding]byte
+}
+
+// blockPos is a visit of a block (gather): the position's index, its
+// children end at kids[end], val is its end when it has none, and valid
+// false if the visit is no position.
+type blockPos struct {
+	i     int64
+	end   int
+	val   Value
+	valid bool
+}
+
+// gather generates the children of the visits lo..hi-1 of sector sec into
+// sc, then loads the values that vals holds of them (vals[sector] nil: none
+// of that sector).
+//
+// Those values lie anywhere in GBs: read as each position is counted or
+// verified, every load waits for memory behind the branches on the one
+// before. Loaded together, independent of each other and of any branch,
+// many are in flight at once, and the pass finds them in the cache (as
+// settleBlock does for the levels).
+func gather(sc *blockScratch, wk walker, sec int, lo, hi int64, vals [][]Value) {
+	sc.kids, sc.pos = sc.kids[:0], sc.pos[:0]
+	for j := lo; j < hi; j++ {
+		before := len(sc.kids)
+		i, kids, end, valid := wk.at(sec, j, sc.kids)
+		if !valid {
+			kids = kids[:before]
+		}
+		sc.kids = kids
+		sc.pos = append(sc.pos, blockPos{i: i, end: len(kids), val: end, valid: valid})
+	}
+	var touch Value
+	for _, k := range sc.kids {
+		if v := vals[k.Sector]; !k.End && v != nil {
+			touch |= v[k.Index]
+		}
+	}
+	sc.touch = touch
 }
 
 // localKey packs a position of the component (local sector l, index i)

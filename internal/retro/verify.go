@@ -94,7 +94,7 @@ func Verify(ctx context.Context, g Game, s int, values func(s int) []Value, opt 
 	if byGame {
 		seen = make([]uint64, (n+63)/64)
 	}
-	kids := make([][]Child, opt.Threads)
+	scr := make([]blockScratch, opt.Threads)
 	prog := Progress{Sectors: sv.name, Phase: "verify", Total: visits}
 	err := sv.parallel(ctx, visits, opt.chunkOr(1<<11), prog, 0, nil, func(t int, lo, hi int64) error {
 		wk, err := sv.walker(t, s, byGame)
@@ -104,31 +104,33 @@ func Verify(ctx context.Context, g Game, s int, values func(s int) []Value, opt 
 		var c Counts
 		var first *MismatchError
 		var wrong int64
-		// The goroutines' buffers share cache lines: each works on its
-		// own copy of the header and puts it back once per chunk.
-		buf := kids[t]
-		defer func() { kids[t] = buf }()
-		for j := lo; j < hi; j++ {
-			i, ks, end, valid := wk.at(s, j, buf[:0])
-			buf = ks
-			if byGame {
-				if !valid {
-					continue // an empty slot; the indices never visited are checked below
+		sc := &scr[t]
+		for blo := lo; blo < hi; blo += block {
+			gather(sc, wk, s, blo, min(blo+block, hi), vals)
+			from := 0
+			for _, p := range sc.pos {
+				ks := sc.kids[from:p.end]
+				from = p.end
+				i, valid := p.i, p.valid
+				if byGame {
+					if !valid {
+						continue // an empty slot; the indices never visited are checked below
+					}
+					atomic.OrUint64(&seen[i>>6], 1<<(i&63))
 				}
-				atomic.OrUint64(&seen[i>>6], 1<<(i&63))
-			}
-			got := own[i]
-			var v Value
-			if valid {
-				v = want(ks, end)
-				c.add(got)
-			} else {
-				c.Unused++
-			}
-			if got != v {
-				wrong++
-				if first == nil || i < first.Index {
-					first = &MismatchError{Sector: sv.name, Index: i, Got: got, Want: v}
+				got := own[i]
+				var v Value
+				if valid {
+					v = want(ks, p.val)
+					c.add(got)
+				} else {
+					c.Unused++
+				}
+				if got != v {
+					wrong++
+					if first == nil || i < first.Index {
+						first = &MismatchError{Sector: sv.name, Index: i, Got: got, Want: v}
+					}
 				}
 			}
 		}
