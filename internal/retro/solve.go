@@ -433,56 +433,15 @@ func (s *solver) count(ctx context.Context) error {
 						continue
 					}
 					nvalid++
-					if len(kids) == 0 {
-						st[i] = uint32(p.val)
-						top = max(top, p.val.Plies())
-						continue
+					word, ex, plies, err := s.countOne(sc, sec, i, kids, p.val)
+					if err != nil {
+						return err
 					}
-					sc.in = sc.in[:0]
-					bestWin, exit, draw := -1, 0, false
-					for _, k := range kids {
-						v := k.Value
-						if !k.End {
-							if cl := s.local[k.Sector]; cl >= 0 {
-								sc.in = append(sc.in, localKey(cl, k.Index))
-								continue
-							}
-							v = s.lower[k.Sector][k.Index]
-						}
-						switch {
-						case v.IsLoss():
-							if bestWin < 0 || v.Plies()+1 < bestWin {
-								bestWin = v.Plies() + 1
-							}
-						case v.IsWin():
-							exit = max(exit, v.Plies()+1)
-						default:
-							draw = true
-						}
+					st[i] = word
+					if em != nil && ex > 0 {
+						em[i] = ex
 					}
-					c := distinct(sc.in)
-					if c > 0 && !s.inner.Load() {
-						s.inner.Store(true)
-					}
-					if draw {
-						c++
-					}
-					if c > maxCount || exit > MaxPlies || bestWin > MaxPlies {
-						return fmt.Errorf("retro: sector %s index %d: too many children or too long a distance", s.g.Name(sec), i)
-					}
-					switch {
-					case bestWin >= 0:
-						st[i] = uint32(c)<<16 | uint32(WinIn(bestWin))
-						top = max(top, bestWin)
-					case c == 0:
-						st[i] = uint32(LossIn(exit))
-						top = max(top, exit)
-					default:
-						st[i] = uint32(c) << 16
-						if em != nil {
-							em[i] = uint16(exit)
-						}
-					}
+					top = max(top, plies)
 				}
 			}
 			s.maxPlies(top)
@@ -495,6 +454,56 @@ func (s *solver) count(ctx context.Context) error {
 		base += n
 	}
 	return nil
+}
+
+// countOne counts position i of sector sec from its children kids (end:
+// its value when it has none): its state word, the loss distance its
+// children outside the component force while it is undecided (exitMax),
+// and the distance of the value it got (0 if none).
+func (s *solver) countOne(sc *blockScratch, sec int, i int64, kids []Child, end Value) (word uint32, exit uint16, plies int, err error) {
+	if len(kids) == 0 {
+		return uint32(end), 0, end.Plies(), nil
+	}
+	sc.in = sc.in[:0]
+	bestWin, ex, draw := -1, 0, false
+	for _, k := range kids {
+		v := k.Value
+		if !k.End {
+			if cl := s.local[k.Sector]; cl >= 0 {
+				sc.in = append(sc.in, localKey(cl, k.Index))
+				continue
+			}
+			v = s.lower[k.Sector][k.Index]
+		}
+		switch {
+		case v.IsLoss():
+			if bestWin < 0 || v.Plies()+1 < bestWin {
+				bestWin = v.Plies() + 1
+			}
+		case v.IsWin():
+			ex = max(ex, v.Plies()+1)
+		default:
+			draw = true
+		}
+	}
+	c := distinct(sc.in)
+	if c > 0 && !s.inner.Load() {
+		s.inner.Store(true)
+	}
+	if draw {
+		c++
+	}
+	if c > maxCount || ex > MaxPlies || bestWin > MaxPlies {
+		return 0, 0, 0, fmt.Errorf("retro: sector %s index %d: too many children or too long a distance", s.g.Name(sec), i)
+	}
+	switch {
+	case bestWin >= 0:
+		return uint32(c)<<16 | uint32(WinIn(bestWin)), 0, bestWin, nil
+	case c == 0:
+		return uint32(LossIn(ex)), 0, ex, nil
+	default:
+		return uint32(c) << 16, uint16(ex), 0, nil
+	}
 }
 
 // block is the positions whose children the count and verify passes
