@@ -182,8 +182,12 @@ func (s *Store) RatePuzzle(ctx context.Context, user, puzzle int64, solved bool,
 				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO puzzle_attempts (user_id, puzzle_id, solved, rated, rating_before, rating_after, at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, user, puzzle, solved, at.Rated, at.RatingBefore, at.RatingAfter, millis(now))
+		// The attempt's number, not its time, is the key: a player may try
+		// a puzzle twice within one millisecond. Two first attempts racing
+		// on PostgreSQL cannot both be rated: the later one's number is
+		// taken, and it fails.
+		_, err = tx.ExecContext(ctx, `INSERT INTO puzzle_attempts (user_id, puzzle_id, attempt, solved, rated, rating_before, rating_after, at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, user, puzzle, tried+1, solved, at.Rated, at.RatingBefore, at.RatingAfter, millis(now))
 		return err
 	})
 	return at, err
@@ -192,7 +196,7 @@ func (s *Store) RatePuzzle(ctx context.Context, user, puzzle int64, solved bool,
 // PuzzleAttempts returns a player's attempts, the latest first, at most limit.
 func (s *Store) PuzzleAttempts(ctx context.Context, user int64, limit int) ([]PuzzleAttempt, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT puzzle_id, solved, rated, rating_before, rating_after, at FROM puzzle_attempts
-		WHERE user_id = $1 ORDER BY at DESC, puzzle_id DESC LIMIT $2`, user, limit)
+		WHERE user_id = $1 ORDER BY at DESC, puzzle_id DESC, attempt DESC LIMIT $2`, user, limit)
 	if err != nil {
 		return nil, dbError(err)
 	}
