@@ -349,11 +349,15 @@ func (l *layout) position(i int64) (W, B uint32, valid bool) {
 	c := i / l.stride
 	W = l.t.reps[c]
 	B = expand(l.x.unrank(i%l.stride, l.b), l.x.all&^W)
+	return W, B, l.smallestIn(c, B)
+}
+
+// smallestIn reports whether B is the smallest of its images under the
+// symmetries that fix the first set of class c: only then is its index the
+// position's (the others are unused duplicates).
+func (l *layout) smallestIn(c int64, B uint32) bool {
 	stab := l.t.stab[c]
-	if stab == 1 {
-		return W, B, true
-	}
-	return W, B, l.x.minImage(stab, B) == B
+	return stab == 1 || l.x.minImage(stab, B) == B
 }
 
 // cursor steps through consecutive indices of a layout, as the count and
@@ -395,11 +399,7 @@ func (cu *cursor) position(l *layout, i int64) (W, B uint32, valid bool) {
 	p := cu.packed
 	W = l.t.reps[cu.c]
 	B = cu.exp[0][p&0xFF] | cu.exp[1][p>>8&0xFF] | cu.exp[2][p>>16&0xFF] | cu.exp[3][p>>24]
-	stab := l.t.stab[cu.c]
-	if stab == 1 {
-		return W, B, true
-	}
-	return W, B, l.x.minImage(stab, B) == B
+	return W, B, l.smallestIn(cu.c, B)
 }
 
 // fill sets the cursor on class c of l.
