@@ -15,9 +15,7 @@ import (
 func TestPuzzleAttemptsSameMillisecond(t *testing.T) {
 	eachBackend(t, func(t *testing.T, dsn string) {
 		f := newFixture(t, dsn)
-		id, err := f.s.AddPuzzle(f.ctx, Puzzle{Rules: "nine-mens-morris", Position: "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18",
-			Solution: []string{"d2-d3"}, Plies: 1, Source: "test", CreatedAt: t0})
-		must(t, "AddPuzzle", err)
+		id := addPuzzle(t, f)
 		calls := 0
 		rate := func(pr PuzzleRating, p Puzzle) (PuzzleRating, Puzzle, error) {
 			calls++
@@ -49,9 +47,7 @@ func TestPuzzleAttemptsSameMillisecond(t *testing.T) {
 func TestPuzzleAttemptsMigration(t *testing.T) {
 	eachBackend(t, func(t *testing.T, dsn string) {
 		f := newFixture(t, dsn)
-		id, err := f.s.AddPuzzle(f.ctx, Puzzle{Rules: "nine-mens-morris", Position: "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18",
-			Solution: []string{"d2-d3"}, Plies: 1, Source: "test", CreatedAt: t0})
-		must(t, "AddPuzzle", err)
+		id := addPuzzle(t, f)
 		fsys, err := fs.Sub(migrations, "migrations")
 		must(t, "fs.Sub", err)
 		p, err := goose.NewProvider(f.s.dialect, f.s.w, fsys, goose.WithLogger(goose.NopLogger()), goose.WithDisableGlobalRegistry(true))
@@ -98,4 +94,14 @@ func TestPuzzleAttemptsMigration(t *testing.T) {
 			t.Errorf("after undoing: %d attempts, the last at %d; want 5 and 5004", n, last)
 		}
 	})
+}
+
+// addPuzzle stores a puzzle of one ply (its position need not be a real
+// puzzle: the store keeps what it is given).
+func addPuzzle(t *testing.T, f *fixture) int64 {
+	t.Helper()
+	id, err := f.s.AddPuzzle(f.ctx, Puzzle{Rules: "nine-mens-morris", Position: "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18",
+		Solution: []string{"d2-d3"}, Plies: 1, Source: "test", CreatedAt: t0})
+	must(t, "AddPuzzle", err)
+	return id
 }
