@@ -263,10 +263,7 @@ func TestPlacingFromDatabases(t *testing.T) {
 		t.Skip("builds endgame databases")
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
-	dir, err := mkdirTemp()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
 	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{egdb.StartKey(r)}, egdb.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -392,8 +392,13 @@ type browser struct {
 func newBrowser(t *testing.T, s *site, timeout time.Duration) *browser {
 	t.Helper()
 	path := chromium(t)
+	// Chromium leaves its own folder (org.chromium.Chromium.*, a socket and
+	// a cookie) in TMPDIR: this one is the test's, removed after the
+	// browser is stopped (cleanups run last registered first).
+	tmp := t.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
+		chromedp.Env("TMPDIR="+tmp),
 		// The flags this machine needs (its network is closed: without them
 		// Chromium stalls on its background services). chromedp starts it
 		// with a fresh temporary user-data-dir and removes it after.
