@@ -251,8 +251,13 @@ func (r benchResult) print(w io.Writer) {
 			continue
 		}
 		per := ""
-		if r.games0 > 0 {
+		switch {
+		case r.games0 > 0 && m.after >= m.before:
 			per = fmt.Sprintf(", %.1f KB a game with its stream", (m.after-m.before)/float64(r.games0)*float64(len(r.memory))/1e3)
+		case r.games0 > 0:
+			// The server gave memory back to the system meanwhile (its
+			// garbage collector, or a cache released): no figure a game.
+			per = "; less than before, so no figure a game (too few games to outweigh what the server gave back)"
 		}
 		fmt.Fprintf(w, "memory of %s: %.0f MB resident before the games, %.0f MB with %d games going and %.0f streams open%s\n",
 			m.base, m.before/1e6, m.after/1e6, r.games0, m.streams, per)
