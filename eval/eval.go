@@ -106,10 +106,13 @@ var NineMensMorris = func() Weights {
 	w.set(Placing, column{Mill: -8, Two: 64, Closable: 1, Mobility: 22, Blocked: -31, Cramp: 51, Reserved: 23, Tempo: 67})
 	w.set(Moving, column{Mill: 84, Two: 19, Closable: 132, Double: 51, Mobility: 16, Blocked: -26, Cramp: -27, Reserved: 11, Tempo: 29})
 	w.Net = mustNet(nineMoving)
-	// The review's losses in nine men's morris games, scored by these
-	// weights and by Default: alike while placing, about twice Default's
-	// in the moving phase (docs/api.md, "How the marks were calibrated").
-	w.ChanceScale = [NumPhases]int{DefaultChanceScale, 2 * DefaultChanceScale, 2 * DefaultChanceScale}
+	// The scales of the review's marks, measured against nine men's
+	// morris's databases of the whole game (docs/api.md, "How the marks
+	// were calibrated"): 200 while placing, where 150 marked more moves
+	// that lost nothing; twice Default's in the moving phase, where these
+	// weights score about twice what Default does (300 and 400 measured
+	// alike there).
+	w.ChanceScale = [NumPhases]int{200, 2 * DefaultChanceScale, 2 * DefaultChanceScale}
 	return w
 }()
 

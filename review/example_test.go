@@ -12,9 +12,9 @@ import (
 // Review the first moves of a game at depth 8 and print the marked moves:
 // white has two in a row on a1-a4, and black's g1 leaves a7 open, where
 // white closes the mill. (At depth 8 the evaluation also finds the corner
-// a1 worse than the midpoint b4 by some 60 hundredths, which is a mistake
-// at this scale, though every first placement draws: a mark is only as
-// right as the search behind it.)
+// a1 worse than the midpoint b4 by some 60 hundredths, still an
+// inaccuracy at this scale, though every first placement draws: a mark is
+// only as right as the search behind it.)
 func ExampleGame() {
 	g := mill.NewGame(mill.MustRules("nine-mens-morris"))
 	for _, m := range []string{"a1", "d6", "a4", "g1"} {
@@ -34,7 +34,7 @@ func ExampleGame() {
 		}
 	}
 	// Output:
-	// 1. a1? mistake (best b4): white's winning chances +0.42, then +0.09
-	// 3. a4? mistake (best f4): white's winning chances +0.07, then -0.24
-	// 4. g1? mistake (best a7): black's winning chances +0.40, then -0.08
+	// 1. a1?! inaccuracy (best b4): white's winning chances +0.32, then +0.07
+	// 3. a4?! inaccuracy (best f4): white's winning chances +0.05, then -0.18
+	// 4. g1? mistake (best a7): black's winning chances +0.31, then -0.06
 }
