@@ -55,6 +55,7 @@ type SectorResult struct {
 	// stopped in the middle of its component (Solve is this run's part).
 	FromCheckpoint bool
 	Verified       bool          // the verify pass found every value right
+	VerifiedBefore bool          // Verified by an earlier run: its mark names this very file (Verify is that run's time)
 	Indices        int64         // values in its file (positions up to symmetry, and unused indices)
 	Solve          time.Duration // time to solve its component (shared with its colour-swapped twin)
 	Verify         time.Duration
@@ -264,7 +265,7 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			if opt.Verify {
 				if took, ok := wasVerified(dir, g.keys[s], files[s].sum); ok {
 					// Verified by an earlier run, this very file.
-					res[l].Verified, res[l].Verify = true, took
+					res[l].Verified, res[l].VerifiedBefore, res[l].Verify = true, true, took
 				} else {
 					for _, d := range g.Deps(s) {
 						if err := need(d); err != nil {

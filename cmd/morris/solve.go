@@ -262,10 +262,11 @@ type progressBar struct {
 	quiet bool
 	// For the estimate of the time left: the indices of the sectors not
 	// yet finished, those solved (not found on disk), and the solving time
-	// of their components (both sectors of a component report the same).
-	left, solved int64
-	took         time.Duration
-	lastSolve    time.Duration
+	// of their components (both sectors of a component report the same);
+	// those verified in this run and the time it took.
+	left, solved, verified int64
+	took, verifyTook       time.Duration
+	lastSolve              time.Duration
 
 	last     egdb.Progress
 	lastTime time.Time
@@ -350,10 +351,29 @@ func (b *progressBar) done(res egdb.SectorResult) {
 			b.lastSolve = res.Solve
 		}
 	}
-	if b.solved > 0 && b.left > 0 && b.took > 0 {
-		rate := float64(b.solved) / b.took.Seconds()
-		eta = fmt.Sprintf("; %.0f%% of the indices left, about %v of solving at %.2fM indices/s", 100*float64(b.left)/float64(b.left+b.solved),
-			time.Duration(float64(b.left)/rate*float64(time.Second)).Round(time.Minute), rate/1e6)
+	if res.Verified && !res.VerifiedBefore {
+		b.verified += res.Indices
+		b.verifyTook += res.Verify
+	}
+	// The time left at the rates of this run: of solving, of verifying, or
+	// both where this run has done both (a build with -verify).
+	var left time.Duration
+	var at []string
+	for _, part := range []struct {
+		name string
+		n    int64
+		took time.Duration
+	}{{"solving", b.solved, b.took}, {"verifying", b.verified, b.verifyTook}} {
+		if part.n > 0 && part.took > 0 {
+			rate := float64(part.n) / part.took.Seconds()
+			left += time.Duration(float64(b.left) / rate * float64(time.Second))
+			at = append(at, fmt.Sprintf("%s at %.2fM indices/s", part.name, rate/1e6))
+		}
+	}
+	if b.left > 0 && len(at) > 0 {
+		done := max(b.solved, b.verified)
+		eta = fmt.Sprintf("; %.0f%% of the indices left, about %v of %s", 100*float64(b.left)/float64(b.left+done),
+			left.Round(time.Minute), strings.Join(at, " and "))
 	}
 	fmt.Fprintf(b.w, "%s: %s: %d positions, %d wins, %d draws, %d losses%s\n", res.Key, how, c.Positions(), c.Wins, c.Draws, c.Losses, eta)
 }

@@ -330,3 +330,46 @@ func TestSolveKilledGoesOnFromCheckpoint(t *testing.T) {
 		t.Errorf("left behind: %v", left)
 	}
 }
+
+// TestProgressEstimate: the line of a finished sector estimates the time
+// left at the rates of this run: of solving for a build, of verifying for
+// a verify of sectors already built (those verified by an earlier run do
+// not count), of both for a build with -verify.
+func TestProgressEstimate(t *testing.T) {
+	k := func(s string) egdb.Key {
+		key, err := egdb.ParseKey(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return key
+	}
+	const m = 1_000_000
+	for _, tc := range []struct {
+		name string
+		res  []egdb.SectorResult
+		want string // the end of the last line
+	}{
+		{"build", []egdb.SectorResult{
+			{Key: k("3v3"), Indices: 100 * m, Solve: 50 * time.Second},
+		}, "; 75% of the indices left, about 3m0s of solving at 2.00M indices/s\n"},
+		{"verify", []egdb.SectorResult{
+			{Key: k("3v3"), Resumed: true, Verified: true, VerifiedBefore: true, Indices: 100 * m, Verify: time.Hour},
+			{Key: k("4v3"), Resumed: true, Verified: true, Indices: 100 * m, Verify: 100 * time.Second},
+		}, ", verified in 1m40s: 0 positions, 0 wins, 0 draws, 0 losses; 67% of the indices left, about 3m0s of verifying at 1.00M indices/s\n"},
+		{"build and verify", []egdb.SectorResult{
+			{Key: k("3v3"), Verified: true, Indices: 100 * m, Solve: 50 * time.Second, Verify: 100 * time.Second},
+		}, "; 75% of the indices left, about 8m0s of solving at 2.00M indices/s and verifying at 1.00M indices/s\n"},
+		{"verified before, nothing to go by", []egdb.SectorResult{
+			{Key: k("3v3"), Resumed: true, Verified: true, VerifiedBefore: true, Indices: 100 * m, Verify: time.Minute},
+		}, "3v3: already built, verified in 1m0s: 0 positions, 0 wins, 0 draws, 0 losses\n"},
+	} {
+		var out bytes.Buffer
+		b := &progressBar{w: &out, left: 400 * m}
+		for _, r := range tc.res {
+			b.done(r)
+		}
+		if !strings.HasSuffix(out.String(), tc.want) {
+			t.Errorf("%s: got %q, want it to end with %q", tc.name, out.String(), tc.want)
+		}
+	}
+}
