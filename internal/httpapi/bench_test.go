@@ -29,10 +29,10 @@ func BenchmarkMove(b *testing.B) {
 	defer cancel()
 
 	var (
-		game   *mill.Game
-		id     int64
-		ply    int
-		games  int
+		game  *mill.Game
+		id    int64
+		ply   int
+		games int
 	)
 	newGame := func() {
 		var c wire.Challenge
