@@ -373,3 +373,39 @@ func TestProgressEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryLastLine: the summary tells this run's time from the whole
+// work's, so a verify that went on from earlier runs does not read as the
+// whole verify's time.
+func TestSummaryLastLine(t *testing.T) {
+	k := func(s string) egdb.Key {
+		key, err := egdb.ParseKey(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return key
+	}
+	r, err := mill.NewRules("nine-mens-morris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		res      []egdb.SectorResult
+		verified bool
+		want     string
+	}{
+		{"built", []egdb.SectorResult{{Key: k("3v3"), Solve: time.Minute}}, false,
+			"1 sectors, not verified; this run 1m5s (max: the longest win or loss in plies)\n"},
+		{"verified over two runs", []egdb.SectorResult{
+			{Key: k("3v3"), Resumed: true, Verified: true, VerifiedBefore: true, Verify: time.Hour},
+			{Key: k("4v3"), Resumed: true, Verified: true, Verify: 2 * time.Minute},
+		}, true, "2 sectors, every value verified (1h2m0s of verifying in all, earlier runs' included); this run 1m5s (max: the longest win or loss in plies)\n"},
+	} {
+		var out bytes.Buffer
+		writeSummary(&out, r, tc.res, 65*time.Second, tc.verified)
+		if !strings.HasSuffix(out.String(), tc.want) {
+			t.Errorf("%s: got %q, want it to end with %q", tc.name, out.String(), tc.want)
+		}
+	}
+}
