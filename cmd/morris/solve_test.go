@@ -335,14 +335,18 @@ func TestSolveKilledGoesOnFromCheckpoint(t *testing.T) {
 // left at the rates of this run: of solving for a build, of verifying for
 // a verify of sectors already built (those verified by an earlier run do
 // not count), of both for a build with -verify.
-func TestProgressEstimate(t *testing.T) {
-	k := func(s string) egdb.Key {
-		key, err := egdb.ParseKey(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return key
+// mustKey parses a sector's name, failing the test if it is not one.
+func mustKey(t *testing.T, s string) egdb.Key {
+	t.Helper()
+	key, err := egdb.ParseKey(s)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return key
+}
+
+func TestProgressEstimate(t *testing.T) {
+	k := func(s string) egdb.Key { return mustKey(t, s) }
 	const m = 1_000_000
 	for _, tc := range []struct {
 		name string
@@ -378,13 +382,7 @@ func TestProgressEstimate(t *testing.T) {
 // work's, so a verify that went on from earlier runs does not read as the
 // whole verify's time.
 func TestSummaryLastLine(t *testing.T) {
-	k := func(s string) egdb.Key {
-		key, err := egdb.ParseKey(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return key
-	}
+	k := func(s string) egdb.Key { return mustKey(t, s) }
 	r, err := mill.NewRules("nine-mens-morris")
 	if err != nil {
 		t.Fatal(err)
