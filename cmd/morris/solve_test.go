@@ -331,10 +331,6 @@ func TestSolveKilledGoesOnFromCheckpoint(t *testing.T) {
 	}
 }
 
-// TestProgressEstimate: the line of a finished sector estimates the time
-// left at the rates of this run: of solving for a build, of verifying for
-// a verify of sectors already built (those verified by an earlier run do
-// not count), of both for a build with -verify.
 // mustKey parses a sector's name, failing the test if it is not one.
 func mustKey(t *testing.T, s string) egdb.Key {
 	t.Helper()
@@ -345,6 +341,10 @@ func mustKey(t *testing.T, s string) egdb.Key {
 	return key
 }
 
+// TestProgressEstimate: the line of a finished sector estimates the time
+// left at the rates of this run: of solving for a build, of verifying for
+// a verify of sectors already built (those verified by an earlier run do
+// not count), of both for a build with -verify.
 func TestProgressEstimate(t *testing.T) {
 	k := func(s string) egdb.Key { return mustKey(t, s) }
 	const m = 1_000_000
