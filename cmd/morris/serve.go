@@ -238,7 +238,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate
 	}
 	if c.bench {
-		cfg.Rates = server.Rates{Login: 1e6, LoginBurst: 1e6, Signup: 1e6, SignupBurst: 1e6, Command: 1e6, CommandBurst: 1e6}
+		cfg.Rates = server.NoRates
 	}
 	svc, err := server.New(cfg)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/morrisgame/morris/internal/clientaddr"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/wire"
 	"github.com/prometheus/client_golang/prometheus"
@@ -46,9 +46,10 @@ type Config struct {
 }
 
 type api struct {
-	svc *server.Service
-	log *slog.Logger
-	cfg Config
+	svc   *server.Service
+	log   *slog.Logger
+	cfg   Config
+	addrs clientaddr.Resolver
 	// streams counts the streams open (MaxStreams).
 	streams atomic.Int64
 	// requests counts requests by route and status code; latency times them.
@@ -62,7 +63,7 @@ func New(cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &api{svc: cfg.Service, log: cfg.Logger, cfg: cfg}
+	a := &api{svc: cfg.Service, log: cfg.Logger, cfg: cfg, addrs: clientaddr.Resolver{Trusted: cfg.TrustedProxies}}
 	if cfg.Registerer != nil {
 		a.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "morris_http_requests_total", Help: "HTTP requests by route and status."}, []string{"route", "code"})
 		a.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "morris_http_request_seconds", Help: "HTTP request latency by route (streams excluded).",
@@ -85,7 +86,10 @@ func New(cfg Config) http.Handler {
 		mux.Handle("GET /metrics", cfg.Metrics)
 	}
 	if cfg.PBM != nil {
-		mux.Handle("/pbm", cfg.PBM)
+		// The pbm gateway limits by the same client address as the API.
+		mux.Handle("/pbm", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			cfg.PBM.ServeHTTP(w, r.WithContext(clientaddr.NewContext(r.Context(), a.remote(r))))
+		}))
 	}
 	// Accounts.
 	h("POST /api/account", a.signUp)
@@ -182,8 +186,8 @@ func (a *api) wrap(fn func(w http.ResponseWriter, r *http.Request) error) http.H
 				a.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 			}
 			if !sw.wrote {
-				if code == http.StatusTooManyRequests {
-					sw.Header().Set("Retry-After", "1")
+				if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+					sw.Header().Set("Retry-After", strconv.Itoa(server.RetryAfter(err)))
 				}
 				writeJSON(sw, code, wire.Error{Error: msg})
 			}
@@ -265,42 +269,9 @@ func readJSON(r *http.Request, v any) error {
 	return nil
 }
 
-// remote is the caller's address, for the rate limits of calls without a
-// user.
-// remote is the client's address, for the limits by address: the peer's,
-// or, when the peer is a trusted proxy (Config.TrustedProxies), the last
-// address in X-Forwarded-For that is not one.
-func (a *api) remote(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil || !a.trusted(peer) {
-		return host
-	}
-	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
-	for i := len(hops) - 1; i >= 0; i-- {
-		addr, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
-		if err != nil {
-			return host // a header we cannot read: the proxy's address
-		}
-		if !a.trusted(addr) {
-			return addr.Unmap().String()
-		}
-	}
-	return host
-}
-
-func (a *api) trusted(addr netip.Addr) bool {
-	addr = addr.Unmap()
-	for _, p := range a.cfg.TrustedProxies {
-		if p.Contains(addr) {
-			return true
-		}
-	}
-	return false
-}
+// remote is the key of the client's address for the limits by address
+// (internal/clientaddr: behind the trusted proxies, IPv6 by its /64).
+func (a *api) remote(r *http.Request) string { return a.addrs.Key(r) }
 
 func bearer(r *http.Request) string {
 	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
@@ -320,7 +291,7 @@ func (a *api) auth(r *http.Request) (server.User, error) {
 	if tok == "" {
 		return server.User{}, httpError(http.StatusUnauthorized, "this needs a token: Authorization: Bearer TOKEN (POST /api/token)")
 	}
-	u, err := a.svc.Authenticate(r.Context(), tok)
+	u, err := a.svc.Authenticate(r.Context(), a.remote(r), tok)
 	if err != nil {
 		return server.User{}, err
 	}

@@ -11,8 +11,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -734,36 +734,46 @@ func TestMaxStreams(t *testing.T) {
 	second.Body.Close()
 }
 
-// TestRemoteBehindProxies: the address the limits count is the peer's,
-// unless the peer is a trusted proxy: then the last address in
-// X-Forwarded-For that is not a trusted proxy's. A header the proxy did not
-// write cannot make an untrusted peer someone else.
-func TestRemoteBehindProxies(t *testing.T) {
-	a := &api{cfg: Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("10.0.0.0/8")}}}
-	none := &api{}
-	for _, tc := range []struct {
-		a    *api
-		peer string
-		xff  []string
-		want string
-	}{
-		{a, "127.0.0.1:5000", []string{"203.0.113.5"}, "203.0.113.5"},
-		{a, "127.0.0.1:5000", []string{"203.0.113.5, 10.1.2.3"}, "203.0.113.5"},
-		{a, "127.0.0.1:5000", []string{"198.51.100.1, 203.0.113.5", "10.1.2.3"}, "203.0.113.5"},
-		{a, "127.0.0.1:5000", nil, "127.0.0.1"},
-		{a, "127.0.0.1:5000", []string{"garbage"}, "127.0.0.1"},
-		{a, "127.0.0.1:5000", []string{"10.0.0.1, 10.0.0.2"}, "127.0.0.1"},
-		{a, "[::ffff:127.0.0.1]:5000", []string{"2001:db8::7"}, "2001:db8::7"},
-		{a, "198.51.100.7:5000", []string{"1.2.3.4"}, "198.51.100.7"},
-		{none, "127.0.0.1:5000", []string{"1.2.3.4"}, "127.0.0.1"},
-	} {
-		r := httptest.NewRequest("GET", "/", nil)
-		r.RemoteAddr = tc.peer
-		for _, v := range tc.xff {
-			r.Header.Add("X-Forwarded-For", v)
+// TestTokenNamesBounded: POST /api/token with a 16 KB random name, many
+// times, is refused as bad input before anything is looked up or
+// remembered: the limiters do not grow with the names.
+func TestTokenNamesBounded(t *testing.T) {
+	ts := newTestServer(t, server.Config{})
+	for i := range 200 {
+		name := fmt.Sprintf("%d%s", i, strings.Repeat("n", 16<<10-100))
+		code, body := ts.do(t, "POST", "/api/token", "", map[string]string{"name": name, "password": "whatever"})
+		if code != http.StatusBadRequest && code != http.StatusRequestEntityTooLarge {
+			t.Fatalf("a %d-byte name: got %d %s, want 400", len(name), code, body)
 		}
-		if got := tc.a.remote(r); got != tc.want {
-			t.Errorf("peer %s, X-Forwarded-For %q: got %s, want %s", tc.peer, tc.xff, got, tc.want)
+	}
+	if n, _ := ts.svc.Limiters(); n > 1 {
+		t.Fatalf("%d buckets after 200 bad names, want at most 1", n)
+	}
+}
+
+// TestTokenEndpointLimited: POST /api/token is limited per address, wrong
+// passwords and right ones alike, and the 429 says when to come back.
+func TestTokenEndpointLimited(t *testing.T) {
+	ts := newTestServer(t, server.Config{Rates: server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100,
+		Command: 1000, CommandBurst: 1000, Token: 1.0 / 60, TokenBurst: 5}})
+	ts.must(t, http.StatusCreated, "POST", "/api/account", "", map[string]string{"name": "limited", "password": "password-1"}, nil)
+	var resp *http.Response
+	for i := range 6 {
+		buf, _ := json.Marshal(map[string]string{"name": "limited", "password": "password-1"})
+		r, err := ts.Client().Post(ts.URL+"/api/token", "application/json", bytes.NewReader(buf))
+		if err != nil {
+			t.Fatal(err)
 		}
+		r.Body.Close()
+		if i < 5 && r.StatusCode != http.StatusOK {
+			t.Fatalf("token %d: got %d, want 200", i+1, r.StatusCode)
+		}
+		resp = r
+	}
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the 6th token request: got %d, want 429", resp.StatusCode)
+	}
+	if ra, _ := strconv.Atoi(resp.Header.Get("Retry-After")); ra < 30 {
+		t.Fatalf("Retry-After %q, want the time to the next token (about 60 s)", resp.Header.Get("Retry-After"))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/morrisgame/morris/internal/clientaddr"
 )
 
 // MaxBody is the largest body of POST /pbm.
@@ -40,7 +42,13 @@ func (g *Gateway) HTTPHandler() http.Handler {
 			_, _ = io.WriteString(w, frame("error: the body could not be read\n"))
 			return
 		}
-		sess := NewSession(r.RemoteAddr, nil)
+		// Mounted under the HTTP API, the client's address comes resolved
+		// behind the trusted proxies (-trusted-proxies); alone, the peer's.
+		addr, ok := clientaddr.FromContext(r.Context())
+		if !ok {
+			addr = r.RemoteAddr
+		}
+		sess := NewSession(addr, nil)
 		defer sess.Close()
 		var out strings.Builder
 		for line := range strings.Lines(string(body)) {

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"sync"
 
+	"github.com/morrisgame/morris/internal/clientaddr"
 	"github.com/morrisgame/morris/internal/pbm"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
@@ -41,11 +41,11 @@ type follow struct {
 
 // NewSession returns the session of a client at addr (an IP address, or
 // host:port, whose port is dropped: a client does not get a fresh rate by
-// connecting again). push, when not nil, writes one pushed text to the
+// connecting again; or the key clientaddr gives). push, when not nil, writes one pushed text to the
 // client in one piece; subscribe and notify without a user id need it.
 func NewSession(addr string, push func(text string) error) *Session {
-	if host, _, err := net.SplitHostPort(addr); err == nil {
-		addr = host
+	if addr != "" {
+		addr = clientaddr.Key(addr) // IPv6 by its /64
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Session{addr: addr, push: push, ctx: ctx, cancel: cancel, follows: map[int64]*follow{}}

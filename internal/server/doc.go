@@ -35,7 +35,8 @@
 //	relay.go       the events of processes sharing a PostgreSQL database, carried between them (NOTIFY)
 //	streams.go     WatchGame (full game, then every change, resumable from a version) and WatchAccount
 //	queries.go     reads: a game in full, lists, standings, ratings, records
-//	limits.go      rate limits, the cache of checked passwords and of tokens
+//	limits.go      rate limits (token buckets by kind and hashed key, bounded in memory), the cache
+//	               of checked passwords and of tokens; service.go bounds argon2id (hashing)
 //	metrics.go     Prometheus metrics
 //	errors.go      Error and its Kind (an HTTP status, a pbmserv error line)
 //

@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/morrisgame/morris/internal/store"
 )
@@ -33,6 +35,19 @@ type Error struct {
 	Kind Kind
 	Msg  string
 	Err  error // the cause, if any
+	// RetryAfter, for TooMany and Unavailable, is when to try again
+	// (0: a second).
+	RetryAfter time.Duration
+}
+
+// RetryAfter is when a caller refused with err may try again, in whole
+// seconds, at least 1: the Retry-After of a 429 or 503.
+func RetryAfter(err error) int {
+	var e *Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
+		return int(math.Ceil(e.RetryAfter.Seconds()))
+	}
+	return 1
 }
 
 func (e *Error) Error() string { return e.Msg }

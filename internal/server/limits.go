@@ -2,78 +2,271 @@ package server
 
 import (
 	"crypto/sha256"
+	"hash/maphash"
 	"sync"
 	"time"
 
 	"github.com/morrisgame/morris/internal/store"
-	"golang.org/x/time/rate"
 )
 
-// Rates are the rate limits: events per second and burst.
+// Rates are the rate limits: events per second and burst. A zero pair
+// takes its default (DefaultRates), so that a caller who sets some rates
+// does not turn the others off.
 type Rates struct {
-	Login, LoginBurst     float64 // failed sign-ins per address and name
-	Signup, SignupBurst   float64 // sign-ups per address
-	Command, CommandBurst float64 // commands and API calls per user or address
+	Login, LoginBurst         float64 // failed sign-ins per address and name
+	LoginAddr, LoginAddrBurst float64 // failed sign-ins per address, whatever the name
+	Signup, SignupBurst       float64 // sign-ups (and guests) per address
+	Command, CommandBurst     float64 // commands and API calls per user or address
+	Token, TokenBurst         float64 // POST /api/token per address, right or wrong
+	TokenUser, TokenUserBurst float64 // tokens made per user (successful sign-ins for a token)
+	BadToken, BadTokenBurst   float64 // calls with an unknown or expired token per address
+	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
+	// 10 MB). Past it the full buckets are dropped (a full bucket is the
+	// same as none), then any others at random: memory never grows with
+	// what clients send.
+	MaxKeys int
 }
 
-// DefaultRates: 5 failed sign-ins a minute (burst 10), 10 sign-ups an hour
-// per address (burst 20), 20 commands a second per user (burst 50).
+// DefaultRates: 5 failed sign-ins a minute per address and name (burst
+// 10) and 30 per address whatever the name (burst 30); 10 sign-ups an
+// hour per address (burst 20); 20 commands a second per user (burst 50);
+// 30 token requests a minute per address (burst 30); 20 tokens an hour per
+// user (burst 20); 30 calls with a bad token a minute per address (burst
+// 30). An honest player meets none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
+	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
 	Signup: 10.0 / 3600, SignupBurst: 20,
 	Command: 20, CommandBurst: 50,
+	Token: 30.0 / 60, TokenBurst: 30,
+	TokenUser: 20.0 / 3600, TokenUserBurst: 20,
+	BadToken: 30.0 / 60, BadTokenBurst: 30,
+	MaxKeys: 100000,
 }
+
+// NoRates lifts every rate limit: for load tests (morris serve -no-limits).
+var NoRates = Rates{
+	Login: 1e6, LoginBurst: 1e6, LoginAddr: 1e6, LoginAddrBurst: 1e6,
+	Signup: 1e6, SignupBurst: 1e6, Command: 1e6, CommandBurst: 1e6,
+	Token: 1e6, TokenBurst: 1e6, TokenUser: 1e6, TokenUserBurst: 1e6,
+	BadToken: 1e6, BadTokenBurst: 1e6,
+}
+
+// withDefaults fills the zero pairs of r from DefaultRates.
+func (r Rates) withDefaults() Rates {
+	d := DefaultRates
+	pair := func(rate, burst *float64, dr, db float64) {
+		if *rate == 0 && *burst == 0 {
+			*rate, *burst = dr, db
+		}
+	}
+	pair(&r.Login, &r.LoginBurst, d.Login, d.LoginBurst)
+	pair(&r.LoginAddr, &r.LoginAddrBurst, d.LoginAddr, d.LoginAddrBurst)
+	pair(&r.Signup, &r.SignupBurst, d.Signup, d.SignupBurst)
+	pair(&r.Command, &r.CommandBurst, d.Command, d.CommandBurst)
+	pair(&r.Token, &r.TokenBurst, d.Token, d.TokenBurst)
+	pair(&r.TokenUser, &r.TokenUserBurst, d.TokenUser, d.TokenUserBurst)
+	pair(&r.BadToken, &r.BadTokenBurst, d.BadToken, d.BadTokenBurst)
+	if r.MaxKeys <= 0 {
+		r.MaxKeys = d.MaxKeys
+	}
+	return r
+}
+
+// The kinds of bucket. A kind is one of these constants, never text from
+// a client.
+const (
+	kindLogin     = "login"      // address and name
+	kindLoginAddr = "login-addr" // address
+	kindSignup    = "signup"
+	kindCommand   = "command"
+	kindToken     = "token"      // address
+	kindTokenUser = "token-user" // user id
+	kindBadToken  = "bad-token"  // address
+)
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a
-// restart forgives.
+// restart forgives. A key is kept as a 64-bit hash under a seed of this
+// process, so an entry has the same small size whatever the key's text;
+// the number of entries is bounded by Rates.MaxKeys.
 type limiters struct {
 	rates Rates
-	mu    sync.Mutex
-	m     map[string]*entry
-	n     int
+	seed  maphash.Seed
+	now   func() time.Time
+	// refused is told the kind of each refusal (the metrics); may be nil.
+	refused func(kind string)
+
+	mu      sync.Mutex
+	m       map[limitKey]*bucket
+	calls   int
+	evicted int // buckets dropped with tokens spent, because the map was full
 }
 
-type entry struct {
-	l    *rate.Limiter
-	seen time.Time
+type limitKey struct {
+	kind string
+	h    uint64
 }
 
-func newLimiters(r Rates) *limiters { return &limiters{rates: r, m: map[string]*entry{}} }
+// bucket is a token bucket: tokens at the time last.
+type bucket struct {
+	tokens float64
+	last   time.Time
+	rate   float64
+	burst  float64
+}
 
-func (ls *limiters) get(kind, key string) *rate.Limiter {
+// fill brings the bucket to now.
+func (b *bucket) fill(now time.Time) {
+	if d := now.Sub(b.last); d > 0 {
+		b.tokens = min(b.burst, b.tokens+d.Seconds()*b.rate)
+		b.last = now
+	}
+}
+
+func (b *bucket) full() bool { return b.tokens >= b.burst }
+
+// wait is the time until the bucket has a token again.
+func (b *bucket) wait() time.Duration {
+	if b.rate <= 0 {
+		return time.Hour
+	}
+	return time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+}
+
+func newLimiters(r Rates) *limiters {
+	return &limiters{rates: r.withDefaults(), seed: maphash.MakeSeed(), now: time.Now, m: map[limitKey]*bucket{}}
+}
+
+func (ls *limiters) rateOf(kind string) (float64, float64) {
+	r := ls.rates
+	switch kind {
+	case kindLogin:
+		return r.Login, r.LoginBurst
+	case kindLoginAddr:
+		return r.LoginAddr, r.LoginAddrBurst
+	case kindSignup:
+		return r.Signup, r.SignupBurst
+	case kindToken:
+		return r.Token, r.TokenBurst
+	case kindTokenUser:
+		return r.TokenUser, r.TokenUserBurst
+	case kindBadToken:
+		return r.BadToken, r.BadTokenBurst
+	default:
+		return r.Command, r.CommandBurst
+	}
+}
+
+// bucket returns the bucket of kind and key, filled to now; ls.mu is held.
+// create false returns nil for a key without a bucket (a full one).
+func (ls *limiters) bucket(kind, key string, now time.Time, create bool) *bucket {
+	k := limitKey{kind: kind, h: maphash.String(ls.seed, key)}
+	b := ls.m[k]
+	if b == nil {
+		if !create {
+			return nil
+		}
+		if len(ls.m) >= ls.rates.MaxKeys {
+			ls.shrink(now)
+		}
+		r, burst := ls.rateOf(kind)
+		b = &bucket{tokens: burst, last: now, rate: r, burst: burst}
+		ls.m[k] = b
+	}
+	b.fill(now)
+	if ls.calls++; ls.calls%4096 == 0 {
+		ls.dropFull(now)
+	}
+	return b
+}
+
+// dropFull forgets the buckets that have filled up again: they are the
+// same as no bucket.
+func (ls *limiters) dropFull(now time.Time) {
+	for k, b := range ls.m {
+		if b.fill(now); b.full() {
+			delete(ls.m, k)
+		}
+	}
+}
+
+// shrink makes room when the map is at its bound: the full buckets go,
+// then, if that was not enough, an eighth of the rest (map order is
+// random). Dropping a spent bucket forgives its key, which is the price
+// of bounded memory when more keys than MaxKeys spend at once.
+func (ls *limiters) shrink(now time.Time) {
+	ls.dropFull(now)
+	if len(ls.m) < ls.rates.MaxKeys {
+		return
+	}
+	n := max(1, len(ls.m)/8)
+	for k := range ls.m {
+		delete(ls.m, k)
+		ls.evicted++
+		if n--; n == 0 {
+			break
+		}
+	}
+}
+
+// allow spends one token of kind and key and reports whether it had one.
+func (ls *limiters) allow(kind, key string) bool {
+	ok, _ := ls.spend(kind, key)
+	return ok
+}
+
+// spend spends one token of kind and key; without one it says how long
+// until there is one (for a Retry-After).
+func (ls *limiters) spend(kind, key string) (bool, time.Duration) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	k := kind + "\x00" + key
-	e := ls.m[k]
-	if e == nil {
-		var r, b float64
-		switch kind {
-		case "login":
-			r, b = ls.rates.Login, ls.rates.LoginBurst
-		case "signup":
-			r, b = ls.rates.Signup, ls.rates.SignupBurst
-		default:
-			r, b = ls.rates.Command, ls.rates.CommandBurst
+	b := ls.bucket(kind, key, ls.now(), true)
+	if b.tokens < 1 {
+		if ls.refused != nil {
+			ls.refused(kind)
 		}
-		e = &entry{l: rate.NewLimiter(rate.Limit(r), int(b))}
-		ls.m[k] = e
+		return false, b.wait()
 	}
-	e.seen = time.Now()
-	if ls.n++; ls.n%4096 == 0 { // forget idle keys now and then
-		for k, e := range ls.m {
-			if time.Since(e.seen) > 10*time.Minute {
-				delete(ls.m, k)
-			}
-		}
-	}
-	return e.l
+	b.tokens--
+	return true, 0
 }
 
-func (ls *limiters) allow(kind, key string) bool { return ls.get(kind, key).Allow() }
+// limited spends a token of kind and key, or returns a TooMany error
+// with msg and the time until the next token.
+func (ls *limiters) limited(kind, key, msg string) error {
+	if ok, wait := ls.spend(kind, key); !ok {
+		return &Error{Kind: TooMany, Msg: msg, RetryAfter: wait}
+	}
+	return nil
+}
 
-// peek reports whether a token is there without spending it.
-func (ls *limiters) peek(kind, key string) bool { return ls.get(kind, key).Tokens() >= 1 }
+// peek reports whether kind and key have a token, without spending it
+// (and without making a bucket for a key that has none).
+func (ls *limiters) peek(kind, key string) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	b := ls.bucket(kind, key, ls.now(), false)
+	return b == nil || b.tokens >= 1
+}
+
+// refund gives back a token spent by allow (a sign-in that turned out
+// right).
+func (ls *limiters) refund(kind, key string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if b := ls.bucket(kind, key, ls.now(), false); b != nil {
+		b.tokens = min(b.burst, b.tokens+1)
+	}
+}
+
+// size is the number of buckets kept, and how many spent ones were
+// dropped for room.
+func (ls *limiters) size() (int, int) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return len(ls.m), ls.evicted
+}
 
 // pwCache remembers passwords verified lately, as SHA-256 of the stored
 // hash and the password, so that a pbmserv player, who sends the password

@@ -21,6 +21,7 @@ type Metrics struct {
 	reminders    prometheus.Counter
 	relay        *prometheus.CounterVec // events relayed between processes: sent, heard, dropped, followed
 	loads        prometheus.Counter
+	refused      *prometheus.CounterVec // calls refused by a limit, by the limit's name
 }
 
 // NewMetrics registers the service's metrics with reg.
@@ -39,9 +40,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		reminders:    prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_reminders_total", Help: "Correspondence reminders sent."}),
 		relay: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "morris_relay_events_total",
 			Help: "Events relayed between the server processes sharing a PostgreSQL database (relay.go): sent to the others, heard from them, dropped (a full queue or a failed notification; the poll heals them), followed (moves made elsewhere played on this process's copy of the game)."}, []string{"what"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "morris_limited_total",
+			Help: "Calls refused by a rate limit or quota (docs/security.md), by limit; argon2-busy: a sign-in that found no free hashing slot."}, []string{"limit"}),
 		loads: prometheus.NewCounter(prometheus.CounterOpts{Name: "morris_game_loads_total", Help: "Games read from the store and replayed into this process's copy (first use, or a copy found stale)."}),
 	}
-	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.tbHits, m.reminders, m.relay, m.loads)
+	reg.MustRegister(m.movesTotal, m.movesRefused, m.moveSeconds, m.gamesStarted, m.gamesEnded, m.gamesActive, m.streams, m.engineQueue, m.tbHits, m.reminders, m.relay, m.loads, m.refused)
 	return m
 }
 
@@ -66,6 +69,15 @@ func (m *Metrics) tablebaseHits(n uint64) {
 		m.tbHits.Add(float64(n))
 	}
 }
+
+// limited counts a call refused by the limit named.
+func (m *Metrics) limited(limit string) {
+	if m != nil {
+		m.refused.WithLabelValues(limit).Inc()
+	}
+}
+
+func (m *Metrics) hashBusy() { m.limited("argon2-busy") }
 
 func (m *Metrics) moveRefused() {
 	if m != nil {

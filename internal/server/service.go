@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -81,6 +82,11 @@ type Config struct {
 	Metrics *Metrics
 	// Rates limit sign-ins and commands (see DefaultRates).
 	Rates Rates
+	// HashWorkers bounds the argon2id hashes and checks running at once
+	// (sign-ups, sign-ins): by default the processors. HashWait is how
+	// long a sign-in waits for one (2 s) before it is answered 503.
+	HashWorkers int
+	HashWait    time.Duration
 }
 
 // Service is the game service: it owns games, players and their rules;
@@ -107,6 +113,8 @@ type Service struct {
 
 	pw     pwCache
 	tokens tokenCache
+	// hashSlots holds a token for each argon2id hash running (hashing).
+	hashSlots chan struct{}
 	// process names this process among those sharing the store (random):
 	// the origin of its relayed events, the holder of its engine jobs.
 	process string
@@ -176,16 +184,20 @@ func New(cfg Config) (*Service, error) {
 	if cfg.ClaimAfter == 0 {
 		cfg.ClaimAfter = time.Minute
 	}
-	if cfg.Rates == (Rates{}) {
-		cfg.Rates = DefaultRates
+	if cfg.HashWorkers <= 0 {
+		cfg.HashWorkers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.HashWait <= 0 {
+		cfg.HashWait = 2 * time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
 	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres", exploreKick: make(chan struct{}, 1), reviewKick: make(chan struct{}, 1),
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
-		process: processName(), analysis: newAnalyst(),
+		process: processName(), analysis: newAnalyst(), hashSlots: make(chan struct{}, cfg.HashWorkers),
 	}
+	s.limits.refused = s.metrics.limited
 	return s, nil
 }
 
@@ -339,7 +351,11 @@ func (s *Service) SignUp(ctx context.Context, from, name, password, email string
 	if len(email) > 254 || strings.ContainsAny(email, " \t\r\n") || (email != "" && !strings.Contains(email, "@")) {
 		return User{}, errorf(BadRequest, "%q is not an e-mail address", email)
 	}
-	h, err := auth.Hash(password, s.cfg.Hash)
+	var h string
+	err := s.hashing(ctx, func() (err error) {
+		h, err = auth.Hash(password, s.cfg.Hash)
+		return err
+	})
 	if err != nil {
 		return User{}, err
 	}
@@ -355,33 +371,89 @@ func (s *Service) SignUp(ctx context.Context, from, name, password, email string
 }
 
 // Login checks a name and password (each pbmserv command carries them).
-// from identifies the caller for the rate limit of failed attempts.
+// from identifies the caller (an address) for the limits of failed
+// sign-ins, by address and by address and name. A guess spends a token of
+// both before the password is checked, so that parallel guesses are
+// bounded as well as successive ones, and a right password gives them
+// back; a password remembered as right (pwCache) spends nothing, but is
+// only looked at while the caller has tokens, so the cache is no oracle.
 func (s *Service) Login(ctx context.Context, from, name, password string) (User, error) {
+	if err := ValidName(name); err != nil {
+		return User{}, err
+	}
 	key := from + "\x00" + strings.ToLower(name)
-	if !s.limits.peek("login", key) {
-		return User{}, errorf(TooMany, "too many failed sign-ins: try again later")
+	const busy = "too many failed sign-ins: try again later"
+	if !s.limits.peek(kindLoginAddr, from) || !s.limits.peek(kindLogin, key) {
+		return User{}, errorf(TooMany, busy)
 	}
 	u, err := s.st.UserByName(ctx, name)
-	if err == nil && !u.Bot {
-		if s.pw.ok(u, password) {
-			return userOf(u), nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return User{}, err
+	}
+	found := err == nil && !u.Bot
+	if found && s.pw.ok(u, password) {
+		return userOf(u), nil
+	}
+	if err := s.limits.limited(kindLoginAddr, from, busy); err != nil {
+		return User{}, err
+	}
+	if err := s.limits.limited(kindLogin, key, busy); err != nil {
+		s.limits.refund(kindLoginAddr, from)
+		return User{}, err
+	}
+	if found && len(password) <= MaxPassword {
+		err := s.hashing(ctx, func() error { return auth.Verify(password, u.PasswordHash) })
+		if err == nil || !errors.Is(err, auth.ErrMismatch) {
+			// Right, or not checked (busy, cancelled): not a failure of the caller's.
+			s.limits.refund(kindLoginAddr, from)
+			s.limits.refund(kindLogin, key)
 		}
-		if err = auth.Verify(password, u.PasswordHash); err == nil {
+		if err == nil {
 			s.pw.remember(u, password)
 			return userOf(u), nil
 		}
-	}
-	s.limits.allow("login", key) // a failure spends a token
-	if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, auth.ErrMismatch) {
-		return User{}, err
+		if !errors.Is(err, auth.ErrMismatch) {
+			return User{}, err
+		}
 	}
 	return User{}, errorf(Unauthorized, "wrong user id or password")
 }
 
+// hashing runs fn, an argon2id hash or check, when one of the process's
+// hashing slots is free (Config.HashWorkers): each holds its memory (19
+// MiB by default) and a processor, so that a flood of sign-ins cannot take
+// all the memory or starve the games. A caller waits at most
+// Config.HashWait for a slot, then is told the server is busy.
+func (s *Service) hashing(ctx context.Context, fn func() error) error {
+	t := time.NewTimer(s.cfg.HashWait)
+	defer t.Stop()
+	select {
+	case s.hashSlots <- struct{}{}:
+	case <-t.C:
+		s.metrics.hashBusy()
+		return &Error{Kind: Unavailable, Msg: "the server is busy with other sign-ins: try again in a moment", RetryAfter: time.Second}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.hashSlots }()
+	return fn()
+}
+
 // NewToken signs in with a name and password and returns a new API token.
+// from (an address) is limited in token requests, right or wrong, and the
+// user in tokens made.
 func (s *Service) NewToken(ctx context.Context, from, name, password string) (string, time.Time, User, error) {
+	if err := ValidName(name); err != nil {
+		return "", time.Time{}, User{}, err
+	}
+	if err := s.limits.limited(kindToken, from, "too many sign-ins from here: try again later"); err != nil {
+		return "", time.Time{}, User{}, err
+	}
 	u, err := s.Login(ctx, from, name, password)
 	if err != nil {
+		return "", time.Time{}, User{}, err
+	}
+	if err := s.limits.limited(kindTokenUser, strconv.FormatInt(u.ID, 10), "too many sign-ins to this account lately: try again later"); err != nil {
 		return "", time.Time{}, User{}, err
 	}
 	tok, hash, err := auth.NewToken()
@@ -396,9 +468,16 @@ func (s *Service) NewToken(ctx context.Context, from, name, password string) (st
 	return tok, exp, u, nil
 }
 
-// Authenticate returns the user of an API token.
-func (s *Service) Authenticate(ctx context.Context, token string) (User, error) {
+// Authenticate returns the user of an API token. from (an address) pays
+// for tokens that are not: a caller out of that budget is refused before
+// the store is asked, so guessing tokens or replaying expired ones costs
+// the server a map lookup.
+func (s *Service) Authenticate(ctx context.Context, from, token string) (User, error) {
+	const busy = "too many calls with a token that is not valid: sign in again"
 	if token == "" || len(token) > 200 {
+		if err := s.limits.limited(kindBadToken, from, busy); err != nil {
+			return User{}, err
+		}
 		return User{}, errorf(Unauthorized, "no valid token")
 	}
 	hash := auth.TokenHash(token)
@@ -406,8 +485,12 @@ func (s *Service) Authenticate(ctx context.Context, token string) (User, error) 
 	if u, ok := s.tokens.get(hash, now); ok {
 		return u, nil
 	}
+	if !s.limits.peek(kindBadToken, from) {
+		return User{}, errorf(TooMany, busy)
+	}
 	su, err := s.st.UserByToken(ctx, hash, now)
 	if errors.Is(err, store.ErrNotFound) {
+		s.limits.allow(kindBadToken, from)
 		return User{}, errorf(Unauthorized, "no valid token")
 	}
 	if err != nil {
@@ -427,6 +510,24 @@ func (s *Service) RevokeToken(ctx context.Context, token string) error {
 	}
 	return err
 }
+
+// sweepTokens deletes the expired tokens (with the correspondence sweep):
+// the table does not grow with tokens nobody uses.
+func (s *Service) sweepTokens() {
+	ctx, cancel := context.WithTimeout(s.ctx, time.Minute)
+	defer cancel()
+	n, err := s.st.DeleteExpiredTokens(ctx, s.now())
+	switch {
+	case err != nil && s.ctx.Err() == nil:
+		s.log.Error("deleting expired tokens", "err", err)
+	case n > 0:
+		s.log.Info("expired tokens deleted", "n", n)
+	}
+}
+
+// Limiters reports the rate limits' buckets kept in memory (at most
+// Rates.MaxKeys) and how many spent ones were dropped to keep them so.
+func (s *Service) Limiters() (buckets, dropped int) { return s.limits.size() }
 
 // Allow spends one token of the command rate of a caller (a user id or
 // an address) and reports whether it had one.

@@ -87,6 +87,7 @@ func (s *Service) sweepTimers() {
 	if err := s.Sweep(s.ctx); err != nil && s.ctx.Err() == nil {
 		s.log.Error("correspondence sweep", "err", err)
 	}
+	s.sweepTokens()
 }
 
 // every runs fn every d until the service closes; it is one of the
