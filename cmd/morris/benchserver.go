@@ -49,6 +49,7 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 	variant := fs.String("variant", "nine-mens-morris", "the preset played")
 	seed := fs.Uint64("seed", 1, "the seed of the moves chosen")
 	rate := fs.Float64("rate", 2000, "moves a second offered in all, spread evenly over the games; 0 for as fast as the server answers")
+	limits := fs.Bool("limits", false, "with no -url: run the server with its default rate limits and quotas (as morris serve does) instead of none, every user calling from an address of its own on 127.2.0.0/16, as a club's members do; refusals are counted apart")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measured span of this process (the server too, without -url) to this file")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
@@ -58,6 +59,12 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 	}
 	if _, err := mill.NewRules(*variant); err != nil {
 		return usageError{err}
+	}
+	if *limits && *url != "" {
+		return badInput("-limits is for the server started here: run the servers of -url without -no-limits instead")
+	}
+	if *limits && *users > 200*250 {
+		return badInput("-limits gives each user an address of 127.2.0.0/16: at most %d users", 200*250)
 	}
 	ctx := commandContext()
 	var bases []string
@@ -81,7 +88,7 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 		sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 		done := make(chan error, 1)
 		go func() {
-			done <- serve(sctx, serveConfig{addr: addr, data: filepath.Join(dir, "data"), db: *db, bench: true},
+			done <- serve(sctx, serveConfig{addr: addr, data: filepath.Join(dir, "data"), db: *db, bench: !*limits},
 				slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), io.Discard)
 		}()
 		defer func() { stop(); <-done }()
@@ -104,7 +111,7 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 	// own. (Without the bound, the burst of challenges at the start opened
 	// a connection for each game, 10,000 besides the 10,000 streams, past
 	// the server's open-file limit.)
-	b := &bench{bases: bases, variant: *variant, profile: profile, streams: *streams,
+	b := &bench{bases: bases, variant: *variant, profile: profile, streams: *streams, ownAddrs: *limits,
 		client: &http.Client{Transport: &http.Transport{
 			MaxConnsPerHost: apiConns, MaxIdleConns: apiConns * len(bases), MaxIdleConnsPerHost: apiConns, IdleConnTimeout: time.Minute}},
 		streamClient: &http.Client{Transport: &http.Transport{IdleConnTimeout: time.Minute}}}
@@ -159,6 +166,21 @@ type bench struct {
 	streams bool     // a stream a game
 	// client makes the calls, streamClient opens the streams.
 	client, streamClient *http.Client
+	// ownAddrs gives each user clients of its own, calling from an
+	// address of its own (loopbackClients).
+	ownAddrs bool
+}
+
+// loopbackClients are the clients of user i calling from 127.2.x.y, an
+// address of its own (Linux routes all of 127.0.0.0/8 to the loopback),
+// so that the server's limits by address see each user as a client apart:
+// calls share a few connections, each stream has its own.
+func loopbackClients(i int) (calls, streams *http.Client) {
+	ip := net.IPv4(127, 2, byte(i/250), byte(1+i%250))
+	dial := (&net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}, Timeout: 10 * time.Second}).DialContext
+	calls = &http.Client{Transport: &http.Transport{DialContext: dial, MaxConnsPerHost: 8, MaxIdleConnsPerHost: 8, IdleConnTimeout: time.Minute}}
+	streams = &http.Client{Transport: &http.Transport{DialContext: dial, IdleConnTimeout: time.Minute}}
+	return calls, streams
 }
 
 // call sends a JSON request to the first server and decodes the answer
@@ -170,6 +192,20 @@ func (b *bench) call(ctx context.Context, method, path, token string, body, out 
 // callAt sends a JSON request to the server base and decodes the answer
 // into out.
 func (b *bench) callAt(ctx context.Context, base, method, path, token string, body, out any) (int, error) {
+	return b.callVia(ctx, b.client, base, method, path, token, body, out)
+}
+
+// callAs is callAt with u's own client (with -limits).
+func (b *bench) callAs(ctx context.Context, u benchUser, base, method, path string, body, out any) (int, error) {
+	c := u.client
+	if c == nil {
+		c = b.client
+	}
+	return b.callVia(ctx, c, base, method, path, u.token, body, out)
+}
+
+// callVia is callAt through the client c.
+func (b *bench) callVia(ctx context.Context, c *http.Client, base, method, path, token string, body, out any) (int, error) {
 	var rd io.Reader
 	if body != nil {
 		buf, _ := json.Marshal(body)
@@ -182,7 +218,7 @@ func (b *bench) callAt(ctx context.Context, base, method, path, token string, bo
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := b.client.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -200,10 +236,16 @@ func (b *bench) callAt(ctx context.Context, base, method, path, token string, bo
 	return resp.StatusCode, nil
 }
 
-type benchUser struct{ name, token string }
+type benchUser struct {
+	name, token string
+	// client and streamClient: the user's own (with -limits), or nil for
+	// the bench's.
+	client, streamClient *http.Client
+}
 
 type benchResult struct {
 	moves, games, errors int
+	refused              int // errors that were 429 or 503: a limit's refusal
 	elapsed              time.Duration
 	lat                  []time.Duration
 	// With streams: from a move sent to its event on the game's stream,
@@ -237,8 +279,8 @@ func percentiles(lat []time.Duration) string {
 }
 
 func (r benchResult) print(w io.Writer) {
-	fmt.Fprintf(w, "moves %d in %.1f s: %.0f moves/s; games finished %d; errors %d\n",
-		r.moves, r.elapsed.Seconds(), float64(r.moves)/r.elapsed.Seconds(), r.games, r.errors)
+	fmt.Fprintf(w, "moves %d in %.1f s: %.0f moves/s; games finished %d; errors %d (refused by a limit %d)\n",
+		r.moves, r.elapsed.Seconds(), float64(r.moves)/r.elapsed.Seconds(), r.games, r.errors, r.refused)
 	fmt.Fprintf(w, "move latency: %s\n", percentiles(r.lat))
 	if r.streams {
 		fmt.Fprintf(w, "seen on the game's stream: %s (%d moves; %d never seen)\n", percentiles(r.seen), len(r.seen), r.missed)
@@ -310,20 +352,24 @@ type sentMove struct {
 	seen     bool
 }
 
-// watch reads the stream of game id on base until ctx ends, recording
-// when each move is seen into seen/seenAcross (under mu).
-func (b *bench) watch(ctx context.Context, base string, id int64, gw *gameWatch, mu *sync.Mutex, seen, seenAcross *[]time.Duration) error {
+// watch reads the stream of game id on base through c (nil: the bench's
+// stream client) until ctx ends, recording when each move is seen into
+// seen/seenAcross (under mu). A stream refused says its status.
+func (b *bench) watch(ctx context.Context, c *http.Client, base string, id int64, gw *gameWatch, mu *sync.Mutex, seen, seenAcross *[]time.Duration) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/api/game/%d/stream", base, id), nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	resp, err := b.streamClient.Do(req)
+	if c == nil {
+		c = b.streamClient
+	}
+	resp, err := c.Do(req)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if resp.StatusCode != 200 {
 		resp.Body.Close()
-		return fmt.Errorf("the stream of game %d: %s", id, resp.Status)
+		return resp.StatusCode, fmt.Errorf("the stream of game %d: %s", id, resp.Status)
 	}
 	go func() {
 		defer resp.Body.Close()
@@ -356,7 +402,7 @@ func (b *bench) watch(ctx context.Context, base string, id int64, gw *gameWatch,
 			}
 		}
 	}()
-	return nil
+	return 200, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -375,11 +421,14 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			u := benchUser{name: fmt.Sprintf("b%s_%d", run, i)}
+			if b.ownAddrs {
+				u.client, u.streamClient = loopbackClients(i)
+			}
 			pw := "bench-password"
-			_, err := b.call(ctx, "POST", "/api/account", "", map[string]string{"name": u.name, "password": pw}, nil)
+			_, err := b.callAs(ctx, u, b.bases[0], "POST", "/api/account", map[string]string{"name": u.name, "password": pw}, nil)
 			var tok struct{ Token string }
 			if err == nil {
-				_, err = b.call(ctx, "POST", "/api/token", "", map[string]string{"name": u.name, "password": pw}, &tok)
+				_, err = b.callAs(ctx, u, b.bases[0], "POST", "/api/token", map[string]string{"name": u.name, "password": pw}, &tok)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -395,7 +444,7 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 		return benchResult{}, firstErr
 	}
 	rules := mill.MustRules(b.variant)
-	var moves, finished, errs, missed, going atomic.Int64
+	var moves, finished, errs, refused, missed, going atomic.Int64
 	var seenMu sync.Mutex
 	var seen, seenAcross []time.Duration
 	memory := make([]serverMemory, len(b.bases))
@@ -409,6 +458,17 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 	lats := make([][]time.Duration, games)
 	gctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
+	// failed counts a call that failed (not one cut short by the run's
+	// end); code 429 or 503 is a refusal by a limit.
+	failed := func(code int) {
+		if gctx.Err() != nil {
+			return
+		}
+		errs.Add(1)
+		if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+			refused.Add(1)
+		}
+	}
 	if b.profile != nil {
 		// The measured span only: not the sign-ups (argon2id) nor the
 		// first games being made.
@@ -453,29 +513,23 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 			}
 			for gctx.Err() == nil {
 				var c struct{ ID int64 }
-				if _, err := b.callAt(gctx, wBase, "POST", "/api/challenge/"+black.name, white.token,
+				if code, err := b.callAs(gctx, white, wBase, "POST", "/api/challenge/"+black.name,
 					map[string]any{"variant": b.variant, "color": "white"}, &c); err != nil {
-					if gctx.Err() == nil {
-						errs.Add(1)
-					}
+					failed(code)
 					return
 				}
 				var acc struct{ Game int64 }
-				if _, err := b.callAt(gctx, bBase, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), black.token, nil, &acc); err != nil {
-					if gctx.Err() == nil {
-						errs.Add(1)
-					}
+				if code, err := b.callAs(gctx, black, bBase, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), nil, &acc); err != nil {
+					failed(code)
 					return
 				}
 				var gw *gameWatch
 				gctxGame, stopStream := context.WithCancel(sctx)
 				if b.streams {
 					gw = &gameWatch{sent: map[int]sentMove{}}
-					if err := b.watch(gctxGame, bBase, acc.Game, gw, &seenMu, &seen, &seenAcross); err != nil {
+					if code, err := b.watch(gctxGame, black.streamClient, bBase, acc.Game, gw, &seenMu, &seen, &seenAcross); err != nil {
 						stopStream()
-						if gctx.Err() == nil {
-							errs.Add(1)
-						}
+						failed(code)
 						return
 					}
 				}
@@ -516,12 +570,10 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 						gw.sent[ply] = sentMove{at: t0, measured: t0.After(measureFrom) && t0.Before(end), across: base != bBase}
 						gw.mu.Unlock()
 					}
-					_, err := b.callAt(gctx, base, "POST", fmt.Sprintf("/api/game/%d/move", acc.Game), player.token,
+					code, err := b.callAs(gctx, player, base, "POST", fmt.Sprintf("/api/game/%d/move", acc.Game),
 						map[string]any{"move": p.MoveText(m), "ply": ply}, nil)
 					if err != nil {
-						if gctx.Err() == nil {
-							errs.Add(1)
-						}
+						failed(code)
 						stopStream()
 						going.Add(-1)
 						return
@@ -576,7 +628,7 @@ func (b *bench) run(ctx context.Context, games, nusers int, warmup, duration tim
 	}
 	seenMu.Lock()
 	defer seenMu.Unlock()
-	return benchResult{moves: int(moves.Load()), games: int(finished.Load()), errors: int(errs.Load()),
+	return benchResult{moves: int(moves.Load()), games: int(finished.Load()), errors: int(errs.Load()), refused: int(refused.Load()),
 		elapsed: duration, lat: all, seen: seen, seenAcross: seenAcross, missed: int(missed.Load()),
 		streams: b.streams, memory: memory, games0: games0}, nil
 }
