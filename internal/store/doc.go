@@ -33,7 +33,8 @@
 // that allows). The tables:
 //
 //	counters       the last id given per table; games start at 101
-//	users          id, name (unique ignoring case through name_key), argon2id hash, email, bot
+//	users          id, name (unique ignoring case through name_key), argon2id hash, email, bot,
+//	               deleted_at (a deleted account's row stays as a tombstone, its name still taken)
 //	tokens         API tokens by hash: user, created, expires
 //	games          players, variant, rules, start position, seed, rated, status, result,
 //	               method, time control, clocks, ply (moves stored), version, times
@@ -58,6 +59,7 @@
 //	store.go       Open (DSNs, SQLite settings, migrations), Close, transactions, errors
 //	batch.go       group commit of SQLite writes
 //	users.go       users and tokens
+//	accounts.go    a new password (the other tokens deleted with it), signing out everywhere, deleting an account
 //	games.go       games, moves (AppendMove), the end, take-backs, offers, chat, Snapshot
 //	ratings.go     ratings and standings
 //	explorer.go    the opening explorer: finished games' positions in, a position's moves out

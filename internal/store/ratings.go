@@ -102,7 +102,9 @@ func writeRatings(ctx context.Context, tx *sql.Tx, ratings []Rating, at time.Tim
 // Standings returns the ratings in a variant, best first (pbmserv
 // "standings"), at most limit of them (0 for all).
 func (s *Store) Standings(ctx context.Context, variant string, limit int) ([]Rating, error) {
-	query := ratingSelect + ` WHERE r.variant = $1 ORDER BY r.rating DESC, r.user_id`
+	// A deleted account's ratings are deleted with it; the condition also
+	// hides one written by a game that ended as it was being deleted.
+	query := ratingSelect + ` WHERE r.variant = $1 AND u.deleted_at = 0 ORDER BY r.rating DESC, r.user_id`
 	args := []any{variant}
 	if limit > 0 {
 		query += ` LIMIT $2`

@@ -19,6 +19,9 @@ type User struct {
 	Email        string
 	Bot          bool // the engine or another program, not a person
 	CreatedAt    time.Time
+	// DeletedAt is when the account was deleted (DeleteUser; accounts.go),
+	// zero for one in use. A deleted user is found by id only.
+	DeletedAt time.Time
 }
 
 // nameKey folds a user name for the uniqueness and look-up of names: "Ann"
@@ -53,15 +56,18 @@ func (s *Store) CreateUser(ctx context.Context, u User) (User, error) {
 	return u, nil
 }
 
-const userColumns = `id, name, password_hash, email, bot, created_at`
+const userColumns = `id, name, password_hash, email, bot, created_at, deleted_at`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var u User
-	var created int64
-	if err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Email, &u.Bot, &created); err != nil {
+	var created, deleted int64
+	if err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Email, &u.Bot, &created, &deleted); err != nil {
 		return User{}, err
 	}
 	u.CreatedAt = fromMillis(created)
+	if deleted != 0 {
+		u.DeletedAt = fromMillis(deleted)
+	}
 	return u, nil
 }
 
@@ -74,9 +80,10 @@ func (s *Store) User(ctx context.Context, id int64) (User, error) {
 	return u, dbError(err)
 }
 
-// UserByName returns the user of that name, in any case.
+// UserByName returns the user of that name, in any case; a deleted user
+// is not found (its name stays taken all the same).
 func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
-	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE name_key = $1`, nameKey(name)))
+	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE name_key = $1 AND deleted_at = 0`, nameKey(name)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, fmt.Errorf("%w: user %q", ErrNotFound, name)
 	}
@@ -108,9 +115,9 @@ func (s *Store) CreateToken(ctx context.Context, t Token) error {
 // UserByToken returns the user a token belongs to, if the token exists and
 // has not expired at now.
 func (s *Store) UserByToken(ctx context.Context, hash string, now time.Time) (User, error) {
-	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT u.id, u.name, u.password_hash, u.email, u.bot, u.created_at
+	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT u.id, u.name, u.password_hash, u.email, u.bot, u.created_at, u.deleted_at
 		FROM tokens t JOIN users u ON u.id = t.user_id
-		WHERE t.hash = $1 AND (t.expires_at = 0 OR t.expires_at > $2)`, hash, millis(now)))
+		WHERE t.hash = $1 AND (t.expires_at = 0 OR t.expires_at > $2) AND u.deleted_at = 0`, hash, millis(now)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, fmt.Errorf("%w: no valid token", ErrNotFound)
 	}
