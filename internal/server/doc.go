@@ -18,6 +18,8 @@
 // # Where things are
 //
 //	service.go     Config, New, Start (resumes the stored games), Close; accounts, tokens, guests, vacations
+//	account.go     a new password, signing out everywhere, deleting an account; revoked tokens refused at
+//	               once on every process (the token cache, the relay's notice) and their streams ended
 //	owner.go       the owner of a game: load, replay, the shared-store check
 //	play.go        moves (Move, with the expected ply), resign, claim victory, offers and their answers,
 //	               take-backs, chat, queued moves; the end of a game and its Glicko-2 ratings

@@ -299,13 +299,13 @@ func (c *pwCache) remember(u store.User, password string) {
 
 // tokenCache remembers the users of tokens checked in the last
 // tokenCacheTTL, so that an API call does not read the store to learn who
-// calls. A token revoked here is forgotten at once; one revoked through
-// another process sharing the database works here until its entry ages
-// out (at most tokenCacheTTL), and a token that expires works at most that
-// long past its expiry.
+// calls. A token revoked, here or through another process sharing the
+// database, is forgotten at once (account.go says how); a token that
+// expires works at most tokenCacheTTL past its expiry.
 type tokenCache struct {
-	mu sync.Mutex
-	m  map[string]tokenEntry
+	mu  sync.Mutex
+	m   map[string]tokenEntry
+	gen uint64 // revocations seen (account.go: putIf)
 }
 
 type tokenEntry struct {

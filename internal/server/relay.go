@@ -34,11 +34,15 @@ import (
 // relayNote is one notification's payload.
 type relayNote struct {
 	Origin  string          `json:"o"`           // the sending process
-	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over
+	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "t": tokens revoked
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
 	Change  *Change         `json:"c,omitempty"` // what the event did to the game, for the copies of it (follow)
+	// Kind "t", tokens revoked (account.go): those of the account ID but
+	// Keep's, or only Token's (hashes).
+	Keep  string `json:"keep,omitempty"`
+	Token string `json:"tok,omitempty"`
 }
 
 // relayQueue is how many events may wait for the sender; more are dropped
@@ -116,6 +120,9 @@ func (r *relay) listener(ctx context.Context) {
 			// Back after a lost connection: whatever was sent meanwhile
 			// is in the store.
 			r.s.hub.kickAll()
+			// A revocation missed meanwhile must not live on in the
+			// token cache (account.go).
+			r.s.tokens.dropAll()
 			r.s.log.Info("relay: listening again; the streams catch up from the store")
 		}
 		first = false
@@ -154,6 +161,8 @@ func (r *relay) heard(payload string) {
 		if r.s.engine != nil {
 			r.s.engine.poke()
 		}
+	case "t":
+		r.s.dropTokens(n.ID, n.Keep, n.Token)
 	case "a":
 		select {
 		case r.s.analysis.wake <- struct{}{}:

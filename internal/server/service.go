@@ -111,8 +111,9 @@ type Service struct {
 	engineID int64 // the engine's user
 	analysis analyst
 
-	pw     pwCache
-	tokens tokenCache
+	pw       pwCache
+	tokens   tokenCache
+	sessions sessions // the streams opened with a token (account.go)
 	// hashSlots holds a token for each argon2id hash running (hashing).
 	hashSlots chan struct{}
 	// process names this process among those sharing the store (random):
@@ -300,7 +301,7 @@ func userOf(u store.User) User { return User{ID: u.ID, Name: u.Name, Bot: u.Bot}
 const (
 	MinName     = 2
 	MaxName     = 20
-	MinPassword = 4
+	MinPassword = 8 // for new passwords; older, shorter ones still sign in
 	MaxPassword = 128
 )
 
@@ -344,6 +345,9 @@ func (s *Service) SignUp(ctx context.Context, from, name, password, email string
 	}
 	if strings.HasPrefix(strings.ToLower(name), GuestPrefix) {
 		return User{}, errorf(BadRequest, "names starting with %q are for guests", GuestPrefix)
+	}
+	if strings.HasPrefix(strings.ToLower(name), DeletedPrefix) {
+		return User{}, errorf(BadRequest, "names starting with %q are those of deleted accounts", DeletedPrefix)
 	}
 	if err := validPassword(password); err != nil {
 		return User{}, err
@@ -488,6 +492,7 @@ func (s *Service) Authenticate(ctx context.Context, from, token string) (User, e
 	if !s.limits.peek(kindBadToken, from) {
 		return User{}, errorf(TooMany, busy)
 	}
+	gen := s.tokens.generation() // before the read: account.go
 	su, err := s.st.UserByToken(ctx, hash, now)
 	if errors.Is(err, store.ErrNotFound) {
 		s.limits.allow(kindBadToken, from)
@@ -497,16 +502,19 @@ func (s *Service) Authenticate(ctx context.Context, from, token string) (User, e
 		return User{}, err
 	}
 	u := userOf(su)
-	s.tokens.put(hash, u, now)
+	s.tokens.putIf(hash, u, now, gen)
 	return u, nil
 }
 
-// RevokeToken deletes a token (signing out).
+// RevokeToken deletes a token (signing out), on every process.
 func (s *Service) RevokeToken(ctx context.Context, token string) error {
 	s.tokens.drop(auth.TokenHash(token))
 	err := s.st.DeleteToken(ctx, auth.TokenHash(token))
 	if errors.Is(err, store.ErrNotFound) {
 		return errorf(Unauthorized, "no valid token")
+	}
+	if err == nil {
+		s.tokensRevoked(ctx, 0, "", auth.TokenHash(token))
 	}
 	return err
 }
