@@ -115,9 +115,9 @@ func (ts *testServer) must(t testing.TB, want int, method, path, token string, b
 // account signs up and returns a token.
 func (ts *testServer) account(t testing.TB, name string) string {
 	t.Helper()
-	ts.must(t, 201, "POST", "/api/account", "", map[string]string{"name": name, "password": "pw-" + name}, nil)
+	ts.must(t, 201, "POST", "/api/account", "", map[string]string{"name": name, "password": "secret-" + name}, nil)
 	var tok tokenAnswer
-	ts.must(t, 200, "POST", "/api/token", "", map[string]string{"name": name, "password": "pw-" + name}, &tok)
+	ts.must(t, 200, "POST", "/api/token", "", map[string]string{"name": name, "password": "secret-" + name}, &tok)
 	return tok.Token
 }
 
@@ -129,14 +129,15 @@ func TestAccounts(t *testing.T) {
 		body                any
 		want                int
 	}{
-		{"POST", "/api/account", "", map[string]string{"name": "Ann", "password": "another"}, 409},
-		{"POST", "/api/account", "", map[string]string{"name": "x", "password": "another"}, 400},
+		{"POST", "/api/account", "", map[string]string{"name": "Ann", "password": "another-one"}, 409},
+		{"POST", "/api/account", "", map[string]string{"name": "x", "password": "another-one"}, 400},
 		{"POST", "/api/account", "", map[string]string{"name": "bob", "password": "a b c d"}, 400},
 		{"POST", "/api/account", "", map[string]string{"name": "bob", "password": "abc"}, 400},
-		{"POST", "/api/account", "", map[string]string{"name": "engine", "password": "abcdef"}, 409},
-		{"POST", "/api/account", "", `{"name": "bob", "password": "abcdef", "admin": true}`, 400},
+		{"POST", "/api/account", "", map[string]string{"name": "bob", "password": "1234567"}, 400},
+		{"POST", "/api/account", "", map[string]string{"name": "engine", "password": "abcdefgh"}, 409},
+		{"POST", "/api/account", "", `{"name": "bob", "password": "abcdefgh", "admin": true}`, 400},
 		{"POST", "/api/account", "", `{"name": "bob"`, 400},
-		{"POST", "/api/account", "", `{"name": "bob", "password": "abcdef"} {}`, 400},
+		{"POST", "/api/account", "", `{"name": "bob", "password": "abcdefgh"} {}`, 400},
 		{"POST", "/api/token", "", map[string]string{"name": "ann", "password": "wrong"}, 401},
 		{"POST", "/api/token", "", map[string]string{"name": "nobody", "password": "wrong"}, 401},
 		{"POST", "/api/token", "", map[string]string{"name": "engine", "password": "anything"}, 401},

@@ -10,6 +10,7 @@
 //
 //	api.go       New (the routes), errors as {"error": ...} with their status, JSON bodies, tokens, rate limits
 //	handlers.go  accounts and tokens, challenges and seeks, the engine, moves and offers, lists and ratings
+//	account.go   a new password, signing out everywhere, deleting the account; streams that end with their token
 //	streams.go   the game stream and the account stream (NDJSON), the game's WebSocket
 //	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
 //

@@ -25,7 +25,7 @@ type fuzzServer struct {
 // nothing: the game's version and the challenge stay as they were.
 func FuzzBodies(f *testing.F) {
 	for _, s := range []string{
-		`{}`, ``, `null`, `[]`, `{"name":"zed","password":"abcdef"}`, `{"move":"d6","ply":0}`, `{"move":"d6","ply":-1}`,
+		`{}`, ``, `null`, `[]`, `{"name":"zed","password":"abcdefgh"}`, `{"move":"d6","ply":0}`, `{"move":"d6","ply":-1}`,
 		`{"move":"d6","ply":99999999999}`, `{"variant":"lasker","rules":["flying=never"],"color":"black"}`,
 		`{"clock":{"initialMs":60000,"incrementMs":1000}}`, `{"days":3}`, `{"level":7}`, `{"text":"hi"}`,
 		`{"kind":"end"}`, `{"days":0.5}`, `{"rules":["x"]}`, "{\"text\":\"\x00\"}", `{"move":"d6"}{"move":"d5"}`,

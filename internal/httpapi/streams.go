@@ -107,11 +107,13 @@ func (a *api) accountStream(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer done()
+	ctx, end := a.session(r, u) // ends when the token is revoked
+	defer end()
 	send, err := ndjson(w)
 	if err != nil {
 		return err
 	}
-	return a.quiet(a.svc.WatchAccount(r.Context(), u, send))
+	return a.quiet(a.svc.WatchAccount(ctx, u, send))
 }
 
 // quiet logs the error that ends a stream already answering: it can no
@@ -181,7 +183,13 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(4096)
-	ctx, cancel := context.WithCancel(r.Context())
+	base := r.Context()
+	if user != nil {
+		var end func()
+		base, end = a.session(r, *user) // ends when the token is revoked
+		defer end()
+	}
+	ctx, cancel := context.WithCancel(base)
 	defer cancel()
 
 	var mu sync.Mutex // one writer at a time: events and answers
@@ -192,10 +200,15 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 		defer cancel()
 		return c.Write(wctx, websocket.MessageText, b)
 	}
+	// The reader's context is the request's, not the session's: a read
+	// whose context ends closes the connection at once, and a revoked
+	// token's socket is to be closed with a word (below).
+	readCtx, cancelRead := context.WithCancel(r.Context())
+	defer cancelRead()
 	go func() {
 		defer cancel()
 		for {
-			_, data, err := c.Read(ctx)
+			_, data, err := c.Read(readCtx)
 			if err != nil {
 				return
 			}
@@ -213,6 +226,10 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 		}
 		return write(line)
 	})
+	if base.Err() != nil && r.Context().Err() == nil {
+		c.Close(websocket.StatusPolicyViolation, "signed out: the token was revoked")
+		return nil
+	}
 	if err != nil {
 		a.log.Debug("socket ended", "game", id, "err", err)
 		c.Close(websocket.StatusInternalError, "stream ended")

@@ -73,7 +73,7 @@ func TestStudyEndpoints(t *testing.T) {
 		t.Errorf("guest: %+v", tok)
 	}
 	ts.must(t, 200, "GET", "/api/account", tok.Token, nil, nil)
-	if code, _ := ts.do(t, "POST", "/api/account", "", map[string]string{"name": "guest-me", "password": "abcdef"}); code != 400 {
+	if code, _ := ts.do(t, "POST", "/api/account", "", map[string]string{"name": "guest-me", "password": "abcdefgh"}); code != 400 {
 		t.Errorf("signing up as a guest name: %d", code)
 	}
 
