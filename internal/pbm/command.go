@@ -14,6 +14,7 @@ type Verb uint8
 const (
 	NoVerb Verb = iota
 	Signup
+	Change // change password
 	Help
 	Challenge
 	Move
@@ -35,13 +36,14 @@ const (
 	numVerbs
 )
 
-var verbNames = [numVerbs]string{"", "signup", "help", "challenge", "move", "queue", "show", "preview",
+var verbNames = [numVerbs]string{"", "signup", "change", "help", "challenge", "move", "queue", "show", "preview",
 	"history", "games", "standings", "ratings", "subscribe", "unsubscribe", "notify", "limit", "accept",
 	"reject", "seek", "chat"}
 
 // usages are the one-line syntax of each verb, for help texts and errors.
 var usages = [numVerbs]string{
 	Signup:      "signup USERID PASSWORD [EMAIL]",
+	Change:      "change password USERID PASSWORD NEWPASSWORD",
 	Help:        "[GAME] help [COMMAND]",
 	Challenge:   "GAME challenge USERID1 USERID2 [--nagtime=D] [--forfeittime=D] [--totaltime=D] [-OPTION=VALUE...]",
 	Move:        "GAME move BOARD USERID PASSWORD MOVE[#N] (MOVE: a move, propose, undo, accept, reject or resign)",
@@ -135,6 +137,7 @@ type Timers struct {
 // Command is one parsed command line. Verb says which fields mean something:
 //
 //	Signup       User, Password, Email
+//	Change       User, Password, NewPassword
 //	Help         Game (may be ""), Topic (may be NoVerb)
 //	Challenge    Game, User (first player), Opponent, Timers, Rules
 //	Move         Game, Board, User, Password, Move or Action, MoveNumber
@@ -153,7 +156,7 @@ type Timers struct {
 type Command struct {
 	Verb Verb
 	// Game is the preset id ("nine-mens-morris"), whatever name was typed;
-	// "" for signup and for help without a game.
+	// "" for signup, change password and help without a game.
 	Game string
 	// Board is the game's number, 101 or more; 0 when the command names none.
 	Board int
@@ -164,8 +167,9 @@ type Command struct {
 	// User is the user who acts and authenticates with Password, the user
 	// shown (show, games), or the first player (challenge). User ids are
 	// kept as typed; the server compares them ignoring case.
-	User     string
-	Password string
+	User        string
+	Password    string
+	NewPassword string // change password: the new one
 	Opponent string // challenge: the second player
 	Email    string // signup: the address, or ""
 	// Move is the move of move and queue (zero for an Action); its point
@@ -220,6 +224,11 @@ func (c Command) String() string {
 		if c.Email != "" {
 			word(c.Email)
 		}
+	case Change:
+		word("password")
+		word(c.User)
+		word(c.Password)
+		word(c.NewPassword)
 	case Help:
 		if c.Topic != NoVerb {
 			word(c.Topic.String())

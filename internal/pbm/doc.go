@@ -21,7 +21,7 @@
 //	GAME COMMAND ARGUMENTS...
 //
 // where GAME names the game, and with it the board and the rules (see
-// Games). signup and help need no game. Game names, commands, option names
+// Games). signup, change password and help need no game. Game names, commands, option names
 // and moves may be typed in any case. A line is at most 4096 bytes of UTF-8
 // text with no control characters (a tab counts as a space).
 //
@@ -29,7 +29,8 @@
 //
 //	USERID    a user id: 2 to 20 letters, digits, _ or -, starting with a
 //	          letter; ann and Ann are the same user
-//	PASSWORD  your password: any word without spaces, at most 128 bytes
+//	PASSWORD  your password: any word without spaces, at most 128 bytes;
+//	          a new one has 8 bytes at least
 //	BOARD     a game's number: 101 or more
 //	MOVE      a move (see Moves)
 //	MOVE#N    the move, played only if it is move N of the game; moves are
@@ -44,6 +45,13 @@
 // Create an account, with an e-mail address if you want one kept.
 //
 //	signup ann chocolate ann@example.com
+//
+//	change password USERID PASSWORD NEWPASSWORD
+//
+// Choose a new password (8 to 128 bytes, no spaces). Every session of the
+// account elsewhere (the web client, the HTTP API) is signed out with it.
+//
+//	change password ann chocolate strawberry
 //
 //	[GAME] help [COMMAND]
 //

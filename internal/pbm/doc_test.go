@@ -17,10 +17,10 @@ func TestDoc(t *testing.T) {
 	}
 	doc := string(src)
 	for v := Signup; v < numVerbs; v++ {
-		// Each command has a heading: its usage, or for signup and help
+		// Each command has a heading: its usage, or for signup, change and help
 		// the usage without the game.
 		head := "GAME " + v.String()
-		if v == Signup || v == Help {
+		if v == Signup || v == Change || v == Help {
 			head = "//\t" + Usage(v)
 		}
 		if !strings.Contains(doc, head) {
@@ -51,7 +51,7 @@ func TestDoc(t *testing.T) {
 		}
 		_, game := LookupGame(words[0])
 		_, verb := lookupVerb(words[1])
-		if !(game && verb) && words[0] != "signup" && words[0] != "help" || strings.Contains(text, "USERID") {
+		if !(game && verb) && words[0] != "signup" && words[0] != "change" && words[0] != "help" || strings.Contains(text, "USERID") {
 			continue // not an example: a usage line, a table, a board
 		}
 		examples++

@@ -166,10 +166,13 @@ func clip(s string) string {
 func (p *parser) parse() error {
 	first := p.toks[0].text
 	p.i = 1
-	if v, ok := lookupVerb(first); ok && (v == Signup || v == Help) {
+	if v, ok := lookupVerb(first); ok && (v == Signup || v == Change || v == Help) {
 		p.cmd.Verb = v
-		if v == Signup {
+		switch v {
+		case Signup:
 			return p.signup()
+		case Change:
+			return p.change()
 		}
 		return p.help()
 	}
@@ -179,7 +182,7 @@ func (p *parser) parse() error {
 			return p.errorf("%q: a command starts with the game name, as in %s; the games are %s",
 				clip(first), strings.Replace(Usage(v), "GAME", "nmm", 1), gameList())
 		}
-		return p.errorf("unknown game %q: want one of %s (or a preset id), or signup or help", clip(first), gameList())
+		return p.errorf("unknown game %q: want one of %s (or a preset id), or signup, change or help", clip(first), gameList())
 	}
 	p.cmd.Game = variant
 	p.board = boardOf(variant)
@@ -189,7 +192,7 @@ func (p *parser) parse() error {
 	word := p.toks[p.i].text
 	p.i++
 	v, ok := lookupVerb(word)
-	if !ok || v == Signup {
+	if !ok || v == Signup || v == Change {
 		return p.errorf("unknown command %q: want one of %s", clip(word), verbList())
 	}
 	p.cmd.Verb = v
@@ -274,6 +277,31 @@ func (p *parser) signup() error {
 	return p.end()
 }
 
+// change parses "change password USERID PASSWORD NEWPASSWORD", pbmserv's
+// command for a new password. pbmserv also has "change address", which
+// this server does not.
+func (p *parser) change() error {
+	what, err := p.need("password")
+	if err != nil {
+		return err
+	}
+	if !strings.EqualFold(what, "password") {
+		return p.errorf("%q: this server changes only passwords; usage: %s", clip(what), p.usage())
+	}
+	if err := p.login(); err != nil {
+		return err
+	}
+	pw, err := p.need("NEWPASSWORD")
+	if err != nil {
+		return err
+	}
+	if len(pw) > MaxPassword {
+		return p.errorf("NEWPASSWORD: longer than %d bytes", MaxPassword)
+	}
+	p.cmd.NewPassword = pw
+	return p.end()
+}
+
 // help parses "help [GAME] [COMMAND]" and "GAME help [COMMAND]".
 func (p *parser) help() error {
 	if p.more() && p.cmd.Game == "" {
@@ -287,9 +315,9 @@ func (p *parser) help() error {
 		v, ok := lookupVerb(word)
 		if !ok {
 			if p.cmd.Game == "" {
-				return p.errorf("%q is neither a game nor a command: want one of %s, or signup, %s", clip(word), gameList(), verbList())
+				return p.errorf("%q is neither a game nor a command: want one of %s, or signup, change, %s", clip(word), gameList(), verbList())
 			}
-			return p.errorf("COMMAND %q: want one of signup, %s", clip(word), verbList())
+			return p.errorf("COMMAND %q: want one of signup, change, %s", clip(word), verbList())
 		}
 		p.cmd.Topic = v
 	}

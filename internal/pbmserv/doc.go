@@ -13,7 +13,7 @@
 //	            (Service.Allow by the client's address) and dispatched;
 //	            errors as "error: ..." lines; the board's game-name check,
 //	            MOVE#N to the service's ply
-//	play.go     signup, challenge (--nagtime, --forfeittime; --totaltime
+//	play.go     signup, change password, challenge (--nagtime, --forfeittime; --totaltime
 //	            refused), move and its actions (propose, undo, accept,
 //	            reject, resign), queue, chat, limit, accept, reject, seek
 //	show.go     show BOARD[#N], show USERID [active], preview, history,

@@ -110,6 +110,8 @@ func (g *Gateway) run(ctx context.Context, sess *Session, cmd pbm.Command) (stri
 	switch cmd.Verb {
 	case pbm.Signup:
 		return g.signup(ctx, sess, cmd)
+	case pbm.Change:
+		return g.changePassword(ctx, sess, cmd)
 	case pbm.Help:
 		return help(cmd), nil
 	case pbm.Challenge:

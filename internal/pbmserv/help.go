@@ -12,6 +12,7 @@ import (
 // help is internal/pbm's package documentation.
 var helpLines = map[pbm.Verb]string{
 	pbm.Signup:      "create an account, with an e-mail address if you want one kept",
+	pbm.Change:      "choose a new password (8 bytes at least); your sessions elsewhere (web, API) are signed out",
 	pbm.Help:        "this help; for one command (help move) or one game (help nmm)",
 	pbm.Challenge:   "start a game between two players at once; USERID1 is white; --nagtime and --forfeittime are days (7 and 21 by default), -OPTION=VALUE changes the rules",
 	pbm.Move:        "play a move; with #N only if it is move N of the game, so that a command sent twice plays once; propose offers a draw, undo asks to take back your last move, accept and reject answer, resign gives up",

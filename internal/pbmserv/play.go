@@ -25,6 +25,17 @@ func (g *Gateway) signup(ctx context.Context, sess *Session, cmd pbm.Command) (s
 	return fmt.Sprintf("ok: signed up %s; start a game with: nmm challenge %s USERID2\n", u.Name, u.Name), nil
 }
 
+// changePassword: change password USERID PASSWORD NEWPASSWORD, pbmserv's
+// own command. The gateway has no token of its own, so every token of the
+// account is revoked: the web and API sessions sign in again.
+func (g *Gateway) changePassword(ctx context.Context, sess *Session, cmd pbm.Command) (string, error) {
+	u, err := g.svc.ChangePassword(ctx, sess.from(), cmd.User, cmd.Password, cmd.NewPassword, "")
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("ok: the password of %s is changed; its other sessions are signed out\n", u.Name), nil
+}
+
 // challenge: GAME challenge USERID1 USERID2 [options]: a game at once,
 // USERID1 white. Games under the preset's own rules are rated; a game
 // with rule options is not, as it does not belong in the preset's rating
