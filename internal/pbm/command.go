@@ -170,8 +170,8 @@ type Command struct {
 	User        string
 	Password    string
 	NewPassword string // change password: the new one
-	Opponent string // challenge: the second player
-	Email    string // signup: the address, or ""
+	Opponent    string // challenge: the second player
+	Email       string // signup: the address, or ""
 	// Move is the move of move and queue (zero for an Action); its point
 	// indices are those of the game's board.
 	Move   mill.Move

@@ -13,9 +13,10 @@
 //	            (Service.Allow by the client's address) and dispatched;
 //	            errors as "error: ..." lines; the board's game-name check,
 //	            MOVE#N to the service's ply
-//	play.go     signup, change password, challenge (--nagtime, --forfeittime; --totaltime
-//	            refused), move and its actions (propose, undo, accept,
-//	            reject, resign), queue, chat, limit, accept, reject, seek
+//	play.go     signup, change password, challenge (--nagtime,
+//	            --forfeittime; --totaltime refused), move and its actions
+//	            (propose, undo, accept, reject, resign), queue, chat,
+//	            limit, accept, reject, seek
 //	show.go     show BOARD[#N], show USERID [active], preview, history,
 //	            games, standings and ratings
 //	session.go  Session: a client's address and the boards its connection
