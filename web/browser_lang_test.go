@@ -108,6 +108,7 @@ func TestBrowserLanguages(t *testing.T) {
 		{"/rules/morabaraba", "rules", "rules-text", ""},
 		{"/signin", "signin", "signin-form", ""},
 		{"/signup", "signup", "signup-form", ""},
+		{"/account", "account", "account-none", ""},
 		{fmt.Sprintf("/game/%d", g.ID), "game", "result", ""},
 		{"/user/ann", "user", "user-games", ""},
 		{"/puzzle", "puzzle", "puzzle-page", ""},

@@ -24,7 +24,7 @@
 //	static/js/ui.js         shared parts: names, the new-game form, MoveList with the replay buttons and keys
 //	static/js/sound.js      optional WebAudio tones (off by default)
 //	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
-//	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, user, study, rules
+//	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, account, user, study, rules
 //	static/i18n/en.json     every visible string; i18n/LANG.json the same keys in another language
 //	static/data/rules.json  the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill);
 //	                        data/rules.LANG.json the same prose in another language, the same facts
@@ -51,6 +51,8 @@
 //	                   (#/play?variant=ID preselects the variant)
 //	#/game/ID          a game: live over /api/game/ID/ws (with ?token= to play), replay when it is over
 //	#/signin, #/signup the account (the token in localStorage under morris.session)
+//	#/account          a new password (the other sessions signed out), sign out everywhere, delete the
+//	                   account (the password and a tick to confirm)
 //	#/user/NAME        ratings per variant (provisional marked), game history
 //	#/study            analysis board (any preset, engine evaluation), import and export of records
 //	                   (#/study?rules=RULES starts from a preset with overrides, "lasker,flying=never";
@@ -73,7 +75,7 @@
 // window.morrisDebug.missingKeys() the keys the pages asked for that its
 // file lacked (shown in English). window.morrisDebug.state() returns the
 // page's state as plain JSON:
-// always page ("home", "play", "game", "signin", "signup", "user", "study",
+// always page ("home", "play", "game", "signin", "signup", "account", "user", "study",
 // "rules", "puzzle", "notfound"); on the puzzle page id, status, moves (the
 // line played, the defence's replies included), position, legal and
 // puzzleRating (the rating change of an attempt just ended, or null); on a game page also id, version (the last version
@@ -150,7 +152,11 @@
 //	                seek, challenge (lobby) or engine (#/play, inside engine-page)
 //	accounts        signin-form, signin-name, signin-password, signin-submit, signin-error, signin-to-signup,
 //	                signup-form, signup-name, signup-password, signup-email, signup-submit, signup-error,
-//	                signup-to-signin
+//	                signup-to-signin; nav-account (the header's link to #/account), account-page,
+//	                account-none (not signed in, or a guest), password-form, password-current,
+//	                password-new, password-submit, password-error, password-done, signout-all,
+//	                signout-all-error, delete-form, delete-password, delete-confirm (the tick),
+//	                delete-submit (disabled until ticked), delete-error
 //	player page     user-name, user-ratings, rating-VARIANT (data-provisional), user-games, user-game-ID,
 //	                user-games-more, user-challenge, user-error, vacation-form, vacation-days, vacation-submit, vacation-result (on one's own page)
 //	study           study-page, study-info, study-variant (data-rules), status, study-hands (with

@@ -14,6 +14,7 @@ import * as user from './pages/user.js';
 import * as study from './pages/study.js';
 import * as rules from './pages/rules.js';
 import * as puzzle from './pages/puzzle.js';
+import * as account from './pages/account.js';
 
 const routes = [
   [/^\/?$/, home.mount, 'home'],
@@ -21,6 +22,7 @@ const routes = [
   [/^\/game\/(\d+)$/, game.mount, 'game'],
   [/^\/signin$/, auth.mountSignIn, 'signin'],
   [/^\/signup$/, auth.mountSignUp, 'signup'],
+  [/^\/account$/, account.mount, 'account'],
   [/^\/user\/([^/]+)$/, user.mount, 'user'],
   [/^\/study$/, study.mount, 'study'],
   [/^\/study\/game\/(\d+)$/, study.mountGame, 'study'],
@@ -126,7 +128,8 @@ function renderAccount() {
   replace(el, sound,
     h('a', { href: '#/user/' + encodeURIComponent(s.name), class: 'me', testid: 'nav-me', 'data-name': s.name },
       s.name, s.guest ? h('span', { class: 'badge' }, t('account.guest')) : null),
-    s.guest ? h('a', { href: '#/signup', class: 'btn-link', testid: 'nav-signup' }, t('nav.signup')) : null,
+    s.guest ? h('a', { href: '#/signup', class: 'btn-link', testid: 'nav-signup' }, t('nav.signup'))
+      : h('a', { href: '#/account', class: 'btn-link', testid: 'nav-account' }, t('nav.account')),
     h('button', {
       type: 'button', class: 'btn-link', testid: 'nav-signout',
       onclick: async () => {

@@ -49,7 +49,7 @@ export function mountSignIn(main, _params, app, query) {
 export function mountSignUp(main, _params, app, query) {
   app.title(t('auth.signUpTitle'));
   const name = h('input', { id: 'signup-name', name: 'username', type: 'text', required: true, minlength: '2', maxlength: '20', autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', testid: 'signup-name' });
-  const password = h('input', { id: 'signup-password', name: 'password', type: 'password', required: true, minlength: '4', maxlength: '128', autocomplete: 'new-password', testid: 'signup-password' });
+  const password = h('input', { id: 'signup-password', name: 'password', type: 'password', required: true, minlength: '8', maxlength: '128', autocomplete: 'new-password', testid: 'signup-password' });
   const email = h('input', { id: 'signup-email', name: 'email', type: 'email', autocomplete: 'email', testid: 'signup-email' });
   const error = h('p', { class: 'form-error', role: 'alert', testid: 'signup-error' });
   const button = h('button', { type: 'submit', class: 'btn primary', testid: 'signup-submit' }, t('auth.signUp'));
