@@ -47,16 +47,16 @@ func TestEndToEndMixed(t *testing.T) {
 	ctx := context.Background()
 
 	// ann signs up over the pbmserv port, bob over the HTTP API.
-	if got := dialPBM(t, pbmAddr).do("signup ann pw-ann"); !strings.HasPrefix(got, "ok: signed up ann") {
+	if got := dialPBM(t, pbmAddr).do("signup ann secret-ann"); !strings.HasPrefix(got, "ok: signed up ann") {
 		t.Fatalf("signup over pbmserv: got %q, want %q", firstLineOf(got), "ok: signed up ann...")
 	}
-	if _, err := p.call(ctx, "POST", "/api/account", "", map[string]string{"name": "bob", "password": "pw-bob"}, nil); err != nil {
+	if _, err := p.call(ctx, "POST", "/api/account", "", map[string]string{"name": "bob", "password": "secret-bob"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	tokens := map[mill.Color]string{}
 	for c, name := range map[mill.Color]string{mill.White: "ann", mill.Black: "bob"} {
 		var tok struct{ Token string }
-		if _, err := p.call(ctx, "POST", "/api/token", "", map[string]string{"name": name, "password": "pw-" + name}, &tok); err != nil {
+		if _, err := p.call(ctx, "POST", "/api/token", "", map[string]string{"name": name, "password": "secret-" + name}, &tok); err != nil {
 			t.Fatal(err)
 		}
 		tokens[c] = tok.Token
@@ -150,7 +150,7 @@ func e2eGame(t *testing.T, p *serverProc, pbmAddr string, tokens map[mill.Color]
 		text, pbmText := pos.MoveText(mv), board.MoveText(mv, mill.Pbm)
 		switch door := (ply + i) % 3; door {
 		case 0: // pbmserv, with #N: a second time it is refused
-			line := fmt.Sprintf("%s move %d %s pw-%s %s#%d", game, id, names[side], names[side], pbmText, ply+1)
+			line := fmt.Sprintf("%s move %d %s secret-%s %s#%d", game, id, names[side], names[side], pbmText, ply+1)
 			want := fmt.Sprintf("ok: board %d: move %d %s played by %s\n", id, ply+1, pbmText, names[side])
 			if got := pbmOf[side].do(line); !strings.HasPrefix(got, want) {
 				t.Fatalf("ply %d over pbmserv, %q: got\n%s\nwant it to start %q\nafter %v", ply, line, got, want, played)
@@ -195,7 +195,7 @@ func e2eGame(t *testing.T, p *serverProc, pbmAddr string, tokens map[mill.Color]
 		side := g.Position().SideToMove()
 		switch door := i % 3; door {
 		case 0:
-			line := fmt.Sprintf("%s move %d %s pw-%s resign", game, id, names[side], names[side])
+			line := fmt.Sprintf("%s move %d %s secret-%s resign", game, id, names[side], names[side])
 			if got := pbmOf[side].do(line); !strings.HasPrefix(got, "ok: ") {
 				t.Fatalf("%q: got %q", line, firstLineOf(got))
 			}

@@ -33,11 +33,11 @@ func TestTwoProcessesOnePostgres(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	annA := a.account(t, "ann")
-	if _, err := b.call(ctx, "POST", "/api/account", "", map[string]string{"name": "bob", "password": "pw-bob"}, nil); err != nil {
+	if _, err := b.call(ctx, "POST", "/api/account", "", map[string]string{"name": "bob", "password": "secret-bob"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var tok struct{ Token string }
-	if _, err := a.call(ctx, "POST", "/api/token", "", map[string]string{"name": "bob", "password": "pw-bob"}, &tok); err != nil {
+	if _, err := a.call(ctx, "POST", "/api/token", "", map[string]string{"name": "bob", "password": "secret-bob"}, &tok); err != nil {
 		t.Fatalf("bob, made on the second process, signs in on the first: %v", err)
 	}
 	bobA := tok.Token

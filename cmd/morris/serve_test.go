@@ -135,11 +135,11 @@ func (p *serverProc) call(ctx context.Context, method, path, token string, body,
 func (p *serverProc) account(t testing.TB, name string) string {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := p.call(ctx, "POST", "/api/account", "", map[string]string{"name": name, "password": "pw-" + name}, nil); err != nil {
+	if _, err := p.call(ctx, "POST", "/api/account", "", map[string]string{"name": name, "password": "secret-" + name}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var tok struct{ Token string }
-	if _, err := p.call(ctx, "POST", "/api/token", "", map[string]string{"name": name, "password": "pw-" + name}, &tok); err != nil {
+	if _, err := p.call(ctx, "POST", "/api/token", "", map[string]string{"name": name, "password": "secret-" + name}, &tok); err != nil {
 		t.Fatal(err)
 	}
 	return tok.Token
