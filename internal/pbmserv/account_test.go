@@ -34,7 +34,7 @@ func TestChangePassword(t *testing.T) {
 		{"nmm move 101 ann new-secret D6", []string{"ok: "}, nil},
 		{"help change", []string{"change password USERID PASSWORD NEWPASSWORD", "signed out"}, nil},
 	})
-	if _, err := svc.Authenticate(context.Background(), tok); err == nil {
+	if _, err := svc.Authenticate(context.Background(), "test", tok); err == nil {
 		t.Error("an API token of ann's is taken after a change of password over pbmserv")
 	}
 }
