@@ -64,7 +64,11 @@ func (s *Service) ChangePassword(ctx context.Context, from, name, old, new, keep
 	if err != nil {
 		return User{}, err
 	}
-	h, err := auth.Hash(new, s.cfg.Hash)
+	var h string
+	err = s.hashing(ctx, func() (err error) {
+		h, err = auth.Hash(new, s.cfg.Hash)
+		return err
+	})
 	if err != nil {
 		return User{}, err
 	}
