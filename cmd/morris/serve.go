@@ -139,8 +139,13 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	debugAddr := fs.String("debug-addr", env("MORRIS_DEBUG_ADDR", ""), "address of Go's profiler (net/http/pprof under /debug/pprof/), to find where a server spends its time; empty for none; keep it private, never behind the proxy (MORRIS_DEBUG_ADDR)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
 	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
+	quotaFlag := quotaFlags(fs) // quotas.go
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
+	}
+	quotas, err := quotaFlag()
+	if err != nil {
+		return badInput("%v", err)
 	}
 	if fs.NArg() > 0 {
 		return badInput("unexpected argument %q", fs.Arg(0))
@@ -175,7 +180,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *hash < 1 || *hash > uci.MaxHash {
 		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
 	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams, bench: *noLimits, trusted: trusted, debugAddr: *debugAddr}, log, stdout)
+	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams, bench: *noLimits, trusted: trusted, debugAddr: *debugAddr, quotas: quotas}, log, stdout)
 }
 
 type serveConfig struct {
@@ -192,6 +197,8 @@ type serveConfig struct {
 	// bench lifts the rate limits, for bench-server's own server: its
 	// users come from one address and play many games each.
 	bench bool
+	// quotas are the quotas' flags (quotas.go; zero: the service's defaults).
+	quotas quotaConfig
 }
 
 func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Writer) error {
@@ -237,6 +244,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 		cfg.Rates = server.DefaultRates
 		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate
 	}
+	c.quotas.apply(&cfg)
 	if c.bench {
 		cfg.Rates = server.NoRates
 	}

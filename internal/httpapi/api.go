@@ -126,6 +126,7 @@ func New(cfg Config) http.Handler {
 	h("POST /api/game/{id}/draw/{answer}", a.offer)
 	h("POST /api/game/{id}/takeback/{answer}", a.offer)
 	h("POST /api/game/{id}/chat", a.chat)
+	h("GET /api/game/{id}/chat", a.chatHistory)
 	h("POST /api/game/{id}/follow", a.follow)
 	h("DELETE /api/game/{id}/follow", a.unfollow)
 	// People and ratings.

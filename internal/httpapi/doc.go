@@ -13,6 +13,8 @@
 //	account.go   a new password, signing out everywhere, deleting the account; streams that end with their token
 //	streams.go   the game stream and the account stream (NDJSON), the game's WebSocket
 //	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
+//	puzzles.go   puzzles: the daily one, the next to try, the moves of an attempt, a player's history
+//	quotas.go    the pages of a game's chat (GET /api/game/{id}/chat)
 //
 // # Tests
 //

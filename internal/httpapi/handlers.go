@@ -558,7 +558,7 @@ func (a *api) requestReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rv, err := a.svc.RequestReview(r.Context(), id)
+	rv, err := a.svc.RequestReview(r.Context(), a.remote(r), id)
 	if err != nil {
 		return err
 	}
@@ -593,7 +593,7 @@ func (a *api) requestRecordReview(w http.ResponseWriter, r *http.Request) error 
 	if b.Position != "" && b.Rules != "" {
 		return httpError(http.StatusBadRequest, "a position carries its rules: give position or rules, not both")
 	}
-	rv, err := a.svc.RequestRecordReview(r.Context(), b.Rules, b.Position, b.Moves)
+	rv, err := a.svc.RequestRecordReview(r.Context(), a.remote(r), b.Rules, b.Position, b.Moves)
 	if err != nil {
 		return err
 	}

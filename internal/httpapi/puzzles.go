@@ -77,7 +77,7 @@ func (a *api) puzzleMoves(w http.ResponseWriter, r *http.Request) error {
 	if err := readJSON(r, &b); err != nil {
 		return err
 	}
-	ans, err := a.svc.PuzzleMoves(r.Context(), u, id, b.Moves)
+	ans, err := a.svc.PuzzleMoves(r.Context(), a.remote(r), u, id, b.Moves)
 	if err != nil {
 		return err
 	}

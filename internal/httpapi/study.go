@@ -286,7 +286,7 @@ func (a *api) analysis(w http.ResponseWriter, r *http.Request) error {
 	if d == 0 {
 		d = time.Second
 	}
-	res, err := a.svc.Analyze(r.Context(), g.Positions(), b.Depth, d)
+	res, err := a.svc.Analyze(r.Context(), a.remote(r), g.Positions(), b.Depth, d)
 	if err != nil {
 		return err
 	}

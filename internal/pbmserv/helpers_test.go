@@ -28,7 +28,10 @@ func newService(t testing.TB, rates server.Rates) *server.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := server.New(server.Config{Store: st, Hash: auth.Test, Rates: rates, PollEvery: 50 * time.Millisecond})
+	// A take-back asked for again at once after a declined one (TestPushes):
+	// the quota's wait is the service's business (internal/server).
+	quotas := server.Quotas{TakebackDelay: time.Nanosecond}
+	s, err := server.New(server.Config{Store: st, Hash: auth.Test, Rates: rates, Quotas: quotas, PollEvery: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/morrisgame/morris/mill"
@@ -48,6 +49,12 @@ type analyst struct {
 	sem  chan struct{}
 	wake chan struct{} // an analysis was handed over by another process
 	e    *engine
+	// queue admits the analyses (analysisQueue): how many wait or run,
+	// by address, and the answers awaited from other processes.
+	queue analysisQueue
+	// polls counts the looks in the store for an answer (a test's
+	// measure that the wait is woken, not polled).
+	polls atomic.Int64
 }
 
 func newAnalyst() analyst {
@@ -56,12 +63,14 @@ func newAnalyst() analyst {
 
 // Analyze searches history's last position (the positions of the game
 // before it count for repetitions) for at most d, up to depth (0: no
-// limit but the time). Analyses run one at a time, at full strength, as
+// limit but the time), for a caller at address from ("" for the server's
+// own, which no quota counts): Quotas.AnalysisQueue analyses wait or run
+// at most, Quotas.AnalysisPerAddress of one address (analysisQueue). Analyses run one at a time, at full strength, as
 // `morris engine` analyses (go depth N movetime MS, or go infinite): the
 // same engine, the table kept from one analysis to the next under the same
 // rules (the table does not tell rule sets apart: it is cleared when they
 // change), and the endgame databases for the rules they cover.
-func (s *Service) Analyze(ctx context.Context, history []mill.Position, depth int, d time.Duration) (Analysis, error) {
+func (s *Service) Analyze(ctx context.Context, from string, history []mill.Position, depth int, d time.Duration) (Analysis, error) {
 	if len(history) == 0 {
 		return Analysis{}, errorf(BadRequest, "no position to analyse")
 	}
@@ -75,6 +84,11 @@ func (s *Service) Analyze(ctx context.Context, history []mill.Position, depth in
 	if o, _ := root.Status(); o != mill.NoOutcome {
 		return Analysis{ScoreText: o.String()}, nil
 	}
+	release, err := s.admitAnalysis(ctx, from)
+	if err != nil {
+		return Analysis{}, err
+	}
+	defer release()
 	if s.shared {
 		return s.analyzeShared(ctx, history, depth, d)
 	}
@@ -180,8 +194,12 @@ func (s *Service) analyzeShared(ctx context.Context, history []mill.Position, de
 		s.st.DropAnalyses(c, id, now.Add(-time.Minute))
 		cancel()
 	}()
+	// The answer's notification wakes the wait (analysisAnswered); the
+	// slow poll is only for one lost with a connection.
+	answered, forget := s.analysis.queue.await(id)
+	defer forget()
 	s.hub.relayAnalysis()
-	poll := time.NewTicker(20 * time.Millisecond)
+	poll := time.NewTicker(s.cfg.AnalysisPollEvery)
 	defer poll.Stop()
 	deadline := time.NewTimer(d + 10*time.Second)
 	defer deadline.Stop()
@@ -198,25 +216,38 @@ func (s *Service) analyzeShared(ctx context.Context, history []mill.Position, de
 			}
 			<-s.analysis.sem
 			local = nil // another process has it: wait for its answer
+		case <-answered:
+			if ans, ok, err := s.handedAnswer(ctx, id); ok || err != nil {
+				return ans, err
+			}
 		case <-poll.C:
-			j, err := s.st.AnalysisOf(ctx, id)
-			if err != nil || !j.Done {
-				continue
+			if ans, ok, err := s.handedAnswer(ctx, id); ok || err != nil {
+				return ans, err
 			}
-			var ans analysisAnswer
-			if err := json.Unmarshal([]byte(j.Result), &ans); err != nil {
-				return Analysis{}, err
-			}
-			if ans.Error != "" {
-				return Analysis{}, errorf(Internal, "analysis by %s: %s", ans.By, ans.Error)
-			}
-			return ans.Analysis, nil
 		case <-ctx.Done():
 			return Analysis{}, ctx.Err()
 		case <-deadline.C:
 			return Analysis{}, errorf(Internal, "analysis %d: no answer from the process that took it", id)
 		}
 	}
+}
+
+// handedAnswer looks in the store for the answer to the analysis id handed
+// over: ok once it is there.
+func (s *Service) handedAnswer(ctx context.Context, id int64) (Analysis, bool, error) {
+	s.analysis.polls.Add(1)
+	j, err := s.st.AnalysisOf(ctx, id)
+	if err != nil || !j.Done {
+		return Analysis{}, false, nil // not yet (or the store is away a moment: the poll comes back)
+	}
+	var ans analysisAnswer
+	if err := json.Unmarshal([]byte(j.Result), &ans); err != nil {
+		return Analysis{}, false, err
+	}
+	if ans.Error != "" {
+		return Analysis{}, false, errorf(Internal, "analysis by %s: %s", ans.By, ans.Error)
+	}
+	return ans.Analysis, true, nil
 }
 
 // analysisWorker runs the analyses other processes hand over while this
@@ -278,5 +309,7 @@ func (s *Service) runHanded() bool {
 	if err := s.st.FinishAnalysis(s.ctx, j.ID, string(raw)); err != nil && s.ctx.Err() == nil {
 		s.log.Warn("an analysis handed over: its answer", "id", j.ID, "err", err)
 	}
+	s.analysisAnswered(j.ID) // the asker may be here
+	s.hub.relayAnalysisAnswered(j.ID)
 	return true
 }

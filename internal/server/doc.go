@@ -31,7 +31,7 @@
 //	engine.go      the engine's moves off the request path: a bounded pool of workers taking the
 //	               engine's turns as jobs from the store (any process sharing it); the engine
 //	               as morris engine builds it, and the gate of the endgame databases per game's rules
-//	analysis.go    the analysis board's engine, one search at a time
+//	analysis.go    the analysis board's engine, one search at a time (admitted by quotas.go)
 //	events.go      the JSON of changes (internal/wire) and who is told
 //	hub.go         the in-process fan-out of events to listeners (news only: the store has the truth)
 //	relay.go       the events of processes sharing a PostgreSQL database, carried between them (NOTIFY)
@@ -39,6 +39,10 @@
 //	queries.go     reads: a game in full, lists, standings, ratings, records
 //	limits.go      rate limits (token buckets by kind and hashed key, bounded in memory), the cache
 //	               of checked passwords and of tokens; service.go bounds argon2id (hashing)
+//	quotas.go      the quotas beyond the command rate: chat (a rate per player and game, the chat after
+//	               the end, the history kept and paged), draw and take-back offers, vacations, the
+//	               analysis queue (per address, and the wake of an answer from another process), reviews
+//	               per address, puzzle moves
 //	metrics.go     Prometheus metrics
 //	errors.go      Error and its Kind (an HTTP status, a pbmserv error line)
 //

@@ -234,7 +234,8 @@ func (s *Service) afterChange(o *owner) {
 // full returns the gameFull of a game from the store.
 func (s *Service) full(ctx context.Context, snap store.Snapshot, game *mill.Game) (wire.GameFull, error) {
 	g := snap.Game
-	chat, err := s.st.Chat(ctx, g.ID, 0)
+	// The last ChatHistory messages; the older ones are a GET away.
+	chat, more, err := s.st.ChatPage(ctx, g.ID, 0, g.Version+1, ChatHistory)
 	if err != nil {
 		return wire.GameFull{}, err
 	}
@@ -242,7 +243,7 @@ func (s *Service) full(ctx context.Context, snap store.Snapshot, game *mill.Game
 		Type: "gameFull", ID: g.ID, Variant: g.Variant, Rules: g.Rules, Rated: g.Rated,
 		White: player(g.White, g.WhiteName), Black: player(g.Black, g.BlackName),
 		Start: game.Start().String(), Control: wireControl(g.Control), EngineLevel: g.EngineLevel,
-		CreatedMs: g.CreatedAt.UnixMilli(), Chat: []wire.Chat{},
+		CreatedMs: g.CreatedAt.UnixMilli(), Chat: []wire.Chat{}, ChatMore: more,
 	}
 	if g.HasSeed {
 		seed := g.Seed

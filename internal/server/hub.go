@@ -169,6 +169,14 @@ func (h *hub) relayAnalysis() {
 	}
 }
 
+// relayAnalysisAnswered tells the other processes that the analysis id
+// handed over has its answer, so that the one that asked reads it at once.
+func (h *hub) relayAnalysisAnswered(id int64) {
+	if h.relay != nil {
+		h.relay("A", id, Event{})
+	}
+}
+
 // relaying reports whether events go to other processes too.
 func (h *hub) relaying() bool { return h.relay != nil }
 

@@ -20,6 +20,9 @@ type Rates struct {
 	Token, TokenBurst         float64 // POST /api/token per address, right or wrong
 	TokenUser, TokenUserBurst float64 // tokens made per user (successful sign-ins for a token)
 	BadToken, BadTokenBurst   float64 // calls with an unknown or expired token per address
+	Chat, ChatBurst           float64 // chat messages per player and game (quotas.go)
+	Review, ReviewBurst       float64 // new reviews asked for per address (quotas.go)
+	Puzzle, PuzzleBurst       float64 // puzzle moves sent per user, or address without one (quotas.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
 	// same as none), then any others at random: memory never grows with
@@ -32,7 +35,10 @@ type Rates struct {
 // hour per address (burst 20); 20 commands a second per user (burst 50);
 // 30 token requests a minute per address (burst 30); 20 tokens an hour per
 // user (burst 20); 30 calls with a bad token a minute per address (burst
-// 30). An honest player meets none of them.
+// 30); and the quotas' (quotas.go): a chat message a second per player and
+// game (burst 10), 20 new reviews an hour per address (burst 10), a puzzle
+// move a second per user or address (burst 30). An honest player meets
+// none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -41,6 +47,9 @@ var DefaultRates = Rates{
 	Token: 30.0 / 60, TokenBurst: 30,
 	TokenUser: 20.0 / 3600, TokenUserBurst: 20,
 	BadToken: 30.0 / 60, BadTokenBurst: 30,
+	Chat: 1, ChatBurst: 10,
+	Review: 20.0 / 3600, ReviewBurst: 10,
+	Puzzle: 1, PuzzleBurst: 30,
 	MaxKeys: 100000,
 }
 
@@ -50,6 +59,7 @@ var NoRates = Rates{
 	Signup: 1e6, SignupBurst: 1e6, Command: 1e6, CommandBurst: 1e6,
 	Token: 1e6, TokenBurst: 1e6, TokenUser: 1e6, TokenUserBurst: 1e6,
 	BadToken: 1e6, BadTokenBurst: 1e6,
+	Chat: 1e6, ChatBurst: 1e6, Review: 1e6, ReviewBurst: 1e6, Puzzle: 1e6, PuzzleBurst: 1e6,
 }
 
 // withDefaults fills the zero pairs of r from DefaultRates.
@@ -67,6 +77,9 @@ func (r Rates) withDefaults() Rates {
 	pair(&r.Token, &r.TokenBurst, d.Token, d.TokenBurst)
 	pair(&r.TokenUser, &r.TokenUserBurst, d.TokenUser, d.TokenUserBurst)
 	pair(&r.BadToken, &r.BadTokenBurst, d.BadToken, d.BadTokenBurst)
+	pair(&r.Chat, &r.ChatBurst, d.Chat, d.ChatBurst)
+	pair(&r.Review, &r.ReviewBurst, d.Review, d.ReviewBurst)
+	pair(&r.Puzzle, &r.PuzzleBurst, d.Puzzle, d.PuzzleBurst)
 	if r.MaxKeys <= 0 {
 		r.MaxKeys = d.MaxKeys
 	}
@@ -83,6 +96,9 @@ const (
 	kindToken     = "token"      // address
 	kindTokenUser = "token-user" // user id
 	kindBadToken  = "bad-token"  // address
+	kindChat      = "chat"       // user and game (quotas.go)
+	kindReview    = "review"     // address (quotas.go)
+	kindPuzzle    = "puzzle"     // user, or address (quotas.go)
 )
 
 // limiters are token buckets by kind and key. They live in one process's
@@ -153,6 +169,12 @@ func (ls *limiters) rateOf(kind string) (float64, float64) {
 		return r.TokenUser, r.TokenUserBurst
 	case kindBadToken:
 		return r.BadToken, r.BadTokenBurst
+	case kindChat:
+		return r.Chat, r.ChatBurst
+	case kindReview:
+		return r.Review, r.ReviewBurst
+	case kindPuzzle:
+		return r.Puzzle, r.PuzzleBurst
 	default:
 		return r.Command, r.CommandBurst
 	}

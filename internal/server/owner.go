@@ -34,6 +34,9 @@ type owner struct {
 	// through another process sharing the database is found by the
 	// sweeper instead.)
 	queued bool
+	// offerLog is what the quotas of offers remember (quotas.go): outside
+	// the copy, so that a reload keeps it.
+	offerLog offerLog
 
 	// heard holds the changes other processes made to the game while mu
 	// was held here (Service.follow); the next to lock the owner plays

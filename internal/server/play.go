@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -300,26 +301,34 @@ func (s *Service) Offer(ctx context.Context, user User, id int64, kind store.Off
 		if err != nil {
 			return err
 		}
-		if of, ok := o.pending(kind); ok && of.Side != int(side) {
-			return s.answerLocked(ctx, o, side, kind, true)
+		if of, ok := o.pending(kind); ok {
+			if of.Side != int(side) {
+				return s.answerLocked(ctx, o, side, kind, true)
+			}
+			return nil // made already: nothing new to tell the opponent
 		}
 		if kind == Takeback {
 			if _, err := o.takebackTo(side); err != nil {
 				return err
 			}
 		}
+		now := s.now()
+		if o.g.EngineLevel != 0 && kind == Takeback {
+			return s.takebackLocked(ctx, o, side) // the engine grants them all
+		}
+		if err := s.mayOffer(o, side, kind, now); err != nil {
+			return err
+		}
 		if o.g.EngineLevel != 0 {
-			if kind == Takeback {
-				return s.takebackLocked(ctx, o, side)
-			}
+			o.offerLog.offered(side, kind, o.g.Ply)
 			return errorf(Conflict, "the engine declines the draw")
 		}
-		now := s.now()
 		of := store.Offer{Kind: kind, Side: int(side), Ply: o.g.Ply, At: now}
 		v, err := s.st.SetOffer(ctx, o.id, of)
 		if err != nil {
 			return o.reloadAfter(ctx, err)
 		}
+		o.offerLog.offered(side, kind, o.g.Ply)
 		o.g.Version = v
 		o.offers = append(removeOffer(o.offers, kind), of)
 		s.publishState(o)
@@ -377,12 +386,17 @@ func (s *Service) answerLocked(ctx context.Context, o *owner, side mill.Color, k
 		if kind == Draw {
 			return s.finishLocked(ctx, o, mill.Draw, mill.Agreement)
 		}
-		return s.takebackLocked(ctx, o, side.Other())
+		if err := s.takebackLocked(ctx, o, side.Other()); err != nil {
+			return err
+		}
+		o.offerLog.answered(side.Other(), kind, true, s.now())
+		return nil
 	}
 	v, err := s.st.ClearOffer(ctx, o.id, kind)
 	if err != nil {
 		return o.reloadAfter(ctx, err)
 	}
+	o.offerLog.answered(side.Other(), kind, false, s.now())
 	o.g.Version = v
 	o.offers = removeOffer(o.offers, kind)
 	s.publishState(o)
@@ -439,7 +453,9 @@ func (s *Service) takebackLocked(ctx context.Context, o *owner, side mill.Color)
 const MaxChat = 500
 
 // Chat sends a message to a game's players and watchers. Only the players
-// speak; spectators watch.
+// speak; spectators watch. A player's messages in a game are rate limited
+// (Rates.Chat), and a finished game's chat closes Quotas.ChatAfterEnd
+// after the end.
 func (s *Service) Chat(ctx context.Context, user User, id int64, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" || len(text) > MaxChat || !utf8.ValidString(text) {
@@ -450,12 +466,18 @@ func (s *Service) Chat(ctx context.Context, user User, id int64, text string) er
 			return errorf(BadRequest, "a chat message holds no control characters")
 		}
 	}
+	if err := s.spend(kindChat, chatKey(user.ID, id), fmt.Sprintf("too many chat messages in game %d", id)); err != nil {
+		return err
+	}
 	return s.locked(ctx, id, func(o *owner) error {
 		if _, err := o.player(user.ID); err != nil {
 			return err
 		}
 		now := s.now()
-		v, err := s.st.AddChat(ctx, store.ChatMessage{Game: o.id, User: user.ID, Text: text, At: now})
+		if err := s.chatOpen(o); err != nil {
+			return err
+		}
+		v, err := s.st.AddChatKeeping(ctx, store.ChatMessage{Game: o.id, User: user.ID, Text: text, At: now}, s.cfg.Quotas.ChatKept)
 		if err != nil {
 			return o.reloadAfter(ctx, err)
 		}

@@ -89,8 +89,13 @@ func (s *Service) NextPuzzle(ctx context.Context, user *User) (wire.Puzzle, erro
 
 // PuzzleMoves answers the solver's moves so far at a puzzle (in either
 // notation); user, if not nil, is the signed-in player whose attempt is
-// kept when it ends.
-func (s *Service) PuzzleMoves(ctx context.Context, user *User, id int64, moves []string) (wire.PuzzleAnswer, error) {
+// kept when it ends, and from the caller's address. Each call spends the
+// puzzle rate of the user, or of the address without one (Rates.Puzzle),
+// so that nobody finds solutions by trying every move.
+func (s *Service) PuzzleMoves(ctx context.Context, from string, user *User, id int64, moves []string) (wire.PuzzleAnswer, error) {
+	if err := s.spend(kindPuzzle, puzzleKey(user, from), "too many puzzle moves"); err != nil {
+		return wire.PuzzleAnswer{}, err
+	}
 	p, err := s.st.Puzzle(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.PuzzleAnswer{}, puzzleNotFound(id)

@@ -39,11 +39,11 @@ func TestPuzzles(t *testing.T) {
 	if _, err := s.DailyPuzzle(ctx); err != nil {
 		t.Fatal(err)
 	}
-	first, err := s.PuzzleMoves(ctx, &ann, p1, []string{"d2-d3"})
+	first, err := s.PuzzleMoves(ctx, "", &ann, p1, []string{"d2-d3"})
 	if err != nil || !first.Correct || first.Done || first.Reply != "a7-a4" {
 		t.Fatalf("the first move: %+v, %v", first, err)
 	}
-	done, err := s.PuzzleMoves(ctx, &ann, p1, []string{"d2-d3", "d3-d2"})
+	done, err := s.PuzzleMoves(ctx, "", &ann, p1, []string{"d2-d3", "d3-d2"})
 	if err != nil || !done.Solved || !done.Done || done.Rating == nil || done.Rating.After <= done.Rating.Before {
 		t.Fatalf("solved: %+v, %v", done, err)
 	}
@@ -51,7 +51,7 @@ func TestPuzzles(t *testing.T) {
 	if pz.Rating >= rating.DefaultR || pz.Plays != 1 || pz.Solved != 1 {
 		t.Errorf("the solved puzzle: %+v", pz)
 	}
-	again, err := s.PuzzleMoves(ctx, &ann, p1, []string{"d2-d3", "d3-d2"})
+	again, err := s.PuzzleMoves(ctx, "", &ann, p1, []string{"d2-d3", "d3-d2"})
 	if err != nil || !again.Solved || again.Rating != nil {
 		t.Errorf("solved again: %+v, %v (want no rating change)", again, err)
 	}
@@ -59,11 +59,11 @@ func TestPuzzles(t *testing.T) {
 	if err != nil || next.ID != p2 {
 		t.Errorf("the next puzzle: %+v, %v; want %d", next, err, p2)
 	}
-	fail, err := s.PuzzleMoves(ctx, &ann, p2, []string{"g7-d7"})
+	fail, err := s.PuzzleMoves(ctx, "", &ann, p2, []string{"g7-d7"})
 	if err != nil || fail.Correct || !fail.Done || fail.Solved || len(fail.Solution) != 3 || fail.Rating == nil || fail.Rating.After >= fail.Rating.Before {
 		t.Fatalf("failed: %+v, %v", fail, err)
 	}
-	anon, err := s.PuzzleMoves(ctx, nil, p2, []string{"a7-a4", "a4-a7"})
+	anon, err := s.PuzzleMoves(ctx, "", nil, p2, []string{"a7-a4", "a4-a7"})
 	if err != nil || !anon.Solved || anon.Rating != nil {
 		t.Errorf("anonymous: %+v, %v", anon, err)
 	}
@@ -80,7 +80,7 @@ func TestPuzzles(t *testing.T) {
 		"not legal":       {"d2-d5"},
 		"after one wrong": {"d2-d1", "d3-d2"},
 	} {
-		if _, err := s.PuzzleMoves(ctx, &ann, p1, moves); KindOf(err) != BadRequest {
+		if _, err := s.PuzzleMoves(ctx, "", &ann, p1, moves); KindOf(err) != BadRequest {
 			t.Errorf("%s: %v, want a bad request", name, err)
 		}
 	}

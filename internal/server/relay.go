@@ -34,7 +34,7 @@ import (
 // relayNote is one notification's payload.
 type relayNote struct {
 	Origin  string          `json:"o"`           // the sending process
-	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "t": tokens revoked
+	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "A": one answered, "t": tokens revoked
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
@@ -168,6 +168,8 @@ func (r *relay) heard(payload string) {
 		case r.s.analysis.wake <- struct{}{}:
 		default:
 		}
+	case "A":
+		r.s.analysisAnswered(n.ID)
 	}
 }
 

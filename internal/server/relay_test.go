@@ -182,7 +182,7 @@ func TestAnalysisHandedOver(t *testing.T) {
 
 	a.analysis.sem <- struct{}{} // a's analyst is busy
 	began := time.Now()
-	res, err := a.Analyze(ctx, history, 4, time.Second)
+	res, err := a.Analyze(ctx, "", history, 4, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestAnalysisHandedOver(t *testing.T) {
 	b.analysis.sem <- struct{}{} // both busy
 	done := make(chan error, 1)
 	go func() {
-		_, err := a.Analyze(ctx, history, 4, time.Second)
+		_, err := a.Analyze(ctx, "", history, 4, time.Second)
 		done <- err
 	}()
 	select {

@@ -29,9 +29,11 @@ import (
 // without a word of progress; another process takes it after that.
 const reviewLease = time.Minute
 
-// RequestReview asks for the review of a finished game and returns where
-// it stands (done at once if it was done before).
-func (s *Service) RequestReview(ctx context.Context, id int64) (wire.Review, error) {
+// RequestReview asks for the review of a finished game, for a caller at
+// address from, and returns where it stands (done at once if it was done
+// before). A new review spends from's review rate and takes one of its
+// slots (reviewSlot).
+func (s *Service) RequestReview(ctx context.Context, from string, id int64) (wire.Review, error) {
 	// The game's row says what is needed (its end, its moves' count):
 	// the moves themselves are the worker's to read.
 	g, err := s.st.Game(ctx, id)
@@ -47,7 +49,17 @@ func (s *Service) RequestReview(ctx context.Context, id int64) (wire.Review, err
 	if g.Ply == 0 {
 		return wire.Review{}, errorf(Conflict, "game %d has no move to review", id)
 	}
+	if r, err := s.st.Review(ctx, id); err == nil {
+		return wireReview(r) // asked for already: nothing new to do
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return wire.Review{}, err
+	}
+	slot, err := s.reviewSlot(ctx, from)
+	if err != nil {
+		return wire.Review{}, err
+	}
 	r, err := s.st.RequestReview(ctx, id, g.Ply, s.now())
+	slot(r.ID, err)
 	if err != nil {
 		return wire.Review{}, err
 	}
@@ -92,8 +104,10 @@ const MaxRecordReviews = 20
 // RequestRecordReview asks for the review of moves from elsewhere (an
 // imported record): the position they start from (its text, or "" for the
 // start of rules), checked by the rules core. It runs as a game's does,
-// one at a time in each process; the answer's id is for RecordReview.
-func (s *Service) RequestRecordReview(ctx context.Context, rules, start string, moves []string) (wire.Review, error) {
+// one at a time in each process; the answer's id is for RecordReview. It
+// spends the review rate of the caller's address from and takes one of
+// its slots (reviewSlot).
+func (s *Service) RequestRecordReview(ctx context.Context, from, rules, start string, moves []string) (wire.Review, error) {
 	if len(moves) == 0 || len(moves) > 1000 {
 		return wire.Review{}, errorf(BadRequest, "a review takes 1 to 1000 moves, not %d", len(moves))
 	}
@@ -110,7 +124,12 @@ func (s *Service) RequestRecordReview(ctx context.Context, rules, start string, 
 	for i, m := range g.Moves() {
 		texts = append(texts, ps[i].MoveText(m))
 	}
+	slot, err := s.reviewSlot(ctx, from)
+	if err != nil {
+		return wire.Review{}, err
+	}
 	r, err := s.st.RequestRecordReview(ctx, g.Rules().String(), start, texts, s.now(), MaxRecordReviews)
+	slot(r.ID, err)
 	if errors.Is(err, store.ErrBusy) {
 		return wire.Review{}, errorf(Unavailable, "the engine has %d reviews to do already: ask again in a while", MaxRecordReviews)
 	}

@@ -21,7 +21,7 @@ func TestReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RequestReview(ctx, g.ID); KindOf(err) != Conflict {
+	if _, err := s.RequestReview(ctx, "", g.ID); KindOf(err) != Conflict {
 		t.Errorf("a review of a game going on: %v, want a conflict", err)
 	}
 	// g1 leaves a7 to white, which closes a1-a4-a7 and takes d6.
@@ -43,7 +43,7 @@ func TestReview(t *testing.T) {
 	if _, err := s.Review(ctx, 99999); KindOf(err) != NotFound {
 		t.Errorf("the review of an unknown game: %v, want not found", err)
 	}
-	rv, err := s.RequestReview(ctx, g.ID)
+	rv, err := s.RequestReview(ctx, "", g.ID)
 	if err != nil || rv.Total != 5 || (rv.Status != "queued" && rv.Status != "running" && rv.Status != "done") {
 		t.Fatalf("asked: %+v, %v", rv, err)
 	}
@@ -69,11 +69,11 @@ func TestReview(t *testing.T) {
 	if sm := rv.Summary["black"]; sm.Moves != 2 || sm.Blunders < 1 {
 		t.Errorf("black's summary %+v", sm)
 	}
-	again, err := s.RequestReview(ctx, g.ID)
+	again, err := s.RequestReview(ctx, "", g.ID)
 	if err != nil || again.Status != "done" || len(again.Moves) != 5 {
 		t.Errorf("asked again: %s, %d moves, %v", again.Status, len(again.Moves), err)
 	}
-	if _, err := s.RequestReview(ctx, 99999); KindOf(err) != NotFound {
+	if _, err := s.RequestReview(ctx, "", 99999); KindOf(err) != NotFound {
 		t.Errorf("an unknown game: %v, want not found", err)
 	}
 }
@@ -85,7 +85,7 @@ func TestReview(t *testing.T) {
 func TestRecordReview(t *testing.T) {
 	s := newService(t, Config{ReviewLimits: search.Limits{Depth: 3}, ReviewPollEvery: time.Hour})
 	ctx := context.Background()
-	rv, err := s.RequestRecordReview(ctx, "nine-mens-morris", "", []string{"a1", "d6", "a4", "g1", "a7xd6"})
+	rv, err := s.RequestRecordReview(ctx, "", "nine-mens-morris", "", []string{"a1", "d6", "a4", "g1", "a7xd6"})
 	if err != nil || rv.ID == 0 || rv.Game != 0 || rv.Total != 5 {
 		t.Fatalf("asked: %+v, %v", rv, err)
 	}
@@ -103,12 +103,12 @@ func TestRecordReview(t *testing.T) {
 		t.Fatalf("done: %+v", rv)
 	}
 	// From a position, in pbmserv notation too.
-	from, err := s.RequestRecordReview(ctx, "", "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18", []string{"d2-d3"})
+	from, err := s.RequestRecordReview(ctx, "", "", "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18", []string{"d2-d3"})
 	if err != nil || from.Total != 1 {
 		t.Fatalf("from a position: %+v, %v", from, err)
 	}
 	for name, moves := range map[string][]string{"none": nil, "illegal": {"a1", "a1"}} {
-		if _, err := s.RequestRecordReview(ctx, "nine-mens-morris", "", moves); KindOf(err) != BadRequest {
+		if _, err := s.RequestRecordReview(ctx, "", "nine-mens-morris", "", moves); KindOf(err) != BadRequest {
 			t.Errorf("%s: %v, want a bad request", name, err)
 		}
 	}
@@ -131,7 +131,7 @@ func TestRecordReview(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.RequestRecordReview(ctx, "nine-mens-morris", "", []string{"a1"}); KindOf(err) != Unavailable {
+	if _, err := s.RequestRecordReview(ctx, "", "nine-mens-morris", "", []string{"a1"}); KindOf(err) != Unavailable {
 		t.Errorf("more reviews than may wait: %v, want unavailable", err)
 	}
 }

@@ -87,6 +87,13 @@ type Config struct {
 	// long a sign-in waits for one (2 s) before it is answered 503.
 	HashWorkers int
 	HashWait    time.Duration
+	// Quotas bound chat, offers, analyses, reviews and vacations
+	// (quotas.go; zero fields take DefaultQuotas').
+	Quotas Quotas
+	// AnalysisPollEvery is how often an analysis handed to another
+	// process looks in the store for its answer (1 s): only a safety net,
+	// since the answer's notification wakes it at once.
+	AnalysisPollEvery time.Duration
 }
 
 // Service is the game service: it owns games, players and their rules;
@@ -116,6 +123,7 @@ type Service struct {
 	sessions sessions // the streams opened with a token (account.go)
 	// hashSlots holds a token for each argon2id hash running (hashing).
 	hashSlots chan struct{}
+	quota     quotaState // the counts of the quotas (quotas.go)
 	// process names this process among those sharing the store (random):
 	// the origin of its relayed events, the holder of its engine jobs.
 	process string
@@ -190,6 +198,10 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.HashWait <= 0 {
 		cfg.HashWait = 2 * time.Second
+	}
+	cfg.Quotas = cfg.Quotas.withDefaults()
+	if cfg.AnalysisPollEvery <= 0 {
+		cfg.AnalysisPollEvery = time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
@@ -553,12 +565,18 @@ func (s *Service) UserByName(ctx context.Context, name string) (User, error) {
 	return userOf(u), nil
 }
 
-// Vacation suspends the user's correspondence timers from now for days.
+// Vacation suspends the user's correspondence timers from now for days:
+// one vacation at a time, within the yearly total (quotas.go).
 func (s *Service) Vacation(ctx context.Context, user User, days int) (time.Time, time.Time, error) {
-	if days < 1 || days > 60 {
-		return time.Time{}, time.Time{}, errorf(BadRequest, "a vacation is 1 to 60 days")
+	if days < 1 || days > MaxVacation {
+		return time.Time{}, time.Time{}, errorf(BadRequest, "a vacation is 1 to %d days", MaxVacation)
 	}
+	s.quota.vacations.Lock()
+	defer s.quota.vacations.Unlock()
 	from := s.now()
+	if err := s.checkVacation(ctx, user, from, days); err != nil {
+		return time.Time{}, time.Time{}, err
+	}
 	to := from.Add(time.Duration(days) * 24 * time.Hour)
 	return from, to, s.st.AddVacation(ctx, store.Vacation{User: user.ID, From: from, To: to})
 }

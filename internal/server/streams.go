@@ -103,7 +103,9 @@ func (s *Service) catchUp(ctx context.Context, id, since int64, send Send) (int6
 		}
 		return g.Version, send(mustJSON(f))
 	}
-	chat, err := s.st.Chat(ctx, id, since)
+	// At most the last ChatHistory messages, as the full game has: the
+	// versions of older ones are not covered, so the state follows them.
+	chat, _, err := s.st.ChatPage(ctx, id, since, g.Version+1, ChatHistory)
 	if err != nil {
 		return since, err
 	}

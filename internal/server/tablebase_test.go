@@ -269,7 +269,7 @@ func TestEngineParity(t *testing.T) {
 				t.Errorf("%s: the engine's move in a game: got %+v, want %+v (morris engine)", root, got, want)
 			}
 
-			a, err := s.Analyze(context.Background(), history, tc.depth, MaxAnalysis)
+			a, err := s.Analyze(context.Background(), "", history, tc.depth, MaxAnalysis)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -61,6 +61,7 @@
 //	users.go       users and tokens
 //	accounts.go    a new password (the other tokens deleted with it), signing out everywhere, deleting an account
 //	games.go       games, moves (AppendMove), the end, take-backs, offers, chat, Snapshot
+//	chat.go        a game's chat kept bounded (AddChatKeeping) and read by pages (ChatPage)
 //	ratings.go     ratings and standings
 //	explorer.go    the opening explorer: finished games' positions in, a position's moves out
 //	follow.go      subscriptions

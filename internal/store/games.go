@@ -626,25 +626,9 @@ type ChatMessage struct {
 
 // AddChat stores a message in the chat of m.Game, over or not, and returns
 // the game's new version, which is the message's. An unknown game or user
-// is ErrNotFound.
+// is ErrNotFound. (AddChatKeeping bounds what a game keeps.)
 func (s *Store) AddChat(ctx context.Context, m ChatMessage) (int64, error) {
-	if m.Text == "" {
-		return 0, errors.New("store: an empty chat message")
-	}
-	var version int64
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `UPDATE games SET version = version + 1 WHERE id = $1 RETURNING version`, m.Game).Scan(&version)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: game %d", ErrNotFound, m.Game)
-		}
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO chat (game_id, version, user_id, body, created_at) VALUES ($1, $2, $3, $4, $5)`,
-			m.Game, version, m.User, m.Text, millis(m.At))
-		return err
-	})
-	return version, err
+	return s.AddChatKeeping(ctx, m, 0)
 }
 
 // Chat returns the messages of a game's chat with a version above after

@@ -76,7 +76,9 @@ type GameFull struct {
 	EngineLevel int       `json:"engineLevel,omitempty"`
 	CreatedMs   int64     `json:"createdMs"`
 	State       GameState `json:"state"`
-	Chat        []Chat    `json:"chat"`
+	Chat        []Chat    `json:"chat"` // the last 200 messages at most
+	// ChatMore: older messages are left, for GET /api/game/{id}/chat.
+	ChatMore bool `json:"chatMore,omitempty"`
 }
 
 // Move is a move event of a game stream.
@@ -100,6 +102,14 @@ type Chat struct {
 	User    string `json:"user"`
 	Text    string `json:"text"`
 	AtMs    int64  `json:"atMs"`
+}
+
+// ChatPage is a page of a game's chat (GET /api/game/{id}/chat), oldest
+// first; More says that older messages are left: the next page is the one
+// before the first message's version.
+type ChatPage struct {
+	Chat []Chat `json:"chat"`
+	More bool   `json:"more"`
 }
 
 // GameSummary is a game in lists and in account events.

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/morrisgame/morris/internal/server"
+)
+
+// The flags of serve's quotas (internal/server/quotas.go; docs/security.md
+// has their table): each with its environment variable, as serve's others.
+
+// quotaConfig is what the flags set: the quotas and the rates of the
+// quotas' token buckets.
+type quotaConfig struct {
+	quotas                       server.Quotas
+	chatRate, reviewRate, puzzle float64 // a second; reviewRate an hour
+}
+
+// quotaFlags defines the flags on fs and returns the call that reads
+// them, once fs is parsed.
+func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
+	d, r := server.DefaultQuotas, server.DefaultRates
+	vacation := fs.Int("vacation-days", envInt("MORRIS_VACATION_DAYS", d.VacationDays), "days of vacation a player may have in any 365 days, one vacation at a time (MORRIS_VACATION_DAYS)")
+	chat := fs.Float64("chat-rate", envFloat("MORRIS_CHAT_RATE", r.Chat), "chat messages a second per player and game, after a burst of 10 (MORRIS_CHAT_RATE)")
+	chatAfter := fs.Duration("chat-after-end", envDuration("MORRIS_CHAT_AFTER_END", d.ChatAfterEnd), "how long after a game's end its players may still chat (MORRIS_CHAT_AFTER_END)")
+	chatKept := fs.Int("chat-kept", envInt("MORRIS_CHAT_KEPT", d.ChatKept), "chat messages a game keeps, the oldest dropped past it; the full game carries the last 200 (MORRIS_CHAT_KEPT)")
+	drawPlies := fs.Int("draw-offer-plies", envInt("MORRIS_DRAW_OFFER_PLIES", d.DrawOfferPlies), "a player offers a draw at most once in this many plies (MORRIS_DRAW_OFFER_PLIES)")
+	takeback := fs.Duration("takeback-delay", envDuration("MORRIS_TAKEBACK_DELAY", d.TakebackDelay), "after n take-backs of a player declined in a game, the next waits n² times this (n up to 10) (MORRIS_TAKEBACK_DELAY)")
+	queue := fs.Int("analysis-queue", envInt("MORRIS_ANALYSIS_QUEUE", d.AnalysisQueue), "analyses waiting or running at once; one more is refused with 503 (MORRIS_ANALYSIS_QUEUE)")
+	perAddr := fs.Int("analysis-per-address", envInt("MORRIS_ANALYSIS_PER_ADDRESS", d.AnalysisPerAddress), "analyses of one address waiting or running at once; one more is refused with 429 (MORRIS_ANALYSIS_PER_ADDRESS)")
+	reviewRate := fs.Float64("review-rate", envFloat("MORRIS_REVIEW_RATE", r.Review*3600), "new reviews an hour per address, after a burst of 10 (MORRIS_REVIEW_RATE)")
+	reviews := fs.Int("reviews-per-address", envInt("MORRIS_REVIEWS_PER_ADDRESS", d.ReviewsQueued), "reviews of one address waiting or running at once (MORRIS_REVIEWS_PER_ADDRESS)")
+	puzzle := fs.Float64("puzzle-rate", envFloat("MORRIS_PUZZLE_RATE", r.Puzzle), "puzzle moves a second per user or address, after a burst of 30 (MORRIS_PUZZLE_RATE)")
+	return func() (quotaConfig, error) {
+		for _, f := range []struct {
+			name string
+			ok   bool
+		}{
+			{"vacation-days", *vacation >= 1 && *vacation <= 366},
+			{"chat-rate", *chat > 0},
+			{"chat-after-end", *chatAfter >= time.Second},
+			{"chat-kept", *chatKept >= server.ChatHistory},
+			{"draw-offer-plies", *drawPlies >= 1},
+			{"takeback-delay", *takeback >= time.Millisecond},
+			{"analysis-queue", *queue >= 1},
+			{"analysis-per-address", *perAddr >= 1 && *perAddr <= *queue},
+			{"review-rate", *reviewRate > 0},
+			{"reviews-per-address", *reviews >= 1},
+			{"puzzle-rate", *puzzle > 0},
+		} {
+			if !f.ok {
+				return quotaConfig{}, fmt.Errorf("-%s %s: %s", f.name, fs.Lookup(f.name).Value, quotaWant[f.name])
+			}
+		}
+		return quotaConfig{
+			quotas: server.Quotas{VacationDays: *vacation, ChatAfterEnd: *chatAfter, ChatKept: *chatKept, DrawOfferPlies: *drawPlies,
+				TakebackDelay: *takeback, AnalysisQueue: *queue, AnalysisPerAddress: *perAddr, ReviewsQueued: *reviews},
+			chatRate: *chat, reviewRate: *reviewRate, puzzle: *puzzle,
+		}, nil
+	}
+}
+
+var quotaWant = map[string]string{
+	"vacation-days":        "want 1 to 366",
+	"chat-rate":            "want more than 0",
+	"chat-after-end":       "want at least 1s",
+	"chat-kept":            fmt.Sprintf("want at least %d, what the full game carries", server.ChatHistory),
+	"draw-offer-plies":     "want 1 or more",
+	"takeback-delay":       "want at least 1ms",
+	"analysis-queue":       "want 1 or more",
+	"analysis-per-address": "want 1 up to -analysis-queue",
+	"review-rate":          "want more than 0",
+	"reviews-per-address":  "want 1 or more",
+	"puzzle-rate":          "want more than 0",
+}
+
+// apply sets the quotas on the service's configuration.
+func (q quotaConfig) apply(cfg *server.Config) {
+	cfg.Quotas = q.quotas
+	if cfg.Rates == (server.Rates{}) {
+		cfg.Rates = server.DefaultRates
+	}
+	if q.chatRate > 0 {
+		cfg.Rates.Chat, cfg.Rates.ChatBurst = q.chatRate, server.DefaultRates.ChatBurst
+	}
+	if q.reviewRate > 0 {
+		cfg.Rates.Review, cfg.Rates.ReviewBurst = q.reviewRate/3600, server.DefaultRates.ReviewBurst
+	}
+	if q.puzzle > 0 {
+		cfg.Rates.Puzzle, cfg.Rates.PuzzleBurst = q.puzzle, server.DefaultRates.PuzzleBurst
+	}
+}
