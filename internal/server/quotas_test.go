@@ -22,9 +22,9 @@ func retryAfterOf(err error) time.Duration {
 	return 0
 }
 
-// wantKind checks an error's kind, and for TooMany and Unavailable that it
+// wantRefused checks an error's kind, and for TooMany and Unavailable that it
 // says when to come back.
-func wantKind(t *testing.T, what string, err error, want Kind) {
+func wantRefused(t *testing.T, what string, err error, want Kind) {
 	t.Helper()
 	if got := KindOf(err); err == nil || got != want {
 		t.Fatalf("%s: got %v (kind %d), want kind %d", what, err, got, want)
@@ -55,7 +55,7 @@ func TestChatQuota(t *testing.T) {
 		}
 	}
 	before, _ := s.st.GameVersion(ctx, g1.ID)
-	wantKind(t, "the 11th message at once", s.Chat(ctx, ann, g1.ID, "one too many"), TooMany)
+	wantRefused(t, "the 11th message at once", s.Chat(ctx, ann, g1.ID, "one too many"), TooMany)
 	if after, _ := s.st.GameVersion(ctx, g1.ID); after != before {
 		t.Errorf("a refused message changed the game: version %d, want %d", after, before)
 	}
@@ -75,7 +75,7 @@ func TestChatQuota(t *testing.T) {
 		t.Errorf("just after the end: %v", err)
 	}
 	time.Sleep(400 * time.Millisecond)
-	wantKind(t, "400 ms after the end", s.Chat(ctx, bob, g2.ID, "still there?"), Conflict)
+	wantRefused(t, "400 ms after the end", s.Chat(ctx, bob, g2.ID, "still there?"), Conflict)
 }
 
 // TestChatHistory: a game keeps ChatKept messages, the full game carries
@@ -170,11 +170,11 @@ func TestOfferQuotas(t *testing.T) {
 	if err := s.Answer(ctx, ann, g.ID, Draw, false); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, "a draw offered again at once", s.Offer(ctx, bob, g.ID, Draw), Conflict)
+	wantRefused(t, "a draw offered again at once", s.Offer(ctx, bob, g.ID, Draw), Conflict)
 	move(bob, "d6")
 	move(ann, "a4")
 	move(bob, "g7")
-	wantKind(t, "a draw offered 3 plies after", s.Offer(ctx, bob, g.ID, Draw), Conflict)
+	wantRefused(t, "a draw offered 3 plies after", s.Offer(ctx, bob, g.ID, Draw), Conflict)
 	move(ann, "g1")
 	if err := s.Offer(ctx, bob, g.ID, Draw); err != nil {
 		t.Errorf("a draw offered 4 plies after: %v", err)
@@ -191,7 +191,7 @@ func TestOfferQuotas(t *testing.T) {
 			t.Fatal(err)
 		}
 		err := s.Offer(ctx, ann, g.ID, Takeback)
-		wantKind(t, fmt.Sprintf("a take-back again at once after %d declined", n+1), err, TooMany)
+		wantRefused(t, fmt.Sprintf("a take-back again at once after %d declined", n+1), err, TooMany)
 		if got := retryAfterOf(err); got > wait || got < wait-50*time.Millisecond {
 			t.Errorf("after %d declined: retry after %v, want about %v", n+1, got, wait)
 		}
@@ -241,7 +241,7 @@ func TestVacationQuota(t *testing.T) {
 			}
 			continue
 		}
-		wantKind(t, step.name, err, step.want)
+		wantRefused(t, step.name, err, step.want)
 	}
 	vs, err := s.st.Vacations(ctx, ann.ID, time.Time{})
 	if err != nil || len(vs) != 4 {
@@ -274,7 +274,7 @@ func TestAnalysisQueue(t *testing.T) {
 	})
 	start := time.Now()
 	_, err := s.Analyze(ctx, "192.0.2.1", history, 2, 100*time.Millisecond)
-	wantKind(t, "the queue full", err, Unavailable)
+	wantRefused(t, "the queue full", err, Unavailable)
 	if waited := time.Since(start); waited > analysisSlotWait/2 {
 		t.Errorf("a full queue answered after %v, want at once", waited)
 	}
@@ -301,7 +301,7 @@ func TestAnalysisQueue(t *testing.T) {
 	})
 	start = time.Now()
 	_, err = s.Analyze(ctx, "192.0.2.3", history, 2, 100*time.Millisecond)
-	wantKind(t, "a second analysis of one address", err, TooMany)
+	wantRefused(t, "a second analysis of one address", err, TooMany)
 	if waited := time.Since(start); waited < analysisSlotWait*9/10 {
 		t.Errorf("refused after %v, want after waiting %v for the slot", waited, analysisSlotWait)
 	}
@@ -365,7 +365,7 @@ func TestReviewQuota(t *testing.T) {
 			t.Fatalf("review %d: %v", i+1, err)
 		}
 	}
-	wantKind(t, "a third review waiting", func() error { _, err := s.RequestRecordReview(ctx, "192.0.2.1", "", "", moves); return err }(), TooMany)
+	wantRefused(t, "a third review waiting", func() error { _, err := s.RequestRecordReview(ctx, "192.0.2.1", "", "", moves); return err }(), TooMany)
 	var last int64
 	for i := range 2 {
 		rv, err := s.RequestRecordReview(ctx, "192.0.2.2", "", "", moves)
@@ -382,7 +382,7 @@ func TestReviewQuota(t *testing.T) {
 		}
 	}
 	err := func() error { _, err := s.RequestRecordReview(ctx, "192.0.2.3", "", "", moves); return err }()
-	wantKind(t, "a 6th review at once", err, TooMany)
+	wantRefused(t, "a 6th review at once", err, TooMany)
 	if got := retryAfterOf(err); got < time.Hour-time.Second || got > time.Hour+time.Second {
 		t.Errorf("the review rate's retry: got %v, want 1h0m0s", got)
 	}
@@ -403,7 +403,7 @@ func TestReviewQuota(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.cfg.Quotas.ReviewsQueued = 2
-	wantKind(t, "a game's review from a full address", func() error { _, err := s.RequestReview(ctx, "192.0.2.1", g.ID); return err }(), TooMany)
+	wantRefused(t, "a game's review from a full address", func() error { _, err := s.RequestReview(ctx, "192.0.2.1", g.ID); return err }(), TooMany)
 	if _, err := s.RequestReview(ctx, "192.0.2.4", g.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestPuzzleRate(t *testing.T) {
 			}
 		}
 		_, err := s.PuzzleMoves(ctx, who.from, who.user, p, []string{"a1-a4"})
-		wantKind(t, who.name+": a 4th move at once", err, TooMany)
+		wantRefused(t, who.name+": a 4th move at once", err, TooMany)
 	}
 	h, err := s.PuzzleHistory(ctx, "ann", 10)
 	if err != nil || len(h.Attempts) != 0 {
