@@ -205,6 +205,9 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	// token's socket is to be closed with a word (below).
 	readCtx, cancelRead := context.WithCancel(r.Context())
 	defer cancelRead()
+	// The reader is a goroutine of its own, which net/http does not
+	// recover: a command that panics is answered as a handler's panic
+	// would be (500), logged, and the socket goes on.
 	go func() {
 		defer cancel()
 		for {
@@ -212,7 +215,12 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return
 			}
-			ans := a.socketCommand(ctx, user, id, data)
+			var ans socketAnswer
+			if err := server.Safely(a.log, "websocket command", func() { ans = a.socketCommand(ctx, user, id, data) }, "game", id); err != nil {
+				var m struct{ ID int64 }
+				_ = json.Unmarshal(data, &m)
+				ans = socketAnswer{Type: "error", ID: m.ID, Error: "internal error", Code: http.StatusInternalServerError}
+			}
 			b, _ := json.Marshal(ans)
 			if write(b) != nil {
 				return

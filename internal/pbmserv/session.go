@@ -181,7 +181,10 @@ func (g *Gateway) watch(sess *Session, v server.GameView, endOnly bool) error {
 	go func() {
 		defer sess.wg.Done()
 		defer cancel()
-		err := g.svc.WatchGame(ctx, v.ID, v.Version, w.event)
+		var err error
+		if perr := server.Safely(g.log, "pbmserv follow", func() { err = g.svc.WatchGame(ctx, v.ID, v.Version, w.event) }, "board", v.ID); perr != nil {
+			err = perr
+		}
 		forget()
 		switch {
 		case errors.Is(err, errFollowEnded) || ctx.Err() != nil:

@@ -300,7 +300,18 @@ func (s *Service) runHanded() bool {
 		err = errorf(BadRequest, "no position to analyse")
 	}
 	if err == nil {
-		ans.Analysis, err = s.analyzeHeld(s.ctx, history, req.Depth, time.Duration(req.MoveTimeMs)*time.Millisecond)
+		perr := Safely(s.log, "analysis handed over", func() {
+			if h := s.cfg.hooks.analysis; h != nil {
+				h()
+			}
+			ans.Analysis, err = s.analyzeHeld(s.ctx, history, req.Depth, time.Duration(req.MoveTimeMs)*time.Millisecond)
+		}, "id", j.ID)
+		if perr != nil {
+			// The asker is told at once, not when its wait runs out;
+			// the engine, stopped in the middle, is built afresh.
+			err = errorf(Internal, "the engine failed on this position")
+			s.analysis.e = nil
+		}
 	}
 	if err != nil {
 		ans.Error = err.Error()

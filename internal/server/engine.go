@@ -175,7 +175,15 @@ func (p *enginePool) work(e *engine, rng *rand.Rand, i int) {
 				break
 			}
 		}
-		p.s.engineMove(e, rng, j.Game, j.Ply)
+		var out jobOutcome
+		if err := Safely(p.s.log, "engine move", func() { out = p.s.engineMove(e, rng, j.Game, j.Ply) }, "game", j.Game, "ply", j.Ply); err != nil {
+			// A search or a move that panics would panic again on the
+			// same position: the job fails for good, and the engine,
+			// stopped in the middle of whatever it was doing, is built
+			// afresh.
+			out = jobFailed
+			e = p.s.newEngine()
+		}
 		p.busy.Add(-1)
 		if p.s.ctx.Err() != nil {
 			// Stopped in the middle: the job goes back for another
@@ -187,8 +195,18 @@ func (p *enginePool) work(e *engine, rng *rand.Rand, i int) {
 			cancel()
 			return
 		}
-		if err := p.s.st.DoneEngineJob(p.s.ctx, j.Game, j.Ply); err != nil && p.s.ctx.Err() == nil {
-			p.s.log.Warn("an engine job done", "game", j.Game, "err", err)
+		switch out {
+		case jobRetry:
+			// The move was not stored (or the game not read): the job
+			// stays taken, and is taken again, here or by another
+			// process, when its lease runs out (Config.EngineLease).
+		case jobFailed:
+			p.s.engineFailed(j.Game, j.Ply)
+			fallthrough
+		default:
+			if err := p.s.st.DoneEngineJob(p.s.ctx, j.Game, j.Ply); err != nil && p.s.ctx.Err() == nil {
+				p.s.log.Warn("an engine job done", "game", j.Game, "err", err)
+			}
 		}
 		select {
 		case <-p.closing:
@@ -198,11 +216,27 @@ func (p *enginePool) work(e *engine, rng *rand.Rand, i int) {
 	}
 }
 
+// jobOutcome is what became of an engine job.
+type jobOutcome int
+
+const (
+	// jobDone: the move was stored, or the game no longer waits for it
+	// (over, moved on, not the engine's turn): the job goes.
+	jobDone jobOutcome = iota
+	// jobRetry: the move could not be stored, or the game not read (the
+	// store failing, a full disk): the job stays, to be tried again.
+	jobRetry
+	// jobFailed: the search or the move failed in a way that another try
+	// would repeat (a panic, no move, a move the rules refuse): the job
+	// goes and the game ends (engineFailed).
+	jobFailed
+)
+
 // engineMove searches and plays the engine's move in a game at ply, if it
-// is its turn there. The owner is not held during the search: the move is
-// played with the ply it was searched at, and refused if the game moved on
-// meanwhile.
-func (s *Service) engineMove(e *engine, rng *rand.Rand, id int64, atPly int) {
+// is its turn there, and says what became of the job. The owner is not
+// held during the search: the move is played with the ply it was searched
+// at, and refused if the game moved on meanwhile.
+func (s *Service) engineMove(e *engine, rng *rand.Rand, id int64, atPly int) jobOutcome {
 	ctx := s.ctx
 	var history []mill.Position
 	var ply, level int
@@ -221,8 +255,19 @@ func (s *Service) engineMove(e *engine, rng *rand.Rand, id int64, atPly int) {
 		}
 		return nil
 	})
-	if err != nil || history == nil {
-		return
+	switch {
+	case KindOf(err) == NotFound:
+		return jobDone
+	case err != nil:
+		if ctx.Err() == nil {
+			s.log.Warn("engine move: reading the game", "game", id, "err", err)
+		}
+		return jobRetry
+	case history == nil:
+		return jobDone
+	}
+	if h := s.cfg.hooks.engineMove; h != nil {
+		h(id)
 	}
 	// Without a clock the level's own time decides, as for a go without
 	// limits in the engine protocol; the levels that have none (they stop at
@@ -233,19 +278,53 @@ func (s *Service) engineMove(e *engine, rng *rand.Rand, id int64, atPly int) {
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	res, _ := s.think(sctx, e, id, history, level, lim, rng)
 	cancel()
-	if res.Move.IsZero() || ctx.Err() != nil {
-		return
+	if ctx.Err() != nil {
+		return jobRetry // closing: the caller gives the job back
+	}
+	if res.Move.IsZero() {
+		s.log.Error("engine move: the search found no move", "game", id, "ply", ply)
+		return jobFailed
 	}
 	text := history[len(history)-1].MoveText(res.Move)
 	err = s.locked(ctx, id, func(o *owner) error {
 		_, err := s.playLocked(ctx, o, s.engineID, text, ply)
 		return err
 	})
-	if err != nil {
+	switch k := KindOf(err); {
+	case err == nil:
+	case k == Conflict || k == Forbidden || k == NotFound:
+		// The game moved on meanwhile (a take-back, an end, another
+		// process's move): this move is no longer wanted.
 		s.log.Info("engine move not played", "game", id, "move", text, "err", err)
-		return
+		return jobDone
+	case k == BadRequest:
+		s.log.Error("engine move refused by the rules", "game", id, "move", text, "err", err)
+		return jobFailed
+	default:
+		// Not stored (the store failing): another try will do.
+		s.log.Warn("engine move not stored: to be tried again", "game", id, "move", text, "err", err)
+		return jobRetry
 	}
-	s.playQueued(ctx, id)
+	s.playQueued(id)
+	return jobDone
+}
+
+// engineFailed ends a game whose engine move failed for good (jobFailed):
+// the engine cannot play on from there, so rather than leave the player
+// waiting for a move that never comes, it abandons the game, which the
+// player wins. A game that moved on meanwhile is left alone.
+func (s *Service) engineFailed(id int64, ply int) {
+	err := s.locked(s.ctx, id, func(o *owner) error {
+		side := o.game.Position().SideToMove()
+		if !o.active() || o.g.Ply != ply || o.userOf(side) != s.engineID {
+			return nil
+		}
+		s.log.Error("engine move failed: the engine abandons the game", "game", id, "ply", ply)
+		return s.finishLocked(s.ctx, o, mill.Won(side.Other()), mill.Abandonment)
+	})
+	if err != nil && s.ctx.Err() == nil {
+		s.log.Error("engine move failed: ending the game", "game", id, "err", err)
+	}
 }
 
 // think chooses the engine's move in the last position of history (game

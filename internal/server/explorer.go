@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/morrisgame/morris/book"
@@ -58,7 +59,10 @@ func (s *Service) explorer() {
 }
 
 // exploreFinished explores up to exploreBatch finished games and returns
-// how many it found.
+// how many it found. A game that cannot be explored (its moves do not
+// replay, or exploring it panics) is logged and marked explored without
+// positions, so that it does not stop the explorer at every look; an
+// error of the store stops the batch, to be tried again at the next look.
 func (s *Service) exploreFinished(ctx context.Context) (int, error) {
 	ids, err := s.st.UnexploredGames(ctx, exploreBatch)
 	if err != nil {
@@ -70,25 +74,41 @@ func (s *Service) exploreFinished(ctx context.Context) (int, error) {
 			return 0, err
 		}
 		var positions []store.Explored
-		// A game ended without a result (none is kept today) adds nothing
-		// but is marked explored all the same.
-		if snap.Game.Result != "*" {
-			game, err := Replay(snap.Game, nil)
-			if err != nil {
-				return 0, err
-			}
-			for _, m := range snap.Moves {
-				positions = append(positions, store.Explored{Key: game.Position().Key(), Ply: m.Ply, Move: m.Text})
-				if err := game.PlayText(m.Text); err != nil {
-					return 0, err
-				}
-			}
+		if perr := Safely(s.log, "explorer", func() { positions, err = s.explored(snap) }, "game", id); perr != nil {
+			positions = nil
+		} else if err != nil {
+			s.log.Error("explorer: a game that does not replay, skipped", "game", id, "err", err)
+			positions = nil
 		}
 		if err := s.st.AddExplored(ctx, id, positions); err != nil {
 			return 0, err
 		}
 	}
 	return len(ids), nil
+}
+
+// explored returns the positions of a finished game for the explorer.
+func (s *Service) explored(snap store.Snapshot) ([]store.Explored, error) {
+	if h := s.cfg.hooks.explore; h != nil {
+		h(snap.Game.ID)
+	}
+	// A game ended without a result (none is kept today) adds nothing
+	// but is marked explored all the same.
+	if snap.Game.Result == "*" {
+		return nil, nil
+	}
+	game, err := Replay(snap.Game, nil)
+	if err != nil {
+		return nil, err
+	}
+	var positions []store.Explored
+	for _, m := range snap.Moves {
+		positions = append(positions, store.Explored{Key: game.Position().Key(), Ply: m.Ply, Move: m.Text})
+		if err := game.PlayText(m.Text); err != nil {
+			return nil, fmt.Errorf("ply %d %q: %w", m.Ply, m.Text, err)
+		}
+	}
+	return positions, nil
 }
 
 // Explore returns what the finished games of this server played from a

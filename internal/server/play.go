@@ -47,7 +47,7 @@ func (s *Service) Move(ctx context.Context, user User, id int64, text string, pl
 		return Played{}, err
 	}
 	s.metrics.moveLatency(time.Since(start))
-	s.playQueued(ctx, id)
+	s.playQueued(id)
 	return p, nil
 }
 
@@ -547,7 +547,15 @@ func (s *Service) Queue(ctx context.Context, user User, id int64, text string, p
 // is the player's first from the queued ply on: the ply itself where turns
 // alternate, maybe a later one where the opponent moves twice running; a
 // move whose turn has passed is dropped.
-func (s *Service) playQueued(ctx context.Context, id int64) {
+//
+// It runs under the service's context, not the caller's: the queued move
+// is the other player's, owed once the move before it is stored, and a
+// request that ends meanwhile (the client gone, its deadline passed) must
+// not take it away; the service's shutdown stops it. A move taken from
+// the queue but not stored (the store failing, the service closing) goes
+// back to the queue, for the next move or the sweeper to play.
+func (s *Service) playQueued(id int64) {
+	ctx := s.ctx
 	for range 4 { // a queued move may meet the opponent's queued reply, and a side may move twice
 		var user int64
 		var ply, last int
@@ -581,10 +589,37 @@ func (s *Service) playQueued(ctx context.Context, id int64) {
 			return err
 		})
 		if err != nil {
-			s.log.Info("queued move dropped", "game", id, "user", user, "move", q.Move, "err", err)
-			return
+			var e *Error
+			if errors.As(err, &e) && !errors.Is(err, store.ErrConflict) && e.Kind != Internal && e.Kind != Unavailable {
+				// Refused by the rules or the game's state: dropped.
+				s.log.Info("queued move dropped", "game", id, "user", user, "move", q.Move, "err", err)
+				return
+			}
+			s.requeue(id, q, err)
+			if !errors.Is(err, store.ErrConflict) {
+				return
+			}
+			// Another process moved the game: once more on the copy
+			// read afresh, which drops the move if its turn has passed.
 		}
 	}
+}
+
+// requeue puts back a queued move that was taken but not stored, unless
+// the player has queued another since.
+func (s *Service) requeue(id int64, q store.QueuedMove, why error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 5*time.Second)
+	defer cancel()
+	_, ok, err := s.st.QueuedMoveOf(ctx, id, q.User)
+	if err == nil && !ok {
+		err = s.st.QueueMove(ctx, q)
+	}
+	if err != nil {
+		s.log.Error("a queued move not played and not queued again: lost", "game", id, "user", q.User, "move", q.Move, "err", err, "why", why)
+		return
+	}
+	_ = s.locked(ctx, id, func(o *owner) error { o.queued = true; return nil })
+	s.log.Warn("queued move not played: queued again", "game", id, "user", q.User, "move", q.Move, "err", why)
 }
 
 // lastTurn returns the last ply before side's present turn at which side

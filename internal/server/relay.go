@@ -131,7 +131,17 @@ func (r *relay) listener(ctx context.Context) {
 	})
 }
 
+// heard takes one notification of another process. A panic on it (a
+// change that this process's copy of the game cannot take) is logged and
+// costs that notification only: the streams catch up from the store.
 func (r *relay) heard(payload string) {
+	_ = Safely(r.s.log, "relay: a notification", func() { r.take(payload) })
+}
+
+func (r *relay) take(payload string) {
+	if h := r.s.cfg.hooks.relay; h != nil {
+		h(payload)
+	}
 	var n relayNote
 	if err := json.Unmarshal([]byte(payload), &n); err != nil {
 		r.s.log.Warn("relay: a notification that is not ours", "err", err)
@@ -182,8 +192,23 @@ func (s *Service) startRelay() {
 	r := newRelay(s)
 	s.hub.setRelay(r.send)
 	s.wg.Add(2)
-	go func() { defer s.wg.Done(); r.sender(s.ctx) }()
-	go func() { defer s.wg.Done(); r.listener(s.ctx) }()
+	go func() { defer s.wg.Done(); s.restarting("relay sender", r.sender) }()
+	go func() { defer s.wg.Done(); s.restarting("relay listener", r.listener) }()
+}
+
+// restarting runs fn until the service closes, again after a second if it
+// panics (logged): the relay's goroutines serve every game of the process.
+func (s *Service) restarting(what string, fn func(ctx context.Context)) {
+	for {
+		if Safely(s.log, what, func() { fn(s.ctx) }) == nil {
+			return
+		}
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // Change is what a game's event did to the game, in the terms of the

@@ -94,6 +94,9 @@ func wireReview(r store.Review) (wire.Review, error) {
 		w.ID, w.Game = r.ID, r.Game
 		return w, nil
 	}
+	if r.Status == store.ReviewFailed {
+		return wire.Review{ID: r.ID, Game: r.Game, Status: string(r.Status), Done: r.Done, Total: r.Total, Error: r.Result}, nil
+	}
 	return wire.Review{ID: r.ID, Game: r.Game, Status: string(r.Status), Done: r.Done, Total: r.Total}, nil
 }
 
@@ -209,10 +212,43 @@ func (s *Service) reviewer() {
 			if e == nil {
 				e = s.newEngine()
 			}
-			if err := s.runReview(s.ctx, e, r); err != nil && s.ctx.Err() == nil {
+			if perr := Safely(s.log, "review", func() { err = s.runReview(s.ctx, e, r) }, "review", r.ID, "game", r.Game); perr != nil {
+				// It would panic again: failed for good, and the
+				// engine, stopped in the middle, is built afresh.
+				e = nil
+				s.failReview(r, "the engine failed on this review")
+				continue
+			}
+			var bad *unreviewable
+			switch {
+			case errors.As(err, &bad):
+				s.log.Error("review: cannot be done", "review", r.ID, "game", r.Game, "err", err)
+				s.failReview(r, bad.Error())
+			case err != nil && s.ctx.Err() == nil:
+				// Most likely the store: the review is taken again when
+				// its lease runs out.
 				s.log.Warn("review", "review", r.ID, "game", r.Game, "err", err)
 			}
 		}
+	}
+}
+
+// unreviewable is a review that no other try can do: the game's moves do
+// not replay.
+type unreviewable struct{ err error }
+
+func (u *unreviewable) Error() string {
+	return "this review cannot be done: the moves do not replay (" + u.err.Error() + ")"
+}
+func (u *unreviewable) Unwrap() error { return u.err }
+
+// failReview marks a review failed for good (store.ReviewFailed), why
+// being what its readers are told.
+func (s *Service) failReview(r store.Review, why string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 5*time.Second)
+	defer cancel()
+	if err := s.st.FailReview(ctx, r.ID, s.process, why, s.now()); err != nil {
+		s.log.Warn("review: marking it failed", "review", r.ID, "err", err)
 	}
 }
 
@@ -225,13 +261,16 @@ func (s *Service) runReview(ctx context.Context, e *engine, rv store.Review) err
 			return err
 		}
 		if g, err = Replay(snap.Game, snap.Moves); err != nil {
-			return err
+			return &unreviewable{err}
 		}
 	} else {
 		var err error
 		if g, err = recordGame(rv.Rules, rv.Start, rv.Moves); err != nil {
-			return err
+			return &unreviewable{err}
 		}
+	}
+	if h := s.cfg.hooks.review; h != nil {
+		h(rv.ID)
 	}
 	id := rv.ID
 	// The databases, where they cover the game's rules, score the

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,6 +96,8 @@ type Config struct {
 	// process looks in the store for its answer (1 s): only a safety net,
 	// since the answer's notification wakes it at once.
 	AnalysisPollEvery time.Duration
+
+	hooks testHooks // the tests' ways to make background work panic (recover.go)
 }
 
 // Service is the game service: it owns games, players and their rules;
@@ -134,9 +138,10 @@ type Service struct {
 	// the review worker (review.go).
 	exploreKick, reviewKick chan struct{}
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	ctx       context.Context // cancelled by Close
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+	wg        sync.WaitGroup
 	// streams ends the streams (CloseStreams), before the rest stops.
 	streams     context.Context
 	stopStreams context.CancelFunc
@@ -265,13 +270,13 @@ func (s *Service) Start(ctx context.Context) error {
 	s.log.Info("games resumed", "active", len(games))
 	s.metrics.activeGames(len(games))
 	s.wg.Add(3)
-	go s.every(s.cfg.SweepEvery, s.sweepTimers)
+	go s.every("correspondence sweep", s.cfg.SweepEvery, s.sweepTimers)
 	go s.explorer()
 	go s.reviewer()
 	if s.shared {
 		s.wg.Add(3)
-		go s.every(s.cfg.PollEvery, s.pollStreams)
-		go s.every(s.cfg.FlagSweepEvery, s.sweepFlags)
+		go s.every("stream poll", s.cfg.PollEvery, s.pollStreams)
+		go s.every("flag sweep", s.cfg.FlagSweepEvery, s.sweepFlags)
 		go s.analysisWorker()
 	}
 	return nil
@@ -283,17 +288,28 @@ func (s *Service) Start(ctx context.Context) error {
 func (s *Service) CloseStreams() { s.stopStreams() }
 
 // Close stops the streams, the timers, the sweeper and the engine, and
-// waits for them. It does not close the store.
+// waits for them. It does not close the store. Calls after the first do
+// nothing.
 func (s *Service) Close() {
+	s.closeOnce.Do(s.close)
+}
+
+func (s *Service) close() {
 	s.cancel()
 	if s.engine != nil {
 		s.engine.close()
 	}
+	// Each timer is stopped under its owner's lock, which a timer that
+	// fires meanwhile takes to re-arm itself; not under s.mu, which the
+	// holder of an owner's lock may wait for (forget).
 	s.mu.Lock()
-	for _, o := range s.owners {
-		o.stopTimer()
-	}
+	owners := slices.Collect(maps.Values(s.owners))
 	s.mu.Unlock()
+	for _, o := range owners {
+		o.mu.Lock()
+		o.stopTimer()
+		o.mu.Unlock()
+	}
 	s.wg.Wait()
 }
 

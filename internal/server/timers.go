@@ -18,9 +18,14 @@ func (o *owner) armFlag() {
 		return
 	}
 	s, id := o.s, o.id
-	o.timer = time.AfterFunc(max(at.Sub(s.now()), 0)+time.Millisecond, func() { s.checkFlag(id) })
+	o.timer = time.AfterFunc(max(at.Sub(s.now()), 0)+time.Millisecond, func() {
+		// The timer's own goroutine: a panic here would end the process.
+		_ = Safely(s.log, "flag timer", func() { s.checkFlag(id) }, "game", id)
+	})
 }
 
+// stopTimer stops the game's flag timer; o.mu is held (Close takes it
+// too: the timer's callback re-arms the timer under it).
 func (o *owner) stopTimer() {
 	if o.timer != nil {
 		o.timer.Stop()
@@ -32,6 +37,9 @@ func (o *owner) stopTimer() {
 func (s *Service) checkFlag(id int64) {
 	if s.ctx.Err() != nil {
 		return
+	}
+	if h := s.cfg.hooks.flag; h != nil {
+		h(id)
 	}
 	err := s.locked(s.ctx, id, func(o *owner) error {
 		if !o.active() || !o.control().RealTime() {
@@ -91,8 +99,9 @@ func (s *Service) sweepTimers() {
 }
 
 // every runs fn every d until the service closes; it is one of the
-// service's goroutines (s.wg).
-func (s *Service) every(d time.Duration, fn func()) {
+// service's goroutines (s.wg). A run of fn that panics is logged and the
+// next one runs at its time.
+func (s *Service) every(what string, d time.Duration, fn func()) {
 	defer s.wg.Done()
 	t := time.NewTicker(d)
 	defer t.Stop()
@@ -101,7 +110,7 @@ func (s *Service) every(d time.Duration, fn func()) {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
-			fn()
+			_ = Safely(s.log, what, fn)
 		}
 	}
 }
@@ -118,7 +127,7 @@ func (s *Service) Sweep(ctx context.Context) error {
 	}
 	for _, q := range queued {
 		_ = s.locked(ctx, q.Game, func(o *owner) error { o.queued = true; return nil })
-		s.playQueued(ctx, q.Game)
+		s.playQueued(q.Game)
 	}
 	games, err := s.st.Games(ctx, store.GameQuery{Status: store.Active})
 	if err != nil {

@@ -15,6 +15,11 @@ const (
 	ReviewQueued  ReviewStatus = "queued"  // asked for; no process has it, or its lease ran out
 	ReviewRunning ReviewStatus = "running" // a process is reviewing it
 	ReviewDone    ReviewStatus = "done"    // Result holds it
+	// ReviewFailed: the review cannot be done (the engine panicked on
+	// it, the game does not replay); Result says why. It is not taken
+	// again: a review that fails the same way each time must not take
+	// the reviewer's time at every lease, or at every restart.
+	ReviewFailed ReviewStatus = "failed"
 )
 
 // Review is a review by the engine: of a game of the server (Game), or of
@@ -92,7 +97,7 @@ func (s *Store) RequestRecordReview(ctx context.Context, rules, start string, mo
 	var id int64
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM reviews WHERE game_id IS NULL AND status <> $1`, string(ReviewDone)).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM reviews WHERE game_id IS NULL AND status <> $1 AND status <> $2`, string(ReviewDone), string(ReviewFailed)).Scan(&n); err != nil {
 			return err
 		}
 		if n >= maxWaiting {
@@ -182,6 +187,22 @@ func (s *Store) FinishReview(ctx context.Context, id int64, worker, result strin
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE reviews SET status = $1, done = total, result = $2, updated_at = $3, lease_until = 0
 			WHERE id = $4 AND taken_by = $5 AND status = $6`, string(ReviewDone), result, millis(now), id, worker, string(ReviewRunning))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%w: review %d is not %s's", ErrConflict, id, worker)
+		}
+		return nil
+	})
+}
+
+// FailReview marks worker's review failed for good, why saying what went
+// wrong (ReviewFailed).
+func (s *Store) FailReview(ctx context.Context, id int64, worker, why string, now time.Time) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE reviews SET status = $1, result = $2, updated_at = $3, lease_until = 0
+			WHERE id = $4 AND taken_by = $5 AND status = $6`, string(ReviewFailed), why, millis(now), id, worker, string(ReviewRunning))
 		if err != nil {
 			return err
 		}

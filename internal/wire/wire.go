@@ -200,9 +200,11 @@ type ExplorerMove struct {
 type Review struct {
 	ID     int64  `json:"id"`             // the review's id (GET /api/review/ID)
 	Game   int64  `json:"game,omitempty"` // the game reviewed; 0 for moves from elsewhere (an imported record)
-	Status string `json:"status"`         // "none" (nobody asked), "queued", "running", "done"
+	Status string `json:"status"`         // "none" (nobody asked), "queued", "running", "done", "failed"
 	Done   int    `json:"done"`           // moves reviewed
 	Total  int    `json:"total"`          // of all
+	// Error says why a failed review failed (the web client shows it).
+	Error string `json:"error,omitempty"`
 	// Once done:
 	Moves []ReviewMove `json:"moves,omitempty"`
 	// Evals is the evaluation for white, in hundredths of a piece, of the
