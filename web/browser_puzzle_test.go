@@ -39,6 +39,8 @@ type puzzleState struct {
 	Status string   `json:"status"`
 	Moves  []string `json:"moves"`
 	Legal  []string `json:"legal"`
+	// Solution is the line the page shows (after asking), nil before.
+	Solution []string `json:"solution"`
 }
 
 func (p *page) waitPuzzle(what string, ok func(puzzleState) bool) puzzleState {
@@ -123,6 +125,19 @@ func TestBrowserPuzzles(t *testing.T) {
 	down := eval[[2]string](p, `(() => { const e = document.querySelector('[data-testid="puzzle-rating-change"]'); return [e.dataset.before, e.dataset.after]; })()`)
 	if down[0] != up[1] || down[1] >= down[0] {
 		b.fatalf("failing moved the rating %s → %s; want down from %s", down[0], down[1], up[1])
+	}
+	// The wrong move does not show the solution; the button does, at no
+	// further cost (the attempt was kept already).
+	if got := eval[[]string](p, `window.morrisDebug.state().solution || []`); len(got) != 0 {
+		b.fatalf("after a wrong move the page has the solution %v; want none until asked", got)
+	}
+	p.click("puzzle-show-solution")
+	shown := p.waitPuzzle("the solution", func(st puzzleState) bool { return len(st.Solution) > 0 })
+	if !slices.Equal(shown.Solution, sols[1]) {
+		b.fatalf("the solution shown: %v, want %v", shown.Solution, sols[1])
+	}
+	if got := eval[string](p, `document.querySelector('[data-testid="puzzle-solution"]').textContent`); !strings.Contains(got, sols[1][0]) {
+		b.fatalf("the solution's text %q does not show %s", got, sols[1][0])
 	}
 
 	// The player's page: the rating and both attempts.

@@ -177,7 +177,8 @@
 //	                data-black, data-book: the book's value or ""; a click plays the move)
 //	puzzles         nav-puzzles, puzzle-page, puzzle-info, puzzle-id (data-id), puzzle-rating (data-rating), puzzle-source,
 //	                puzzle-status (data-status: loading, solving, checking, solved, failed, error),
-//	                puzzle-result, puzzle-rating-change (data-before, data-after), puzzle-next;
+//	                puzzle-result, puzzle-rating-change (data-before, data-after), puzzle-next,
+//	                puzzle-show-solution (asks for the line: giving up), puzzle-solution;
 //	                lobby-daily-puzzle (data-id), lobby-daily-puzzle-link; on a player's page
 //	                user-puzzles, user-puzzle-rating (data-rating, data-plays), user-puzzle-ID
 //	                (data-solved, data-rated)

@@ -142,6 +142,7 @@ func New(cfg Config) http.Handler {
 	h("GET /api/puzzle/next", a.nextPuzzle)
 	h("GET /api/puzzle/{id}", a.puzzle)
 	h("POST /api/puzzle/{id}/moves", a.puzzleMoves)
+	h("POST /api/puzzle/{id}/solution", a.puzzleSolution)
 	h("GET /api/user/{name}/puzzles", a.userPuzzles)
 	h("POST /api/analysis", a.analysis)
 	h("POST /api/records", a.readRecords)

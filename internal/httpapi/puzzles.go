@@ -7,7 +7,8 @@ import (
 )
 
 // Puzzles: GET /api/puzzle/daily (204 when the server has none), GET /api/puzzle/next, GET
-// /api/puzzle/{id}, POST /api/puzzle/{id}/moves, GET
+// /api/puzzle/{id}, POST /api/puzzle/{id}/moves, POST
+// /api/puzzle/{id}/solution (giving up: the line), GET
 // /api/user/{name}/puzzles. A token is optional: with one, the attempts
 // are the player's and rated.
 
@@ -78,6 +79,25 @@ func (a *api) puzzleMoves(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ans, err := a.svc.PuzzleMoves(r.Context(), a.remote(r), u, id, b.Moves)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, ans)
+}
+
+// puzzleSolution: POST /api/puzzle/{id}/solution, no body. A POST, not a
+// GET: for a signed-in player who had not tried the puzzle it is a failed
+// attempt.
+func (a *api) puzzleSolution(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.maybeUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	ans, err := a.svc.PuzzleSolution(r.Context(), u, id)
 	if err != nil {
 		return err
 	}

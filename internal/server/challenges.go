@@ -188,10 +188,16 @@ func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSp
 	if err != nil {
 		return wire.Challenge{}, err
 	}
+	if err := guestsUnrated(sp.Rated, from); err != nil {
+		return wire.Challenge{}, err
+	}
 	c := store.Challenge{From: from.ID, Variant: r.Variant(), Rules: r.String(), Rated: sp.Rated, Color: sp.Color, Control: sp.Control}
 	if to != "" {
 		u, err := s.UserByName(ctx, to)
 		if err != nil {
+			return wire.Challenge{}, err
+		}
+		if err := guestsUnrated(sp.Rated, u); err != nil {
 			return wire.Challenge{}, err
 		}
 		if u.ID == from.ID {
@@ -225,6 +231,27 @@ func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSp
 	return s.announceChallenge(ctx, "challenge", c), nil
 }
 
+// IsGuest reports whether u is a guest account (Service.Guest): its name
+// starts with GuestPrefix, which nobody who signs up may take.
+func IsGuest(u User) bool { return strings.HasPrefix(strings.ToLower(u.Name), GuestPrefix) }
+
+// guestsUnrated refuses a rated game to guests: a guest account costs
+// nothing to make, so rated games with guests would let anyone farm
+// ratings (theirs, by beating guests they made, or a guest's). The game
+// is refused rather than made unrated behind the player's back: they
+// asked for a rated game, and are told how to get one.
+func guestsUnrated(rated bool, players ...User) error {
+	if !rated {
+		return nil
+	}
+	for _, u := range players {
+		if IsGuest(u) {
+			return errorf(Forbidden, "%s is a guest: guests play unrated games only (sign up to play rated ones)", u.Name)
+		}
+	}
+	return nil
+}
+
 // Accept takes a challenge to user, or a seek of someone else's, and
 // starts the game.
 func (s *Service) Accept(ctx context.Context, user User, id int64) (wire.Challenge, error) {
@@ -237,6 +264,9 @@ func (s *Service) Accept(ctx context.Context, user User, id int64) (wire.Challen
 	}
 	if c.From == user.ID || (c.To != 0 && c.To != user.ID) {
 		return wire.Challenge{}, errorf(Forbidden, "challenge %d is not yours to accept", id)
+	}
+	if err := guestsUnrated(c.Rated, user); err != nil {
+		return wire.Challenge{}, err
 	}
 	sp := GameSpec{Variant: c.Variant, Rated: c.Rated, Color: c.Color, Control: c.Control}
 	r, err := mill.ParseRules(c.Rules)
@@ -357,6 +387,9 @@ func (s *Service) PbmChallenge(ctx context.Context, first, second string, sp Gam
 	}
 	if a.Bot || b.Bot {
 		return store.Game{}, errorf(BadRequest, "the engine is played through the API (/api/challenge/ai)")
+	}
+	if err := guestsUnrated(sp.Rated, a, b); err != nil {
+		return store.Game{}, err
 	}
 	for _, pair := range [][2]User{{a, b}, {b, a}} {
 		if err := s.takes(ctx, pair[0], pair[1], r.Variant()); err != nil {

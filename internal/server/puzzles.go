@@ -19,7 +19,8 @@ import (
 // wrong move or the last right one ends the attempt, which for a
 // signed-in player is kept, and the first attempt at a puzzle moves both
 // the player's and the puzzle's Glicko-2 ratings (a solve is a win
-// against the puzzle).
+// against the puzzle). The solution is shown once solved, or to whoever
+// asks for it (PuzzleSolution), never for a wrong move alone.
 
 func puzzleNotFound(id int64) error { return errorf(NotFound, "no puzzle %d", id) }
 
@@ -142,33 +143,72 @@ func (s *Service) PuzzleMoves(ctx context.Context, from string, user *User, id i
 	}
 	if ans.Correct && len(moves) == solver {
 		ans.Done, ans.Solved, ans.Reply = true, true, ""
+		// Solved: the line is no secret to the solver any more.
+		ans.Solution = p.Solution
 	}
 	if !ans.Done {
 		return ans, nil
 	}
-	ans.Solution = p.Solution
+	// A wrong move does not show the solution: it is PuzzleSolution's, for
+	// whoever asks to see it. Otherwise one wrong move, from anyone, would
+	// hand the line to someone about to try the puzzle signed in.
 	if user != nil {
-		at, err := s.st.RatePuzzle(ctx, user.ID, id, ans.Solved, s.now(), func(pr store.PuzzleRating, pz store.Puzzle) (store.PuzzleRating, store.Puzzle, error) {
-			score := 0.0
-			if ans.Solved {
-				score = 1
-			}
-			a, b, err := rating.Game(rating.Rating{R: pr.R, RD: pr.RD, Sigma: pr.Volatility}, rating.Rating{R: pz.R, RD: pz.RD, Sigma: pz.Volatility}, score, rating.DefaultTau)
-			if err != nil {
-				return pr, pz, err
-			}
-			pr.R, pr.RD, pr.Volatility, pr.Plays = a.R, a.RD, a.Sigma, pr.Plays+1
-			pz.R, pz.RD, pz.Volatility = b.R, b.RD, b.Sigma
-			return pr, pz, nil
-		})
-		if err != nil {
+		if ans.Rating, err = s.recordPuzzle(ctx, *user, id, ans.Solved); err != nil {
 			return wire.PuzzleAnswer{}, err
-		}
-		if at.Rated {
-			ans.Rating = &wire.RatingChange{Before: int(math.Round(at.RatingBefore)), After: int(math.Round(at.RatingAfter))}
 		}
 	}
 	return ans, nil
+}
+
+// PuzzleSolution shows a puzzle's solution to the player who asks for it:
+// giving up. For a signed-in player who had not tried the puzzle yet it
+// counts as a failed attempt (the first is rated), so that the line cannot
+// be looked at first and played for a rating after; one who has tried it
+// (and failed, or solved it) sees it at no cost.
+func (s *Service) PuzzleSolution(ctx context.Context, user *User, id int64) (wire.PuzzleAnswer, error) {
+	p, err := s.st.Puzzle(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return wire.PuzzleAnswer{}, puzzleNotFound(id)
+	}
+	if err != nil {
+		return wire.PuzzleAnswer{}, err
+	}
+	ans := wire.PuzzleAnswer{Done: true, Solution: p.Solution}
+	if user != nil {
+		tried, err := s.st.PuzzleTried(ctx, user.ID, id)
+		if err != nil {
+			return wire.PuzzleAnswer{}, err
+		}
+		if !tried {
+			if ans.Rating, err = s.recordPuzzle(ctx, *user, id, false); err != nil {
+				return wire.PuzzleAnswer{}, err
+			}
+		}
+	}
+	return ans, nil
+}
+
+// recordPuzzle keeps an attempt of user's at a puzzle and returns the
+// change of their rating, nil when the attempt was not rated (not their
+// first).
+func (s *Service) recordPuzzle(ctx context.Context, user User, id int64, solved bool) (*wire.RatingChange, error) {
+	at, err := s.st.RatePuzzle(ctx, user.ID, id, solved, s.now(), func(pr store.PuzzleRating, pz store.Puzzle) (store.PuzzleRating, store.Puzzle, error) {
+		score := 0.0
+		if solved {
+			score = 1
+		}
+		a, b, err := rating.Game(rating.Rating{R: pr.R, RD: pr.RD, Sigma: pr.Volatility}, rating.Rating{R: pz.R, RD: pz.RD, Sigma: pz.Volatility}, score, rating.DefaultTau)
+		if err != nil {
+			return pr, pz, err
+		}
+		pr.R, pr.RD, pr.Volatility, pr.Plays = a.R, a.RD, a.Sigma, pr.Plays+1
+		pz.R, pz.RD, pz.Volatility = b.R, b.RD, b.Sigma
+		return pr, pz, nil
+	})
+	if err != nil || !at.Rated {
+		return nil, err
+	}
+	return &wire.RatingChange{Before: int(math.Round(at.RatingBefore)), After: int(math.Round(at.RatingAfter))}, nil
 }
 
 // PuzzleHistory returns a player's puzzle rating and last attempts.

@@ -213,3 +213,10 @@ func (s *Store) PuzzleAttempts(ctx context.Context, user int64, limit int) ([]Pu
 	}
 	return out, dbError(rows.Err())
 }
+
+// PuzzleTried reports whether user has an attempt at a puzzle.
+func (s *Store) PuzzleTried(ctx context.Context, user, puzzle int64) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM puzzle_attempts WHERE user_id = $1 AND puzzle_id = $2`, user, puzzle).Scan(&n)
+	return n > 0, dbError(err)
+}

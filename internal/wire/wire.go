@@ -266,9 +266,10 @@ type Puzzle struct {
 }
 
 // PuzzleAnswer answers the player's moves at a puzzle: whether the last
-// was right, the defence's reply, and once done (solved, or a wrong move)
-// the whole solution and, for a signed-in player's first attempt, the
-// rating before and after.
+// was right, the defence's reply, once done (solved, or a wrong move) and
+// for a signed-in player's first attempt the rating before and after; the
+// whole solution once solved, or when asked for (POST
+// /api/puzzle/{id}/solution), not after a wrong move.
 type PuzzleAnswer struct {
 	Correct  bool          `json:"correct"`
 	Reply    string        `json:"reply,omitempty"`

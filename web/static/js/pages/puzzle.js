@@ -2,8 +2,9 @@
 // position from perfect play where one move wins; the player moves on the
 // board, each move is checked by the server (POST /api/puzzle/ID/moves),
 // which answers with the best defence, until the puzzle is solved or a
-// move is not the solution's. A signed-in player's first attempt at a
-// puzzle moves their puzzle rating (and the puzzle's).
+// move is not the solution's. A wrong move does not show the solution: the
+// player asks for it (POST /api/puzzle/ID/solution). A signed-in player's
+// first attempt at a puzzle moves their puzzle rating (and the puzzle's).
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -17,18 +18,20 @@ export function mount(main, params, app) {
   const wanted = params[0] ? Number(params[0]) : 0;
   app.title(t('puzzle.title'));
   let alive = true;
-  const st = { puzzle: null, line: [], mine: [], status: 'loading', answer: null, view: null, error: '' };
+  const st = { puzzle: null, line: [], mine: [], status: 'loading', answer: null, view: null, error: '', solution: null };
   let board = null;
   let boardData = null;
   const boardHolder = h('div', { class: 'board-holder', testid: 'board-holder' }, h('div', { class: 'board-placeholder' }));
   const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite', testid: 'puzzle-status' }, t('common.loading'));
   const info = h('div', { class: 'game-info', testid: 'puzzle-info' });
   const result = h('div', { class: 'puzzle-result', testid: 'puzzle-result', hidden: true });
+  const solutionText = h('p', { testid: 'puzzle-solution', hidden: true });
+  const showSolution = h('button', { type: 'button', class: 'btn small', testid: 'puzzle-show-solution', hidden: true, onclick: reveal }, t('puzzle.showSolution'));
   const next = h('a', { class: 'btn primary', href: '#/puzzle', testid: 'puzzle-next', hidden: true,
     onclick: (e) => { e.preventDefault(); if (location.hash === '#/puzzle') location.reload(); else app.navigate('/puzzle'); } }, t('puzzle.next'));
   main.append(h('div', { class: 'game-layout', testid: 'puzzle-page' },
     h('div', { class: 'board-col' }, boardHolder),
-    h('aside', { class: 'side-col panel' }, h('h1', {}, t('puzzle.title')), info, status, result, next)));
+    h('aside', { class: 'side-col panel' }, h('h1', {}, t('puzzle.title')), info, status, solutionText, showSolution, result, next)));
 
   load();
 
@@ -87,6 +90,26 @@ export function mount(main, params, app) {
     render();
   }
 
+  // reveal asks the server for the solution: giving up, which for a
+  // signed-in player who has not failed yet is a failed attempt.
+  async function reveal() {
+    showSolution.disabled = true;
+    try {
+      const ans = await api('POST', `/api/puzzle/${st.puzzle.id}/solution`, undefined, { auth: !!session() });
+      if (!alive) return;
+      st.solution = ans.solution || [];
+      if (st.status === 'solving') {
+        st.status = 'failed';
+        st.answer = ans;
+      }
+      st.error = '';
+    } catch (err) {
+      st.error = errorText(err);
+    }
+    showSolution.disabled = false;
+    if (alive) render();
+  }
+
   function render() {
     const p = st.puzzle;
     if (st.status === 'error') {
@@ -107,10 +130,13 @@ export function mount(main, params, app) {
     if (st.status === 'checking') text = t('common.loading');
     if (solving && st.mine.length) text = t('puzzle.correct');
     if (st.status === 'solved') text = t('puzzle.solved');
-    if (st.status === 'failed') text = t('puzzle.failed', { line: st.answer.solution.join(' ') });
+    if (st.status === 'failed') text = t('puzzle.failed');
     if (st.error) text = st.error + ' · ' + text;
     status.textContent = text;
     status.dataset.status = st.status;
+    solutionText.hidden = !st.solution;
+    solutionText.textContent = st.solution ? t('puzzle.solution', { line: st.solution.join(' ') }) : '';
+    showSolution.hidden = !!st.solution || !(st.status === 'failed' || st.status === 'solving');
     const a = st.answer;
     result.hidden = !(a && a.done);
     if (a && a.done) {
@@ -129,6 +155,7 @@ export function mount(main, params, app) {
     position: st.view ? st.view.position : null,
     legal: st.status === 'solving' && st.view ? st.view.legal.map((m) => m.text) : [],
     puzzleRating: st.answer && st.answer.rating ? st.answer.rating : null,
+    solution: st.solution,
   }));
   return () => { alive = false; };
 }
