@@ -43,6 +43,10 @@ type Config struct {
 	// streams, WebSockets): one more is answered 503, clearly, instead of
 	// failing for want of file descriptors. 0: no bound.
 	MaxStreams int
+
+	// socketHook, in tests, runs before each WebSocket command (to make
+	// one panic as a bug would); nil outside tests.
+	socketHook func(data []byte)
 }
 
 type api struct {

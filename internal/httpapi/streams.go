@@ -248,6 +248,9 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *api) socketCommand(ctx context.Context, user *server.User, id int64, data []byte) socketAnswer {
+	if h := a.cfg.socketHook; h != nil {
+		h(data)
+	}
 	var m socketMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		return socketAnswer{Type: "error", Error: "bad JSON: " + err.Error(), Code: http.StatusBadRequest}

@@ -60,12 +60,24 @@ func TestPuzzles(t *testing.T) {
 		t.Errorf("the next puzzle: %+v, %v; want %d", next, err, p2)
 	}
 	fail, err := s.PuzzleMoves(ctx, "", &ann, p2, []string{"g7-d7"})
-	if err != nil || fail.Correct || !fail.Done || fail.Solved || len(fail.Solution) != 3 || fail.Rating == nil || fail.Rating.After >= fail.Rating.Before {
-		t.Fatalf("failed: %+v, %v", fail, err)
+	if err != nil || fail.Correct || !fail.Done || fail.Solved || fail.Solution != nil || fail.Rating == nil || fail.Rating.After >= fail.Rating.Before {
+		t.Fatalf("failed: %+v, %v (want a lower rating and no solution)", fail, err)
+	}
+	// Asked for after the failure, the solution costs nothing more.
+	shown, err := s.PuzzleSolution(ctx, &ann, p2)
+	if err != nil || !shown.Done || len(shown.Solution) != 3 || shown.Rating != nil {
+		t.Fatalf("the solution after failing: %+v, %v; want the line, no rating change", shown, err)
 	}
 	anon, err := s.PuzzleMoves(ctx, "", nil, p2, []string{"a7-a4", "a4-a7"})
 	if err != nil || !anon.Solved || anon.Rating != nil {
 		t.Errorf("anonymous: %+v, %v", anon, err)
+	}
+	wrong, err := s.PuzzleMoves(ctx, nil, p2, []string{"g7-d7"})
+	if err != nil || wrong.Correct || !wrong.Done || wrong.Solution != nil {
+		t.Errorf("an anonymous wrong move: %+v, %v; want no solution", wrong, err)
+	}
+	if anon, err := s.PuzzleSolution(ctx, nil, p2); err != nil || len(anon.Solution) != 3 || anon.Rating != nil {
+		t.Errorf("the solution asked for anonymously: %+v, %v", anon, err)
 	}
 	h, err := s.PuzzleHistory(ctx, "ann", 10)
 	if err != nil || h.Plays != 2 || len(h.Attempts) != 3 || h.Attempts[0].Solved || !h.Attempts[0].Rated || h.Attempts[1].Rated {
@@ -86,5 +98,30 @@ func TestPuzzles(t *testing.T) {
 	}
 	if _, err := s.Puzzle(ctx, 999); KindOf(err) != NotFound {
 		t.Errorf("an unknown puzzle: %v", err)
+	}
+	if _, err := s.PuzzleSolution(ctx, &ann, 999); KindOf(err) != NotFound {
+		t.Errorf("the solution of an unknown puzzle: %v", err)
+	}
+}
+
+// TestPuzzleSolutionGivesUp: a signed-in player who asks for the solution
+// of a puzzle not tried yet has failed it (rated, as a wrong move is), so
+// that the line cannot be read first and played for a rating after.
+func TestPuzzleSolutionGivesUp(t *testing.T) {
+	s := newService(t, Config{})
+	ctx := context.Background()
+	ann := signUp(t, s, "ann")
+	p := addTestPuzzle(t, s, "nine-mens-morris W1W1B1B1/1W1B1B1W/8 w 0,0 - 0 18", []string{"d2-d3", "a7-a4", "d3-d2"})
+	shown, err := s.PuzzleSolution(ctx, &ann, p)
+	if err != nil || len(shown.Solution) != 3 || shown.Rating == nil || shown.Rating.After >= shown.Rating.Before {
+		t.Fatalf("the solution before trying: %+v, %v; want the line and a lower rating", shown, err)
+	}
+	played, err := s.PuzzleMoves(ctx, "", &ann, p, []string{"d2-d3", "d3-d2"})
+	if err != nil || !played.Solved || played.Rating != nil {
+		t.Errorf("solving after reading the solution: %+v, %v; want solved, unrated", played, err)
+	}
+	h, err := s.PuzzleHistory(ctx, "ann", 10)
+	if err != nil || h.Plays != 1 || len(h.Attempts) != 2 || h.Attempts[1].Solved || !h.Attempts[1].Rated {
+		t.Errorf("history: %+v, %v; want the failed rated attempt, then the unrated solve", h, err)
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -181,4 +182,57 @@ func testFlagFalls(t *testing.T, dsn string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("white's flag did not fall with nobody connected")
+}
+
+// TestGuestsPlayUnrated: a guest account asks for unrated games only. A
+// rated challenge or seek from a guest, a rated challenge to one, and a
+// guest taking a rated challenge or seek are refused, clearly and without
+// a trace; the same games unrated are played.
+func TestGuestsPlayUnrated(t *testing.T) {
+	s := newService(t, Config{})
+	ctx := context.Background()
+	ann := signUp(t, s, "ann")
+	guest, _, _, err := s.Guest(ctx, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !IsGuest(guest) || IsGuest(ann) {
+		t.Fatalf("IsGuest: %s %v, %s %v", guest.Name, IsGuest(guest), ann.Name, IsGuest(ann))
+	}
+	rated := GameSpec{Rated: true}
+	annSeek, err := s.Challenge(ctx, ann, "", rated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		do   func() error
+	}{
+		{"a rated seek of the guest's", func() error { _, err := s.Challenge(ctx, guest, "", rated); return err }},
+		{"a rated challenge from the guest", func() error { _, err := s.Challenge(ctx, guest, "ann", rated); return err }},
+		{"a rated challenge to the guest", func() error { _, err := s.Challenge(ctx, ann, guest.Name, rated); return err }},
+		{"the guest taking a rated seek", func() error { _, err := s.Accept(ctx, guest, annSeek.ID); return err }},
+		{"a rated pbmserv game with the guest", func() error { _, err := s.PbmChallenge(ctx, "ann", guest.Name, rated); return err }},
+	} {
+		err := tc.do()
+		if KindOf(err) != Forbidden || !strings.Contains(err.Error(), "guests play unrated games") {
+			t.Errorf("%s: got %v, want Forbidden: guests play unrated games", tc.name, err)
+		}
+	}
+	open, err := s.st.OpenChallenges(ctx, 0)
+	if err != nil || len(open) != 1 || open[0].ID != annSeek.ID {
+		t.Errorf("open challenges after the refusals: %+v, %v; want ann's seek alone", open, err)
+	}
+	if games, err := s.st.Games(ctx, store.GameQuery{User: guest.ID}); err != nil || len(games) != 0 {
+		t.Errorf("the guest's games after the refusals: %d, %v; want none", len(games), err)
+	}
+	// Unrated, the guest plays.
+	c, err := s.Challenge(ctx, ann, guest.Name, GameSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Accept(ctx, guest, c.ID)
+	if err != nil || a.Game == 0 || a.Rated {
+		t.Errorf("the guest takes an unrated challenge: %+v, %v", a, err)
+	}
 }
