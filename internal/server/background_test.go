@@ -463,3 +463,29 @@ func TestExplorerSkipsBadGames(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineFirstMoveOutlivesRequest: a game against the engine that
+// moves first gets the engine's move even when the request that started
+// it ends (cancelled) right after the game was stored. (Its timers and
+// the engine's job used to be set up under the request's context, and
+// skipped.)
+func TestEngineFirstMoveOutlivesRequest(t *testing.T) {
+	s := newService(t, Config{EngineWorkers: 1})
+	ann := signUp(t, s, "ann")
+	rctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.hub.setRelay(func(kind string, _ int64, e Event) {
+		if kind == "u" && strings.Contains(string(e.Data), `"gameStart"`) {
+			cancel()
+		}
+	})
+	g, err := s.PlayEngine(rctx, ann, 1, GameSpec{Color: "black"})
+	s.hub.setRelay(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rctx.Err() == nil {
+		t.Fatal("the request was not cancelled: the test did not test")
+	}
+	waitLong(t, 30*time.Second, "the engine's first move", func() bool { return view(t, s, g.ID).Ply == 1 })
+}

@@ -137,10 +137,17 @@ func (s *Service) newGame(r *mill.Rules, sp GameSpec, challenger, opponent int64
 	return g
 }
 
-// started announces a new game and arms its timers.
-func (s *Service) started(ctx context.Context, g store.Game) {
+// started announces a new game and arms its timers (the flag's, the
+// engine's first move). It runs under the service's context, not the
+// request's: the game is stored, and a client that leaves at once (a
+// request cancelled, timed out) must not leave it without its clock or
+// the engine's move.
+func (s *Service) started(_ context.Context, g store.Game) {
 	s.announceStart(g)
-	_ = s.locked(ctx, g.ID, func(o *owner) error { s.afterChange(o); return nil })
+	if err := s.locked(s.ctx, g.ID, func(o *owner) error { s.afterChange(o); return nil }); err != nil && s.ctx.Err() == nil {
+		// Start resumes it (a restart, or the next change to it).
+		s.log.Error("a new game's timers", "game", g.ID, "err", err)
+	}
 }
 
 func (s *Service) wireChallenge(ctx context.Context, c store.Challenge) (wire.Challenge, error) {
