@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"sync"
 )
 
@@ -166,9 +168,19 @@ func (b *batcher) commit(batch []*writeReq) {
 // the whole transaction, the other callers' writes with it. The caller
 // waits for the answer all the same (batcher.do), and the statements are
 // short.
-func (r *writeReq) run(tx *sql.Tx) error {
+//
+// A request that panics (its fn is the caller's code, run on the writer's
+// goroutine) fails alone, with the panic and its stack as its error: the
+// others of the batch commit, and the process, which net/http's recovery
+// does not cover here, goes on.
+func (r *writeReq) run(tx *sql.Tx) (err error) {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("store: a write panicked: %v\n%s", v, debug.Stack())
+		}
+	}()
 	return dbError(r.fn(context.WithoutCancel(r.ctx), tx))
 }

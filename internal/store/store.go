@@ -305,6 +305,14 @@ func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.
 	if err != nil {
 		return dbError(err)
 	}
+	defer func() {
+		// A panic of fn is the caller's to recover, but its transaction
+		// must not keep a connection of the pool until the process ends.
+		if v := recover(); v != nil {
+			_ = tx.Rollback()
+			panic(v)
+		}
+	}()
 	if err := fn(ctx, tx); err != nil {
 		_ = tx.Rollback()
 		return dbError(err)
