@@ -18,10 +18,10 @@ import (
 	"github.com/morrisgame/morris/search"
 )
 
-// The work off the request path (background.go is no file: engine.go,
-// review.go, explorer.go, timers.go, play.go's queued moves): a panic
-// there is recovered and its job failed, a move not stored is tried
-// again, and nothing depends on the context of the request that caused it.
+// The work off the request path (engine.go, review.go, explorer.go,
+// timers.go, play.go's queued moves): a panic there is recovered and its
+// job failed, a move not stored is tried again, and nothing depends on the
+// context of the request that caused it.
 
 // logBuffer is a logger's output, safe for the service's goroutines.
 type logBuffer struct {

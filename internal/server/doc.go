@@ -45,10 +45,15 @@
 //	               per address, puzzle moves
 //	metrics.go     Prometheus metrics
 //	errors.go      Error and its Kind (an HTTP status, a pbmserv error line)
+//	recover.go     Safely: the recovery of panics in the goroutines off the request path (engine workers,
+//	               reviewer, explorer, timers, relay, the gateways' WebSocket readers and follows)
 //
 // # Tests
 //
-// service_test.go, timers_test.go and engine_test.go run on SQLite and, with
+// background_test.go makes the work off the request path fail as bugs and
+// failing disks would (a panic, a move the store refuses, a request
+// cancelled in the middle) and checks that the process and the games go
+// on. service_test.go, timers_test.go and engine_test.go run on SQLite and, with
 // MORRIS_TEST_POSTGRES set, on PostgreSQL (internal/store/storetest); the
 // gateways' suites and cmd/morris's end-to-end, crash and two-process tests
 // drive the service over real sockets. tablebase_test.go builds a small
