@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/store/storetest"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -488,4 +489,70 @@ func TestEngineFirstMoveOutlivesRequest(t *testing.T) {
 		t.Fatal("the request was not cancelled: the test did not test")
 	}
 	waitLong(t, 30*time.Second, "the engine's first move", func() bool { return view(t, s, g.ID).Ply == 1 })
+}
+
+// TestHandedAnalysisAndRelayPanics: with two services on one PostgreSQL
+// database, an analysis handed to the other process that panics there is
+// answered with an error at once (not when the asker's wait runs out),
+// and a notification that panics the relay's listener costs that
+// notification only: the next ones come.
+func TestHandedAnalysisAndRelayPanics(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	var boom atomic.Bool
+	var relayPanics atomic.Int32
+	boom.Store(true)
+	a := newServiceOn(t, dsn, Config{PollEvery: time.Hour})
+	b := newServiceOn(t, dsn, Config{PollEvery: time.Hour, hooks: testHooks{
+		analysis: func() {
+			if boom.Load() {
+				panic("the analysis fell over")
+			}
+		},
+		relay: func(payload string) {
+			if boom.Load() && strings.Contains(payload, "panic here") {
+				relayPanics.Add(1)
+				panic("the relay fell over")
+			}
+		},
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	history := []mill.Position{mill.NewGame(mill.MustRules("nine-mens-morris")).Position()}
+
+	a.analysis.sem <- struct{}{} // a's analyst is busy: b takes it
+	began := time.Now()
+	_, err := a.Analyze(ctx, history, 4, time.Second)
+	if err == nil || !strings.Contains(err.Error(), "the engine failed") || time.Since(began) > 5*time.Second {
+		t.Fatalf("an analysis that panics where it was handed: got %v after %v, want the engine's failure at once", err, time.Since(began))
+	}
+	boom.Store(false)
+	if res, err := a.Analyze(ctx, history, 4, time.Second); err != nil || res.Best == "" {
+		t.Fatalf("the next analysis handed over: %+v, %v", res, err)
+	}
+	<-a.analysis.sem
+
+	boom.Store(true)
+	ann, bob := signUp(t, a, "ann"), signUp(t, a, "bob")
+	c, err := a.Challenge(ctx, ann, "bob", GameSpec{Color: "white"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := a.Accept(ctx, bob, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines lineRecorder
+	go b.WatchGame(ctx, g.Game, -1, lines.send)
+	lines.waitFor(t, "gameFull", 5*time.Second, func(l string) bool { return strings.Contains(l, `"type":"gameFull"`) })
+	time.Sleep(200 * time.Millisecond) // b's listener in place
+	if err := a.Chat(ctx, ann, g.Game, "panic here"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Chat(ctx, ann, g.Game, "and then this"); err != nil {
+		t.Fatal(err)
+	}
+	lines.waitFor(t, "the chat after the one that panicked", 5*time.Second, func(l string) bool { return strings.Contains(l, "and then this") })
+	if relayPanics.Load() == 0 {
+		t.Error("the relay's hook never panicked: the test did not test")
+	}
 }
