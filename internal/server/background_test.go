@@ -373,13 +373,13 @@ func TestReviewPanics(t *testing.T) {
 		}
 		games = append(games, a.Game)
 	}
-	r, err := s.RequestReview(ctx, games[0])
+	r, err := s.RequestReview(ctx, "test", games[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	bad.Store(r.ID)
 	s.wakeReviewer()
-	if _, err := s.RequestReview(ctx, games[1]); err != nil {
+	if _, err := s.RequestReview(ctx, "test", games[1]); err != nil {
 		t.Fatal(err)
 	}
 	waitLong(t, 30*time.Second, "both reviews to end", func() bool {
@@ -521,12 +521,12 @@ func TestHandedAnalysisAndRelayPanics(t *testing.T) {
 
 	a.analysis.sem <- struct{}{} // a's analyst is busy: b takes it
 	began := time.Now()
-	_, err := a.Analyze(ctx, history, 4, time.Second)
+	_, err := a.Analyze(ctx, "test", history, 4, time.Second)
 	if err == nil || !strings.Contains(err.Error(), "the engine failed") || time.Since(began) > 5*time.Second {
 		t.Fatalf("an analysis that panics where it was handed: got %v after %v, want the engine's failure at once", err, time.Since(began))
 	}
 	boom.Store(false)
-	if res, err := a.Analyze(ctx, history, 4, time.Second); err != nil || res.Best == "" {
+	if res, err := a.Analyze(ctx, "test", history, 4, time.Second); err != nil || res.Best == "" {
 		t.Fatalf("the next analysis handed over: %+v, %v", res, err)
 	}
 	<-a.analysis.sem

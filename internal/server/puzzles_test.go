@@ -72,7 +72,7 @@ func TestPuzzles(t *testing.T) {
 	if err != nil || !anon.Solved || anon.Rating != nil {
 		t.Errorf("anonymous: %+v, %v", anon, err)
 	}
-	wrong, err := s.PuzzleMoves(ctx, nil, p2, []string{"g7-d7"})
+	wrong, err := s.PuzzleMoves(ctx, "", nil, p2, []string{"g7-d7"})
 	if err != nil || wrong.Correct || !wrong.Done || wrong.Solution != nil {
 		t.Errorf("an anonymous wrong move: %+v, %v; want no solution", wrong, err)
 	}
