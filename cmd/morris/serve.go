@@ -223,13 +223,12 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 			log.Info("endgame databases checked", "dir", c.tablebases)
 		}()
 	}
-	dsn, where := c.db, c.db
+	dsn := c.db
 	if dsn == "" {
 		dsn = filepath.Join(c.data, "morris.db")
-		where = dsn
-	} else if u := strings.Index(where, "@"); u >= 0 {
-		where = "postgres://…" + where[u:] // no password in the logs
 	}
+	// No password in the logs, neither postgres://user:pw@ nor ?password=.
+	where := store.RedactDSN(dsn)
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		return err

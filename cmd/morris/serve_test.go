@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/store/storetest"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -405,4 +408,103 @@ func TestServeTablebases(t *testing.T) {
 	if code := run([]string{"serve", "-tablebases", "", "-engine-hash", "0"}, strings.NewReader(""), io.Discard, io.Discard); code != exitUsage {
 		t.Errorf("serve -engine-hash 0: exit %d, want %d", code, exitUsage)
 	}
+}
+
+// TestServeLogsNoPassword: the DSN of -db is logged and printed without
+// its password, whether it is in the user part or in the query, when the
+// store opens and when it cannot be reached.
+func TestServeLogsNoPassword(t *testing.T) {
+	const secret = "hunter2sekrit"
+	cases := []struct {
+		name string
+		dsn  func(t *testing.T) string
+		ok   bool // the store opens
+	}{
+		{"unreachable, password in the query", func(*testing.T) string {
+			return "postgres://morris@127.0.0.1:1/morris?connect_timeout=1&password=" + secret
+		}, false},
+		{"unreachable, password in the user part", func(*testing.T) string {
+			return "postgres://morris:" + secret + "@127.0.0.1:1/morris?connect_timeout=1"
+		}, false},
+		{"PostgreSQL, password in the query", func(t *testing.T) string {
+			// The test database's own password, moved to the query, and
+			// a second password parameter that only the log could show.
+			u, err := url.Parse(storetest.DSN(t, "postgres"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := u.Query()
+			if pw, ok := u.User.Password(); ok {
+				q.Set("password", pw)
+				u.User = url.User(u.User.Username())
+			}
+			q.Set("sslpassword", secret)
+			u.RawQuery = q.Encode()
+			return u.String()
+		}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dsn := c.dsn(t)
+			var logs, stdout syncBuffer
+			log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			addr := freeAddr(t)
+			done := make(chan error, 1)
+			go func() {
+				done <- serve(ctx, serveConfig{addr: addr, data: t.TempDir(), db: dsn, workers: 1, trusted: nil}, log, &stdout)
+			}()
+			var err error
+			if c.ok {
+				for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+					if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+						resp.Body.Close()
+						if resp.StatusCode == 200 {
+							break
+						}
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("the server did not start:\n%s", logs.String())
+					}
+				}
+				cancel()
+			}
+			if err = <-done; (err == nil) != c.ok {
+				t.Fatalf("serve: %v, want ok %v", err, c.ok)
+			}
+			all := logs.String() + stdout.String() + fmt.Sprint(err)
+			if !strings.Contains(all, "127.0.0.1") {
+				t.Errorf("the log does not say where the store is:\n%s", all)
+			}
+			pw := secret
+			if u, _ := url.Parse(dsn); u.Query().Get("password") != "" {
+				pw = u.Query().Get("password")
+			}
+			for _, s := range []string{secret, "password=" + pw} {
+				if strings.Contains(all, s) {
+					t.Errorf("the log or the output shows %q:\n%s", s, all)
+				}
+			}
+		})
+	}
+}
+
+// syncBuffer is a bytes.Buffer that the server's goroutines may write to
+// while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

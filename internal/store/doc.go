@@ -57,6 +57,7 @@
 // # Where things are
 //
 //	store.go       Open (DSNs, SQLite settings, migrations), Close, transactions, errors
+//	redact.go      RedactDSN: a DSN fit for the logs, its passwords hidden
 //	batch.go       group commit of SQLite writes
 //	users.go       users and tokens
 //	accounts.go    a new password (the other tokens deleted with it), signing out everywhere, deleting an account

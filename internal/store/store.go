@@ -182,7 +182,13 @@ const DefaultPoolSize = 16
 func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("store: bad PostgreSQL URL: %w", err)
+		// url.Error quotes the whole URL, password included: say it
+		// again with the password hidden.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("store: bad PostgreSQL URL %s: %v", RedactDSN(dsn), err)
 	}
 	pool := DefaultPoolSize
 	q := u.Query()
