@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -180,25 +178,12 @@ func (a *api) wrap(fn func(w http.ResponseWriter, r *http.Request) error) http.H
 		sw := &statusWriter{ResponseWriter: w}
 		err := fn(sw, r)
 		if err != nil {
-			code := http.StatusInternalServerError
-			msg := "internal error"
-			var se *statusError
-			switch {
-			case errors.As(err, &se):
-				code, msg = se.code, se.msg
-			case server.KindOf(err) != server.Internal:
-				code, msg = server.KindOf(err).Status(), err.Error()
-			case errors.Is(err, context.Canceled):
-				code, msg = 499, "request cancelled"
-			}
-			if code >= 500 {
-				a.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-			}
+			ans := a.failure(r, err, logAttrs(r)...)
 			if !sw.wrote {
-				if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+				if ans.code == http.StatusTooManyRequests || ans.code == http.StatusServiceUnavailable {
 					sw.Header().Set("Retry-After", strconv.Itoa(server.RetryAfter(err)))
 				}
-				writeJSON(sw, code, wire.Error{Error: msg})
+				writeJSON(sw, ans.code, wire.Error{Error: ans.msg, Request: ans.request})
 			}
 		}
 		route := r.Pattern
@@ -259,7 +244,7 @@ func readJSON(r *http.Request, v any) error {
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
-		return httpError(http.StatusBadRequest, "reading the body: %v", err)
+		return httpError(http.StatusBadRequest, "the body could not be read")
 	}
 	if len(body) > maxBody {
 		return httpError(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", maxBody)
@@ -270,10 +255,10 @@ func readJSON(r *http.Request, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return httpError(http.StatusBadRequest, "bad JSON body: %v", err)
+		return httpError(http.StatusBadRequest, "%s", jsonMessage("the body", err))
 	}
 	if dec.More() {
-		return httpError(http.StatusBadRequest, "bad JSON body: more than one value")
+		return httpError(http.StatusBadRequest, "the body holds more than one JSON value")
 	}
 	return nil
 }

@@ -9,6 +9,7 @@
 // # Where things are
 //
 //	api.go       New (the routes), errors as {"error": ...} with their status, JSON bodies, tokens, rate limits
+//	errors.go    what a client is told of an error: the service's words, "internal error" and a request id, decoder errors reworded
 //	handlers.go  accounts and tokens, challenges and seeks, the engine, moves and offers, lists and ratings
 //	account.go   a new password, signing out everywhere, deleting the account; streams that end with their token
 //	streams.go   the game stream and the account stream (NDJSON), the game's WebSocket

@@ -143,6 +143,8 @@ type socketAnswer struct {
 	ID    int64  `json:"id"`
 	Error string `json:"error,omitempty"`
 	Code  int    `json:"code,omitempty"` // the HTTP status the error would have
+	// Request names the request in the server's log, for a 500.
+	Request string `json:"request,omitempty"`
 }
 
 // gameSocket: GET /api/game/{id}/ws[?since=V][&token=T]. The server sends
@@ -216,7 +218,7 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 				return
 			}
 			var ans socketAnswer
-			if err := server.Safely(a.log, "websocket command", func() { ans = a.socketCommand(ctx, user, id, data) }, "game", id); err != nil {
+			if err := server.Safely(a.log, "websocket command", func() { ans = a.socketCommand(ctx, r, user, id, data) }, "game", id); err != nil {
 				var m struct{ ID int64 }
 				_ = json.Unmarshal(data, &m)
 				ans = socketAnswer{Type: "error", ID: m.ID, Error: "internal error", Code: http.StatusInternalServerError}
@@ -247,22 +249,17 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *api) socketCommand(ctx context.Context, user *server.User, id int64, data []byte) socketAnswer {
+func (a *api) socketCommand(ctx context.Context, r *http.Request, user *server.User, id int64, data []byte) socketAnswer {
 	if h := a.cfg.socketHook; h != nil {
 		h(data)
 	}
 	var m socketMessage
 	if err := json.Unmarshal(data, &m); err != nil {
-		return socketAnswer{Type: "error", Error: "bad JSON: " + err.Error(), Code: http.StatusBadRequest}
+		return socketAnswer{Type: "error", Error: jsonMessage("the message", err), Code: http.StatusBadRequest}
 	}
 	fail := func(err error) socketAnswer {
-		code := server.KindOf(err).Status()
-		msg := err.Error()
-		if code == 500 {
-			a.log.Error("socket command", "game", id, "err", err)
-			msg = "internal error"
-		}
-		return socketAnswer{Type: "error", ID: m.ID, Error: msg, Code: code}
+		ans := a.failure(r, err, "game", id, "socket", m.Type)
+		return socketAnswer{Type: "error", ID: m.ID, Error: ans.msg, Code: ans.code, Request: ans.request}
 	}
 	if user == nil {
 		return socketAnswer{Type: "error", ID: m.ID, Error: "spectators only watch: connect with a token to play", Code: http.StatusUnauthorized}

@@ -85,18 +85,21 @@ func (g *Gateway) Exec(ctx context.Context, sess *Session, line string) string {
 	return out
 }
 
-// errorText is the answer to a command the service refused. The service's
-// messages are meant for users; an internal error is logged and answered
-// without its details, which may name files or queries.
+// errorText is the answer to a command the service refused, in the
+// service's words (server.Public): the store's and the driver's text
+// (tables, constraints) stays in the log. An internal error is logged with
+// a request id, and answered with the id only.
 func (g *Gateway) errorText(cmd pbm.Command, err error) string {
-	switch {
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return "error: the server is shutting down or the command took too long; nothing was done if the board does not show it\n"
-	case server.KindOf(err) == server.Internal:
-		g.log.Error("pbmserv command failed", "verb", cmd.Verb.String(), "board", cmd.Board, "err", err)
-		return "error: the server failed to do that: try again later\n"
 	}
-	return "error: " + strings.TrimSuffix(err.Error(), "\n") + "\n"
+	kind, msg := server.Public(err)
+	if kind == server.Internal {
+		id := server.NewRequestID()
+		g.log.Error("pbmserv command failed", "request", id, "verb", cmd.Verb.String(), "board", cmd.Board, "err", err)
+		return "error: the server failed to do that: try again later (request " + id + ")\n"
+	}
+	return "error: " + strings.TrimSuffix(msg, "\n") + "\n"
 }
 
 // fail is an error of the gateway's own checks, as the service words its

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -72,4 +74,35 @@ func KindOf(err error) Kind {
 		return Conflict
 	}
 	return Internal
+}
+
+// Public returns what a client may be told of err: its kind and a message
+// in the service's words. The message of an *Error is the service's own
+// and is passed on. The store's sentinels come with the store's and the
+// driver's text (a table, a constraint, the SQL error), which is for the
+// log only: they are answered with a message of their kind. Anything
+// else is the server's fault: Internal and "internal error"; the caller
+// logs err itself, with something the client sees to find the line by.
+func Public(err error) (Kind, string) {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e.Kind, e.Msg
+	case errors.Is(err, store.ErrNotFound):
+		return NotFound, "not found"
+	case errors.Is(err, store.ErrConflict):
+		return Conflict, "that changed meanwhile: read it again and retry"
+	case errors.Is(err, store.ErrDuplicate):
+		return Conflict, "that exists already"
+	}
+	return Internal, "internal error"
+}
+
+// NewRequestID returns a name for one request, random and short, which a
+// client is shown beside "internal error" and the log holds beside the
+// detail.
+func NewRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read does not fail
+	return hex.EncodeToString(b[:])
 }

@@ -168,6 +168,9 @@ type Rating struct {
 // Error is the body of every answer that is not a success.
 type Error struct {
 	Error string `json:"error"`
+	// Request names the request in the server's log when the server
+	// failed (a 500): the detail is there, never in the answer.
+	Request string `json:"request,omitempty"`
 }
 
 // Explorer is the opening explorer's answer for a position (GET
