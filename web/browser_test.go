@@ -71,6 +71,9 @@ type site struct {
 	URL string
 	log *lockedBuffer
 	svc *server.Service
+	// requests are the method and URL (path and query) of every request
+	// the site served, as a proxy's access log would hold them.
+	requests *lockedBuffer
 	// skew moves the server's clock forward (correspondence timers).
 	skew atomic.Int64
 }
@@ -104,7 +107,7 @@ func startSiteWith(t *testing.T, change func(*server.Config)) *site {
 	}
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &site{log: logs}
+	s := &site{log: logs, requests: &lockedBuffer{}}
 	cfg := server.Config{
 		Store:         st,
 		Now:           func() time.Time { return time.Now().Add(time.Duration(s.skew.Load())) },
@@ -123,7 +126,11 @@ func startSiteWith(t *testing.T, change func(*server.Config)) *site {
 	if err := svc.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(httpapi.New(httpapi.Config{Service: svc, Web: web.Handler(), Logger: logger}))
+	h := httpapi.New(httpapi.Config{Service: svc, Web: web.Handler(), Logger: logger})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(s.requests, "%s %s\n", r.Method, r.URL.RequestURI())
+		h.ServeHTTP(w, r)
+	}))
 	s.URL, s.svc = ts.URL, svc
 	t.Cleanup(func() {
 		svc.CloseStreams()
@@ -135,6 +142,13 @@ func startSiteWith(t *testing.T, change func(*server.Config)) *site {
 		// unexpectedly or could not serve.
 		if l := s.log.String(); strings.Contains(l, "level=ERROR") {
 			t.Errorf("the server logged errors:\n%s", l)
+		}
+		// No URL the client asked for holds a token: URLs are what
+		// proxies write to their access logs.
+		for _, line := range strings.Split(s.requests.String(), "\n") {
+			if strings.Contains(line, "token=") {
+				t.Errorf("the client sent a token in a URL: %s", line)
+			}
 		}
 	})
 	return s

@@ -49,7 +49,7 @@
 //	                   #/?seek=ID opens an invitation to a seek, #/?challenge=NAME the challenge form for NAME
 //	#/play             play the engine: variant, level 1-10, colour, clock; a guest token when nobody is signed in
 //	                   (#/play?variant=ID preselects the variant)
-//	#/game/ID          a game: live over /api/game/ID/ws (with ?token= to play), replay when it is over
+//	#/game/ID          a game: live over /api/game/ID/ws (the token in its first message, to play), replay when it is over
 //	#/signin, #/signup the account (the token in localStorage under morris.session)
 //	#/account          a new password (the other sessions signed out), sign out everywhere, delete the
 //	                   account (the password and a tick to confirm)

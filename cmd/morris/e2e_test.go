@@ -460,10 +460,11 @@ func openStream(t testing.TB, ctx context.Context, addr string, id, since int64)
 // wsMessage and wsAnswer are internal/httpapi's socketMessage and
 // socketAnswer as a client writes and reads them.
 type wsMessage struct {
-	ID   int64  `json:"id"`
-	Type string `json:"type"`
-	Move string `json:"move,omitempty"`
-	Ply  *int   `json:"ply,omitempty"`
+	ID    int64  `json:"id"`
+	Type  string `json:"type"`
+	Token string `json:"token,omitempty"`
+	Move  string `json:"move,omitempty"`
+	Ply   *int   `json:"ply,omitempty"`
 }
 
 type wsAnswer struct {
@@ -484,9 +485,6 @@ type wsClient struct {
 func dialWS(t testing.TB, ctx context.Context, addr string, id int64, token string) *wsClient {
 	t.Helper()
 	url := fmt.Sprintf("ws://%s/api/game/%d/ws", addr, id)
-	if token != "" {
-		url += "?token=" + token
-	}
 	c, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
 		t.Fatalf("WebSocket %s: %v", url, err)
@@ -515,6 +513,12 @@ func dialWS(t testing.TB, ctx context.Context, addr string, id int64, token stri
 			}
 		}
 	}()
+	if token != "" {
+		// The token goes in the first message, as the web client sends it.
+		if a := w.send(t, ctx, wsMessage{Type: "auth", Token: token}); a.Type != "ack" {
+			t.Fatalf("WebSocket %s: signing in: %+v", url, a)
+		}
+	}
 	return w
 }
 

@@ -274,14 +274,17 @@ func bearer(r *http.Request) string {
 	return ""
 }
 
-// auth authenticates the request with its bearer token (or, for
-// WebSocket, which browsers cannot give headers, a token parameter) and
-// spends one unit of the user's command rate.
+// auth authenticates the request with its bearer token and spends one
+// unit of the user's command rate. A token is never read from the URL: a
+// URL is written to the logs of every proxy on the way (a WebSocket's
+// browser, which cannot send headers, sends it in its first message).
 func (a *api) auth(r *http.Request) (server.User, error) {
-	tok := bearer(r)
-	if tok == "" && strings.HasSuffix(r.URL.Path, "/ws") {
-		tok = r.URL.Query().Get("token")
-	}
+	return a.authToken(r, bearer(r))
+}
+
+// authToken authenticates a token of the request r, from its header or a
+// message of its socket; a token that is not valid costs r's address.
+func (a *api) authToken(r *http.Request, tok string) (server.User, error) {
 	if tok == "" {
 		return server.User{}, httpError(http.StatusUnauthorized, "this needs a token: Authorization: Bearer TOKEN (POST /api/token)")
 	}

@@ -298,6 +298,7 @@ type socket struct {
 	c      *websocket.Conn
 	events chan []byte
 	acks   chan socketAnswer
+	end    error // why the reader stopped, once events is closed
 }
 
 func dialSocket(t testing.TB, ctx context.Context, ts *testServer, game int64, token string, since int64) *socket {
@@ -305,9 +306,6 @@ func dialSocket(t testing.TB, ctx context.Context, ts *testServer, game int64, t
 	u := fmt.Sprintf("ws%s/api/game/%d/ws?since=%d", strings.TrimPrefix(ts.URL, "http"), game, since)
 	if since < 0 {
 		u = fmt.Sprintf("ws%s/api/game/%d/ws", strings.TrimPrefix(ts.URL, "http"), game)
-	}
-	if token != "" {
-		u += map[bool]string{true: "&", false: "?"}[strings.Contains(u, "?")] + "token=" + token
 	}
 	c, _, err := websocket.Dial(ctx, u, nil)
 	if err != nil {
@@ -319,6 +317,7 @@ func dialSocket(t testing.TB, ctx context.Context, ts *testServer, game int64, t
 		for {
 			_, data, err := c.Read(ctx)
 			if err != nil {
+				s.end = err
 				return
 			}
 			var a socketAnswer
@@ -332,6 +331,12 @@ func dialSocket(t testing.TB, ctx context.Context, ts *testServer, game int64, t
 			}
 		}
 	}()
+	if token != "" {
+		// The token goes in the first message, as the web client sends it.
+		if a := s.send(t, ctx, socketMessage{Type: "auth", Token: token}); a.Type != "ack" {
+			t.Fatalf("signing in on the socket: %+v", a)
+		}
+	}
 	return s
 }
 

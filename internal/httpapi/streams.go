@@ -126,11 +126,13 @@ func (a *api) quiet(err error) error {
 }
 
 // socketMessage is what a browser sends on a game's WebSocket. Type is
-// move (Move, Ply), resign, claim-victory, draw or takeback (Action:
-// offer, accept, decline), chat (Text). ID comes back in the answer.
+// auth (Token; the first message only), move (Move, Ply), resign,
+// claim-victory, draw or takeback (Action: offer, accept, decline), chat
+// (Text). ID comes back in the answer.
 type socketMessage struct {
 	ID     int64  `json:"id"`
 	Type   string `json:"type"`
+	Token  string `json:"token"`
 	Move   string `json:"move"`
 	Ply    *int   `json:"ply"`
 	Action string `json:"action"`
@@ -145,15 +147,29 @@ type socketAnswer struct {
 	Code  int    `json:"code,omitempty"` // the HTTP status the error would have
 	// Request names the request in the server's log, for a 500.
 	Request string `json:"request,omitempty"`
+	// close: the socket ends after this answer (a sign-in refused).
+	close bool
 }
 
-// gameSocket: GET /api/game/{id}/ws[?since=V][&token=T]. The server sends
-// the lines of the game stream as text messages (keep-alives as
+// gameSocket: GET /api/game/{id}/ws[?since=V]. The server sends the
+// lines of the game stream as text messages (keep-alives as
 // {"type":"keepAlive"}); a player sends socketMessages and gets an answer
-// to each. Without a token the socket only watches.
+// to each. A player signs in with the socket's first message,
+// {"type":"auth","token":T} (a browser cannot give a WebSocket headers),
+// or, outside a browser, with Authorization: Bearer on the upgrade; until
+// then, and without either, the socket only watches. The game's events
+// are public, so the stream starts at once and no deadline is needed for
+// the auth message: a socket that never sends one is a spectator's.
+//
+// A token in the URL (?token=, as this endpoint once took it) is refused
+// before the upgrade: URLs are written to the access logs of every proxy
+// on the way, where the token would be read by whoever reads the logs.
 func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	if err := a.anonymous(r); err != nil {
 		return err
+	}
+	if r.URL.Query().Has("token") {
+		return httpError(http.StatusBadRequest, `a token does not go in the URL, which proxies log: send {"type":"auth","token":TOKEN} as the socket's first message (or Authorization: Bearer TOKEN outside a browser), and sign in again: this token may have been logged`)
 	}
 	done, err := a.openStream()
 	if err != nil {
@@ -169,7 +185,7 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var user *server.User
-	if bearer(r) != "" || r.URL.Query().Get("token") != "" {
+	if bearer(r) != "" {
 		u, err := a.auth(r)
 		if err != nil {
 			return err
@@ -212,19 +228,33 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	// would be (500), logged, and the socket goes on.
 	go func() {
 		defer cancel()
+		first := true
 		for {
 			_, data, err := c.Read(readCtx)
 			if err != nil {
 				return
 			}
 			var ans socketAnswer
-			if err := server.Safely(a.log, "websocket command", func() { ans = a.socketCommand(ctx, r, user, id, data) }, "game", id); err != nil {
+			if err := server.Safely(a.log, "websocket command", func() {
+				if m, ok := authMessage(data); ok {
+					ans = a.socketAuth(r, &user, first, m)
+				} else {
+					ans = a.socketCommand(ctx, r, user, id, data)
+				}
+			}, "game", id); err != nil {
 				var m struct{ ID int64 }
 				_ = json.Unmarshal(data, &m)
 				ans = socketAnswer{Type: "error", ID: m.ID, Error: "internal error", Code: http.StatusInternalServerError}
 			}
+			first = false
 			b, _ := json.Marshal(ans)
 			if write(b) != nil {
+				return
+			}
+			if ans.Type == "error" && ans.close {
+				// A sign-in refused ends the socket: the client knows at
+				// once, instead of finding out at its first move.
+				c.Close(websocket.StatusPolicyViolation, "sign-in refused")
 				return
 			}
 		}
@@ -249,6 +279,33 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// authMessage reads a socket message of type auth.
+func authMessage(data []byte) (socketMessage, bool) {
+	var m socketMessage
+	if json.Unmarshal(data, &m) != nil || m.Type != "auth" {
+		return m, false
+	}
+	return m, true
+}
+
+// socketAuth signs the socket's player in with the token of an auth
+// message, the socket's first. A refused token ends the socket.
+func (a *api) socketAuth(r *http.Request, user **server.User, first bool, m socketMessage) socketAnswer {
+	switch {
+	case *user != nil:
+		return socketAnswer{Type: "error", ID: m.ID, Error: "this socket is signed in already", Code: http.StatusConflict}
+	case !first:
+		return socketAnswer{Type: "error", ID: m.ID, Error: "auth is the socket's first message: connect again to sign in", Code: http.StatusBadRequest}
+	}
+	u, err := a.authToken(r, m.Token)
+	if err != nil {
+		ans := a.failure(r, err, "socket", "auth")
+		return socketAnswer{Type: "error", ID: m.ID, Error: ans.msg, Code: ans.code, Request: ans.request, close: true}
+	}
+	*user = &u
+	return socketAnswer{Type: "ack", ID: m.ID}
+}
+
 func (a *api) socketCommand(ctx context.Context, r *http.Request, user *server.User, id int64, data []byte) socketAnswer {
 	if h := a.cfg.socketHook; h != nil {
 		h(data)
@@ -262,7 +319,7 @@ func (a *api) socketCommand(ctx context.Context, r *http.Request, user *server.U
 		return socketAnswer{Type: "error", ID: m.ID, Error: ans.msg, Code: ans.code, Request: ans.request}
 	}
 	if user == nil {
-		return socketAnswer{Type: "error", ID: m.ID, Error: "spectators only watch: connect with a token to play", Code: http.StatusUnauthorized}
+		return socketAnswer{Type: "error", ID: m.ID, Error: `spectators only watch: sign in with {"type":"auth","token":TOKEN} as the socket's first message to play`, Code: http.StatusUnauthorized}
 	}
 	if !a.svc.Allow("user:" + strconv.FormatInt(user.ID, 10)) {
 		return socketAnswer{Type: "error", ID: m.ID, Error: "too many requests: slow down", Code: http.StatusTooManyRequests}
@@ -297,7 +354,7 @@ func (a *api) socketCommand(ctx context.Context, r *http.Request, user *server.U
 	case "chat":
 		err = a.svc.Chat(ctx, *user, id, m.Text)
 	default:
-		return socketAnswer{Type: "error", ID: m.ID, Error: "type is move, resign, claim-victory, draw, takeback or chat", Code: http.StatusBadRequest}
+		return socketAnswer{Type: "error", ID: m.ID, Error: "type is auth, move, resign, claim-victory, draw, takeback or chat", Code: http.StatusBadRequest}
 	}
 	if err != nil {
 		return fail(err)

@@ -221,7 +221,9 @@ export const accountStream = new AccountStream();
 // stream to onEvent, sends commands and matches their answers, and
 // reconnects with ?since=<last version seen> after a drop, so that nothing
 // is lost. onStatus gets 'connecting', 'open', 'reconnecting' (with the
-// attempt) and 'closed'.
+// attempt) and 'closed'. A signed-in player's token goes in the socket's
+// first message ({type: 'auth', token}), never in its URL, which proxies
+// write to their logs.
 export class GameSocket {
   constructor(id, { onEvent, onStatus }) {
     this.id = id;
@@ -243,8 +245,6 @@ export class GameSocket {
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const params = new URLSearchParams();
-    const s = session();
-    if (s) params.set('token', s.token);
     if (this.version >= 0) params.set('since', String(this.version));
     const q = params.toString();
     return `${proto}//${location.host}/api/game/${this.id}/ws${q ? '?' + q : ''}`;
@@ -259,6 +259,17 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.attempt = 0;
       this.lastMessage = Date.now();
+      // Sign in first: the server answers the messages in order, so the
+      // commands sent after this one are the player's.
+      const s = session();
+      if (s) {
+        this.send({ type: 'auth', token: s.token }).catch((err) => {
+          // A token the server no longer takes: forget it (the page
+          // opens the socket again, as a spectator's). Anything else
+          // (a drop, a limit) is retried by the reconnection.
+          if (err.status === 401 && session() && session().token === s.token) setSession(null);
+        });
+      }
       this.onStatus('open', 0);
     };
     ws.onmessage = (msg) => {

@@ -1,0 +1,62 @@
+package web_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserSocketSignIn: a player's game page signs in on its WebSocket
+// with the socket's first message, not in the socket's URL: the moves go
+// over the socket (no HTTP move), and no URL the page asks for holds the
+// token (the site's check of every browser test). When the server no
+// longer takes the token (revoked elsewhere), the socket's sign-in is
+// refused on the next connection and the page forgets it and watches.
+func TestBrowserSocketSignIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are long: not under -short")
+	}
+	s := startSite(t)
+	ann := s.account(t, "ann", "annpass1")
+	bob := s.account(t, "bob", "bobpass1")
+	var c struct{ ID, Game int }
+	s.call(t, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white"}, &c)
+	s.call(t, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
+
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("ann")
+	p.signIn("ann", "annpass1")
+	p.open(fmt.Sprintf("/game/%d", c.Game))
+	st := p.waitState("ann's game", func(s debugState) bool { return gameLoaded(s) && s.ID == c.Game && s.Connection == "open" && s.ToMove == "white" })
+	if st.MySide != "white" {
+		b.fatalf("ann's page plays %q, want white", st.MySide)
+	}
+	st = p.waitMyTurn()
+	m := chooseMove(st.Legal)
+	p.playMove(m)
+	if g := s.game(t, c.Game); len(g.State.Moves) != 1 || g.State.Moves[0] != m {
+		b.fatalf("the server has %v, want [%s]", g.State.Moves, m)
+	}
+	reqs := s.requests.String()
+	if strings.Contains(reqs, fmt.Sprintf("POST /api/game/%d/move", c.Game)) {
+		b.fatalf("the move went over HTTP, want it over the socket:\n%s", reqs)
+	}
+	if !strings.Contains(reqs, fmt.Sprintf("GET /api/game/%d/ws", c.Game)) {
+		b.fatalf("the page opened no socket:\n%s", reqs)
+	}
+
+	// The page's token revoked behind its back, then the connection lost:
+	// the next socket's sign-in is refused, and the page watches.
+	tok := eval[string](p, `JSON.parse(localStorage.getItem('morris.session')).token`)
+	s.call(t, "DELETE", "/api/token", tok, nil, nil)
+	p.expectConsoleError("401")
+	p.run("drop the connection", chromedp.Evaluate[chromedp.Void](`window.morrisDebug.dropConnection()`))
+	p.waitJS("signed out", `!document.querySelector('[data-testid="nav-me"]') && !!document.querySelector('[data-testid="nav-signin"]')`)
+	st = p.waitState("the game, watched", func(s debugState) bool { return gameLoaded(s) && s.ID == c.Game && s.Connection == "open" })
+	if st.MySide != "" {
+		b.fatalf("after the token was refused the page plays %q, want a spectator's page", st.MySide)
+	}
+}
