@@ -30,7 +30,9 @@ func TestBrowserSocketSignIn(t *testing.T) {
 	p := b.newPage("ann")
 	p.signIn("ann", "annpass1")
 	p.open(fmt.Sprintf("/game/%d", c.Game))
-	st := p.waitState("ann's game", func(s debugState) bool { return gameLoaded(s) && s.ID == c.Game && s.Connection == "open" && s.ToMove == "white" })
+	st := p.waitState("ann's game", func(s debugState) bool {
+		return gameLoaded(s) && s.ID == c.Game && s.Connection == "open" && s.ToMove == "white"
+	})
 	if st.MySide != "white" {
 		b.fatalf("ann's page plays %q, want white", st.MySide)
 	}
