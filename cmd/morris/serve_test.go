@@ -54,6 +54,9 @@ type serverProc struct {
 	addr   string
 	stderr *bytes.Buffer
 	done   chan error
+	// client, when set, is the client of call, over https (nginx with
+	// the deploy test's certificate); nil: plain http.
+	client *http.Client
 }
 
 func startServer(t testing.TB, args ...string) *serverProc {
@@ -108,14 +111,18 @@ func (p *serverProc) call(ctx context.Context, method, path, token string, body,
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://"+p.addr+path, rd)
+	scheme, client := "http://", http.DefaultClient
+	if p.client != nil {
+		scheme, client = "https://", p.client
+	}
+	req, err := http.NewRequestWithContext(ctx, method, scheme+p.addr+path, rd)
 	if err != nil {
 		return 0, err
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return 0, err
 	}
