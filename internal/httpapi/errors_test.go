@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -175,5 +176,34 @@ func TestStoreErrorsDoNotReachClients(t *testing.T) {
 	checkNoLeak(t, "a closed store", string(body))
 	if e.Request != "" && !strings.Contains(logs.String(), "request="+e.Request) || !strings.Contains(logs.String(), "database is closed") {
 		t.Errorf("the log lacks the request id %q or the detail:\n%s", e.Request, logs.String())
+	}
+}
+
+// TestRequestIDFromProxy: the request id of a failure is the one a
+// trusted proxy sent (nginx's $request_id, so that both logs name the
+// request alike); anyone else's, or one that is not a short word, is not
+// believed and a new one is made.
+func TestRequestIDFromProxy(t *testing.T) {
+	a := &api{cfg: Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}}
+	for _, c := range []struct {
+		peer, id string
+		kept     bool
+	}{
+		{"127.0.0.1:4000", "0123456789abcdef0123456789abcdef", true},
+		{"192.0.2.7:4000", "0123456789abcdef0123456789abcdef", false},
+		{"127.0.0.1:4000", "abc def", false},
+		{"127.0.0.1:4000", "abc\nlevel=ERROR", false},
+		{"127.0.0.1:4000", strings.Repeat("a", 65), false},
+		{"127.0.0.1:4000", "", false},
+	} {
+		r := httptest.NewRequest("GET", "/api/games", nil)
+		r.RemoteAddr = c.peer
+		if c.id != "" {
+			r.Header.Set("X-Request-Id", c.id)
+		}
+		got := a.requestID(r)
+		if (got == c.id) != c.kept || got == "" || !isWord(got) {
+			t.Errorf("X-Request-Id %q from %s: got %q, want kept %v (and a word)", c.id, c.peer, got, c.kept)
+		}
 	}
 }
