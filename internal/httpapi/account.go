@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/wire"
@@ -80,13 +79,10 @@ func (a *api) signOutEverywhere(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, map[string]int64{"revoked": n})
 }
 
-// session is the context of a stream opened with the request's token: it
-// ends when the token is revoked (server.Service.Session), and the func
-// releases it.
+// session is the context of a stream opened with the request's bearer
+// token: it ends when the token is revoked (server.Service.Session), and
+// the func releases it. (A game's WebSocket signed in by its first message
+// calls Service.Session with that message's token.)
 func (a *api) session(r *http.Request, u server.User) (context.Context, func()) {
-	tok := bearer(r)
-	if tok == "" && strings.HasSuffix(r.URL.Path, "/ws") {
-		tok = r.URL.Query().Get("token")
-	}
-	return a.svc.Session(r.Context(), u, tok)
+	return a.svc.Session(r.Context(), u, bearer(r))
 }

@@ -68,12 +68,28 @@ func TestAccountLifeCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	stream := streamEnds(t, ts, other.Token)
-	wsURL := fmt.Sprintf("ws%s/api/game/%d/ws?token=%s", strings.TrimPrefix(ts.URL, "http"), g.ID, other.Token)
+	wsURL := fmt.Sprintf("ws%s/api/game/%d/ws", strings.TrimPrefix(ts.URL, "http"), g.ID)
 	ws, _, err := websocket.Dial(ctx, wsURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ws.CloseNow()
+	// Signed in by its first message, as the web client does.
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"id":1,"type":"auth","token":"`+other.Token+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		_, msg, err := ws.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(msg), `"type":"error"`) {
+			t.Fatalf("signing in on the socket: %s", msg)
+		}
+		if strings.Contains(string(msg), `"type":"ack"`) {
+			break
+		}
+	}
 	wsEnded := make(chan error, 1)
 	go func() {
 		for {

@@ -116,5 +116,16 @@ func TestSocketSignIn(t *testing.T) {
 				break
 			}
 		}
+		// Its token revoked: the socket is closed, as one signed in by
+		// its first message is (TestAccountLifeCycle).
+		ts.must(t, 204, "DELETE", "/api/token", bob, nil, nil)
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+					t.Errorf("bob's socket after his token was revoked: %v, want the policy-violation close", err)
+				}
+				break
+			}
+		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -201,14 +202,29 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(4096)
-	base := r.Context()
-	if user != nil {
-		var end func()
-		base, end = a.session(r, *user) // ends when the token is revoked
-		defer end()
-	}
-	ctx, cancel := context.WithCancel(base)
+	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	// signedIn ends the socket when the token it was signed in with is
+	// revoked (server.Service.Session), whether it came in the header or
+	// in the first message.
+	var revoked atomic.Bool
+	signedIn := func(u server.User, tok string) {
+		sctx, end := a.svc.Session(r.Context(), u, tok)
+		go func() {
+			defer end()
+			select {
+			case <-sctx.Done():
+				if r.Context().Err() == nil {
+					revoked.Store(true)
+					cancel()
+				}
+			case <-ctx.Done():
+			}
+		}()
+	}
+	if user != nil {
+		signedIn(*user, bearer(r))
+	}
 
 	var mu sync.Mutex // one writer at a time: events and answers
 	write := func(b []byte) error {
@@ -238,6 +254,9 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 			if err := server.Safely(a.log, "websocket command", func() {
 				if m, ok := authMessage(data); ok {
 					ans = a.socketAuth(r, &user, first, m)
+					if ans.Type == "ack" {
+						signedIn(*user, m.Token)
+					}
 				} else {
 					ans = a.socketCommand(ctx, r, user, id, data)
 				}
@@ -266,7 +285,7 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 		}
 		return write(line)
 	})
-	if base.Err() != nil && r.Context().Err() == nil {
+	if revoked.Load() {
 		c.Close(websocket.StatusPolicyViolation, "signed out: the token was revoked")
 		return nil
 	}
