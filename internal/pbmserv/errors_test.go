@@ -76,6 +76,21 @@ func TestStoreErrorsDoNotReachClients(t *testing.T) {
 		{"nmm chat 101 ann secret-ann hello", []string{"ok"}, []string{"error: "}},
 		{"nmm chat 101 ann secret-ann again", []string{"error: "}, leaks},
 	})
+	// A seek of three games that fails after two have started: the two
+	// are named, the failure is the server's, without its text.
+	if _, err := raw.Exec(`DROP INDEX leak_chat_game`); err != nil {
+		t.Fatal(err)
+	}
+	runScript(t, g, sess, []step{
+		{"nmm seek bob secret-bob 2", []string{"ok: "}, nil},
+	})
+	if _, err := raw.Exec(`CREATE TRIGGER leak_seek BEFORE INSERT ON challenges BEGIN SELECT RAISE(ABORT, 'leak_trigger on challenges'); END`); err != nil {
+		t.Fatal(err)
+	}
+	runScript(t, g, sess, []step{
+		{"nmm seek ann secret-ann 3", []string{"ok: board(s) 102, 103 started; then: the server failed to do that: try again later (request "}, append(leaks, "trigger")},
+	})
+
 	st.Close()
 	got := g.Exec(ctx, sess, "signup cy secret-cy")
 	m := regexp.MustCompile(`^error: the server failed to do that: try again later \(request ([0-9a-f]+)\)\n$`).FindStringSubmatch(got)

@@ -102,6 +102,12 @@ func (g *Gateway) errorText(cmd pbm.Command, err error) string {
 	return "error: " + strings.TrimSuffix(msg, "\n") + "\n"
 }
 
+// errorMessage is errorText without its "error: " and line break, for an
+// answer that goes on after a failure.
+func (g *Gateway) errorMessage(cmd pbm.Command, err error) string {
+	return strings.TrimSuffix(strings.TrimPrefix(g.errorText(cmd, err), "error: "), "\n")
+}
+
 // fail is an error of the gateway's own checks, as the service words its
 // refusals.
 func fail(kind server.Kind, format string, args ...any) error {

@@ -278,7 +278,7 @@ func (g *Gateway) seek(ctx context.Context, sess *Session, cmd pbm.Command) (str
 			return "", err
 		}
 		// Some games started before the failure: they are real, say so.
-		return fmt.Sprintf("ok: board(s) %s started; then: %v\n", boards(started), err), nil
+		return fmt.Sprintf("ok: board(s) %s started; then: %s\n", boards(started), g.errorMessage(cmd, err)), nil
 	}
 	name := pbm.ShortName(cmd.Game)
 	if cmd.N == 0 {

@@ -42,6 +42,9 @@ func TestOpenErrorHidesPassword(t *testing.T) {
 		"postgres://morris:hun ter2@127.0.0.1:1/morris",
 		"postgres://morris@127.0.0.1:1/morris?password=hunter2&connect_timeout=1",
 		"postgres://morris:hunter2@127.0.0.1:1/morris?connect_timeout=1",
+		"postgres://morris:hunter2@127.0.0.1:1/morris?sslmode=bogus",               // pgx refuses the settings
+		"postgres://morris@127.0.0.1:1/morris?sslmode=bogus&password=hunter2",      // the same, password in the query
+		"postgres://morris:hunter2@127.0.0.1:1/morris?pool_max_conns=0&password=x", // the store refuses the pool
 	} {
 		_, err := Open(context.Background(), dsn)
 		if err == nil {
