@@ -36,7 +36,7 @@ func TestSocketCommandPanics(t *testing.T) {
 		want socketAnswer
 	}{
 		{"boom", socketAnswer{Type: "error", ID: 1, Error: "internal error", Code: 500}},
-		{"hello", socketAnswer{Type: "error", ID: 2, Error: "spectators only watch: connect with a token to play", Code: 401}},
+		{"hello", socketAnswer{Type: "error", ID: 2, Error: `spectators only watch: sign in with {"type":"auth","token":TOKEN} as the socket's first message to play`, Code: 401}},
 	} {
 		got := s.send(t, ctx, socketMessage{ID: int64(i + 1), Type: "chat", Text: tc.text})
 		if got != tc.want {
