@@ -86,7 +86,8 @@ type Config struct {
 	Rates Rates
 	// HashWorkers bounds the argon2id hashes and checks running at once
 	// (sign-ups, sign-ins): by default the processors. HashWait is how
-	// long a sign-in waits for one (2 s) before it is answered 503.
+	// long a sign-in waits for one (5 s: a queue of sign-ins on a busy
+	// machine is served, a flood is not) before it is answered 503.
 	HashWorkers int
 	HashWait    time.Duration
 	// Quotas bound chat, offers, analyses, reviews and vacations
@@ -202,7 +203,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.HashWorkers = runtime.GOMAXPROCS(0)
 	}
 	if cfg.HashWait <= 0 {
-		cfg.HashWait = 2 * time.Second
+		cfg.HashWait = 5 * time.Second
 	}
 	cfg.Quotas = cfg.Quotas.withDefaults()
 	if cfg.AnalysisPollEvery <= 0 {
