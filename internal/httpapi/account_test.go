@@ -59,11 +59,16 @@ func TestAccountLifeCycle(t *testing.T) {
 	ts := newTestServer(t, server.Config{})
 	ctx := context.Background()
 	mine := ts.account(t, "ann")
-	ts.account(t, "bob")
+	bobTok := ts.account(t, "bob")
 	var other tokenAnswer
 	ts.must(t, 200, "POST", "/api/token", "", map[string]string{"name": "ann", "password": "secret-ann"}, &other)
 	ts.must(t, 200, "GET", "/api/account", other.Token, nil, nil) // cached now
-	g, err := ts.svc.PbmChallenge(ctx, "ann", "bob", server.GameSpec{})
+	ts.must(t, 200, "POST", "/api/account/pbm-challenges", bobTok, map[string]any{"variant": "nine-mens-morris", "acceptAll": true}, nil)
+	annUser, err := ts.svc.UserByName(ctx, "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ts.svc.PbmChallenge(ctx, annUser, "bob", server.GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,6 +100,8 @@ func New(cfg Config) http.Handler {
 	h("POST /api/account/password", a.changePassword)
 	h("POST /api/account/signout-all", a.signOutEverywhere)
 	h("DELETE /api/account", a.deleteAccount)
+	h("GET /api/account/pbm-challenges", a.pbmPrefs)
+	h("POST /api/account/pbm-challenges", a.setPbmPrefs)
 	h("POST /api/token", a.newToken)
 	h("DELETE /api/token", a.revokeToken)
 	h("GET /api/stream/event", a.accountStream)

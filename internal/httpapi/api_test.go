@@ -691,8 +691,13 @@ func TestMaxStreams(t *testing.T) {
 	ts := httptest.NewServer(New(Config{Service: base.svc, MaxStreams: 2}))
 	defer ts.Close()
 	ann := base.account(t, "ann")
-	base.account(t, "bob")
-	g, err := base.svc.PbmChallenge(context.Background(), "ann", "bob", server.GameSpec{})
+	bob := base.account(t, "bob")
+	base.must(t, 200, "POST", "/api/account/pbm-challenges", bob, map[string]any{"variant": "nine-mens-morris", "acceptAll": true}, nil)
+	annUser, err := base.svc.UserByName(context.Background(), "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := base.svc.PbmChallenge(context.Background(), annUser, "bob", server.GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@
 //
 //	api.go       New (the routes), errors as {"error": ...} with their status, JSON bodies, tokens, rate limits
 //	errors.go    what a client is told of an error: the service's words, "internal error" and a request id, decoder errors reworded
-//	handlers.go  accounts and tokens, challenges and seeks, the engine, moves and offers, lists and ratings
+//	handlers.go  accounts and tokens, challenges and seeks, the engine, moves and offers, lists and ratings;
+//	             whom the caller takes pbm challenges from (/api/account/pbm-challenges)
 //	account.go   a new password, signing out everywhere, deleting the account; streams that end with their token
 //	streams.go   the game stream and the account stream (NDJSON), the game's WebSocket
 //	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
@@ -21,6 +22,7 @@
 //
 // api_test.go plays a whole game of every preset over real sockets, with
 // HTTP and WebSocket moves mixed while spectators and a reconnecting
-// stream watch, on SQLite and PostgreSQL; fuzz_test.go sends arbitrary
+// stream watch, on SQLite and PostgreSQL; prefs_test.go opts in to pbm
+// challenges and challenges over POST /pbm; fuzz_test.go sends arbitrary
 // bodies to every endpoint that reads one (go test -fuzz FuzzBodies).
 package httpapi

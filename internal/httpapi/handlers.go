@@ -96,6 +96,45 @@ func (a *api) vacation(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, map[string]int64{"fromMs": from.UnixMilli(), "toMs": to.UnixMilli()})
 }
 
+// pbmPrefs answers whom the caller takes pbm challenges from, in every
+// preset: a pbm challenge starts a game at once, so this is where a
+// player sees that they opted in, and to what.
+func (a *api) pbmPrefs(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.auth(r)
+	if err != nil {
+		return err
+	}
+	ps, err := a.svc.PbmPrefs(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string][]wire.ChallengePrefs{"variants": ps})
+}
+
+// pbmPrefsBody changes a preset's pbm challenge prefs; a field left out
+// stays as it is.
+type pbmPrefsBody struct {
+	Variant   string `json:"variant"`
+	AcceptAll *bool  `json:"acceptAll"`
+	Limit     *int   `json:"limit"`
+}
+
+func (a *api) setPbmPrefs(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.auth(r)
+	if err != nil {
+		return err
+	}
+	var b pbmPrefsBody
+	if err := readJSON(r, &b); err != nil {
+		return err
+	}
+	p, err := a.svc.SetPbmPrefs(r.Context(), u, b.Variant, b.AcceptAll, b.Limit)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, p)
+}
+
 // gameBody is the body of challenges, seeks and games against the engine.
 type gameBody struct {
 	Variant string   `json:"variant"`

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,7 +38,7 @@ func TestQuotaAnswers(t *testing.T) {
 	ts := newTestServer(t, server.Config{Rates: rates, Quotas: server.Quotas{AnalysisQueue: 1}})
 	ann := ts.account(t, "ann")
 	ts.account(t, "bob")
-	g, err := ts.svc.PbmChallenge(context.Background(), "ann", "bob", server.GameSpec{})
+	g, err := pbmGame(ts, "ann", "bob")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +88,7 @@ func TestChatPages(t *testing.T) {
 	ts := newTestServer(t, server.Config{})
 	ann := ts.account(t, "ann")
 	ts.account(t, "bob")
-	g, err := ts.svc.PbmChallenge(context.Background(), "ann", "bob", server.GameSpec{})
+	g, err := pbmGame(ts, "ann", "bob")
 	if err != nil {
 		t.Fatal(err)
 	}

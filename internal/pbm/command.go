@@ -45,7 +45,7 @@ var usages = [numVerbs]string{
 	Signup:      "signup USERID PASSWORD [EMAIL]",
 	Change:      "change password USERID PASSWORD NEWPASSWORD",
 	Help:        "[GAME] help [COMMAND]",
-	Challenge:   "GAME challenge USERID1 USERID2 [--nagtime=D] [--forfeittime=D] [--totaltime=D] [-OPTION=VALUE...]",
+	Challenge:   "GAME challenge USERID PASSWORD OPPONENT [--nagtime=D] [--forfeittime=D] [--totaltime=D] [-OPTION=VALUE...]",
 	Move:        "GAME move BOARD USERID PASSWORD MOVE[#N] (MOVE: a move, propose, undo, accept, reject or resign)",
 	Queue:       "GAME queue BOARD USERID PASSWORD MOVE[#N]",
 	Show:        "GAME show BOARD[#N] or GAME show USERID [active]",
@@ -139,7 +139,7 @@ type Timers struct {
 //	Signup       User, Password, Email
 //	Change       User, Password, NewPassword
 //	Help         Game (may be ""), Topic (may be NoVerb)
-//	Challenge    Game, User (first player), Opponent, Timers, Rules
+//	Challenge    Game, User (the challenger, first player), Password, Opponent, Timers, Rules
 //	Move         Game, Board, User, Password, Move or Action, MoveNumber
 //	Queue        Game, Board, User, Password, Move, MoveNumber
 //	Show         Game, and Board with MoveNumber, or User with Active
@@ -164,9 +164,10 @@ type Command struct {
 	// the game (counting every player's moves from 1), or show the board as
 	// it was when move N was to be played. 0 for none.
 	MoveNumber int
-	// User is the user who acts and authenticates with Password, the user
-	// shown (show, games), or the first player (challenge). User ids are
-	// kept as typed; the server compares them ignoring case.
+	// User is the user who acts and authenticates with Password (in a
+	// challenge the challenger, who plays first), or the user shown (show,
+	// games). User ids are kept as typed; the server compares them
+	// ignoring case.
 	User        string
 	Password    string
 	NewPassword string // change password: the new one
@@ -235,6 +236,7 @@ func (c Command) String() string {
 		}
 	case Challenge:
 		word(c.User)
+		word(c.Password)
 		word(c.Opponent)
 		for _, t := range []struct {
 			name string

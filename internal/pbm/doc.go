@@ -59,20 +59,23 @@
 //
 //	help move
 //
-//	GAME challenge USERID1 USERID2 [--nagtime=D] [--forfeittime=D] [--totaltime=D] [-OPTION=VALUE...]
+//	GAME challenge USERID PASSWORD OPPONENT [--nagtime=D] [--forfeittime=D] [--totaltime=D] [-OPTION=VALUE...]
 //
-// Start a game between two players at once: there is no step where the
-// challenge is accepted (see limit, accept and reject for the players'
-// say). The answer gives the new board's number. USERID1 moves first,
-// unless the rules draw lots. The double-dash options set the timers in
-// days: a reminder to the player to move after --nagtime days without a
-// move (7 by default), the game lost after --forfeittime days (21 by
-// default), and the days the whole game may take (--totaltime, no limit by
-// default); D is 1 to 1000. The single-dash options change the rules of
-// the game (see Rule options).
+// Start a game against OPPONENT at once: there is no step where the
+// challenge is accepted, so OPPONENT must have said that they take
+// challenges of this game (see limit, accept and reject; a new account
+// takes none). USERID is you, the challenger, with your password; you move
+// first, unless the rules draw lots. The answer gives the new board's
+// number. The double-dash options set the timers in days: a reminder to
+// the player to move after --nagtime days without a move (7 by default),
+// the game lost after --forfeittime days (21 by default), and the days the
+// whole game may take (--totaltime, no limit by default); D is 1 to 1000.
+// The single-dash options change the rules of the game (see Rule options).
+// pbmserv's form without a password, challenge USERID1 USERID2, is
+// refused: it let anyone start games in two other players' names.
 //
-//	nmm challenge ann bob
-//	nmm challenge ann bob --nagtime=3 --forfeittime=10 -flying=never
+//	nmm challenge ann chocolate bob
+//	nmm challenge ann chocolate bob --nagtime=3 --forfeittime=10 -flying=never
 //
 //	GAME move BOARD USERID PASSWORD MOVE[#N]
 //
@@ -159,15 +162,17 @@
 //
 //	GAME limit USERID PASSWORD N
 //
-// Take at most N games of this game at a time from challenges; 0 takes
-// none. N is 0 to 1000.
+// Take challenges of this game while playing fewer than N games of it; 0
+// takes none. N is 0 to 1000. Setting a limit takes challenges from anyone
+// (up to it) if you had not said whom before.
 //
 //	nmm limit ann chocolate 5
 //
 //	GAME accept USERID PASSWORD [CHALLENGER...]
 //
 // Take challenges from the users named, or without names from anyone (up
-// to your limit).
+// to your limit). Until you do (or set a limit), no one may challenge you
+// to this game by command.
 //
 //	nmm accept ann chocolate bob carol
 //

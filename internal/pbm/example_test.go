@@ -25,7 +25,7 @@ func ExampleParse() {
 }
 
 func ExampleParse_challenge() {
-	c, err := pbm.Parse("tmm challenge ann bob --nagtime=3 -flying=never")
+	c, err := pbm.Parse("tmm challenge ann chocolate bob --nagtime=3 -flying=never")
 	if err != nil {
 		panic(err)
 	}

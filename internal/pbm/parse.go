@@ -579,15 +579,29 @@ func (p *parser) chat() error {
 // timerNames are challenge's double-dash options.
 var timerNames = []string{"nagtime", "forfeittime", "totaltime"}
 
+// challenge parses USERID PASSWORD OPPONENT [options]. The challenger
+// proves who they are: pbmserv's own form, USERID1 USERID2 without a
+// password, let anyone start rated games in two other players' names
+// (and lose them on time for one of them), so it is refused with the new
+// usage. The two forms tell apart by the third word: OPPONENT is a user
+// id, which starts with a letter, where the old form has an option or
+// nothing.
 func (p *parser) challenge() error {
-	if err := p.user("USERID1", &p.cmd.User); err != nil {
+	if err := p.user("USERID", &p.cmd.User); err != nil {
 		return err
 	}
-	if err := p.user("USERID2", &p.cmd.Opponent); err != nil {
+	p.i-- // login reads it again
+	if p.i+2 >= len(p.toks) || strings.HasPrefix(p.toks[p.i+2].text, "-") {
+		return p.oldChallenge()
+	}
+	if err := p.login(); err != nil {
+		return err
+	}
+	if err := p.user("OPPONENT", &p.cmd.Opponent); err != nil {
 		return err
 	}
 	if strings.EqualFold(p.cmd.User, p.cmd.Opponent) {
-		return p.errorf("USERID2 %q: the same player as USERID1; a game needs two", clip(p.cmd.Opponent))
+		return p.errorf("OPPONENT %q: the same player as USERID; a game needs two", clip(p.cmd.Opponent))
 	}
 	preset, err := mill.LookupVariant(p.cmd.Game)
 	if err != nil {
@@ -656,6 +670,13 @@ func (p *parser) challenge() error {
 	}
 	p.cmd.Rules = r.Overrides()
 	return nil
+}
+
+// oldChallenge is the error of a challenge without a password: pbmserv's
+// two-user form, or the new form cut short. Neither word is quoted: the
+// second may be a password.
+func (p *parser) oldChallenge() error {
+	return p.errorf("missing OPPONENT: a challenge names the challenger's own password now, and the two-user form (challenge USERID1 USERID2) is no longer taken; usage: %s", p.usage())
 }
 
 // ruleOptionList lists the rule options a challenge may set.

@@ -17,7 +17,8 @@ func TestChangePassword(t *testing.T) {
 	runScript(t, g, sess, []step{
 		{"signup ann secret-ann", []string{"ok: "}, nil},
 		{"signup bob secret-bob", []string{"ok: "}, nil},
-		{"nmm challenge ann bob", []string{"ok: board 101"}, nil},
+		{"nmm accept bob secret-bob", []string{"ok: "}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"ok: board 101"}, nil},
 	})
 	tok, _, _, err := svc.NewToken(context.Background(), "test", "ann", "secret-ann")
 	if err != nil {

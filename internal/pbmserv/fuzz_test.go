@@ -13,7 +13,7 @@ func FuzzExec(f *testing.F) {
 	g := newGateway(f)
 	ctx := context.Background()
 	setup := NewSession("192.0.2.9:1", nil)
-	for _, line := range []string{"signup ann secret-ann", "signup bob secret-bob", "nmm challenge ann bob", "nmm move 101 ann secret-ann D2#1"} {
+	for _, line := range []string{"signup ann secret-ann", "signup bob secret-bob", "nmm accept bob secret-bob", "nmm challenge ann secret-ann bob", "nmm move 101 ann secret-ann D2#1"} {
 		if got := g.Exec(ctx, setup, line); !strings.HasPrefix(got, "ok: ") {
 			f.Fatalf("%q: %q", line, got)
 		}
@@ -23,7 +23,8 @@ func FuzzExec(f *testing.F) {
 	f.Cleanup(sess.Close)
 	for _, seed := range []string{
 		"", "help", "help nmm move", "nmm help", "signup cy secret-cy cy@example.com",
-		"nmm challenge ann bob --nagtime=3 -flying=never", "nmm challenge ann bob --totaltime=3",
+		"nmm challenge ann secret-ann bob --nagtime=3 -flying=never", "nmm challenge ann secret-ann bob --totaltime=3",
+		"nmm challenge ann bob", "nmm challenge ann wrong bob", "nmm challenge bob secret-bob ann",
 		"nmm move 101 bob secret-bob D6#2", "nmm move 101 bob secret-bob D6#2", "nmm move 101 ann wrong D6",
 		"nmm move 101 ann secret-ann propose", "nmm move 101 bob secret-bob accept", "nmm move 101 bob secret-bob undo#3",
 		"nmm move 101 ann secret-ann reject", "nmm move 101 ann secret-ann resign", "nmm queue 101 bob secret-bob F4#4",

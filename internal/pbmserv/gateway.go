@@ -124,7 +124,7 @@ func (g *Gateway) run(ctx context.Context, sess *Session, cmd pbm.Command) (stri
 	case pbm.Help:
 		return help(cmd), nil
 	case pbm.Challenge:
-		return g.challenge(ctx, cmd)
+		return g.challenge(ctx, sess, cmd)
 	case pbm.Move:
 		if cmd.Action != pbm.NoAction {
 			return g.action(ctx, sess, cmd)

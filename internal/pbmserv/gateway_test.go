@@ -51,16 +51,20 @@ func TestExec(t *testing.T) {
 		{"xyzzy", []string{bad, "unknown game"}, nil},
 		{"", []string{bad, "empty line"}, nil},
 
-		// Challenges: a game at once, timers in days.
-		{"nmm challenge ann bob", []string{"ok: board 101 started: White ann, Black bob, rated, a reminder after 7 days without a move, forfeit after 21 days",
+		// Challenges: a game at once, timers in days; the challenger signs
+		// in, the opponent has said that they take challenges.
+		{"nmm challenge ann secret-ann bob", []string{"error: bob takes no challenges of nine-mens-morris by text command", "accept or limit"}, nil},
+		{"nmm accept bob secret-bob", []string{"ok: bob takes challenges of nmm from anyone"}, nil},
+		{"nmm accept ann secret-ann", []string{"ok: ann takes challenges of nmm from anyone"}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"ok: board 101 started: White ann, Black bob, rated, a reminder after 7 days without a move, forfeit after 21 days",
 			"nmm board 101: nine-mens-morris", "Move 1: White (W) ann to move: place a piece"}, nil},
-		{"nmm challenge ann bob --totaltime=30", []string{"error: --totaltime is not supported", "nothing was started"}, nil},
+		{"nmm challenge ann secret-ann bob --totaltime=30", []string{"error: --totaltime is not supported", "nothing was started"}, nil},
 		{"nmm show 102", []string{"error: there is no board 102"}, nil}, // the refused challenge made none
-		{"nmm challenge ann zed", []string{bad, `no user "zed"`}, nil},
-		{"nmm challenge bob ann --nagtime=2 --forfeittime=5 -flying=never", []string{"ok: board 102 started: White bob, Black ann, unrated, a reminder after 2 days without a move, forfeit after 5 days",
+		{"nmm challenge ann secret-ann zed", []string{bad, `no user "zed"`}, nil},
+		{"nmm challenge bob secret-bob ann --nagtime=2 --forfeittime=5 -flying=never", []string{"ok: board 102 started: White bob, Black ann, unrated, a reminder after 2 days without a move, forfeit after 5 days",
 			"nine-mens-morris,flying=never"}, nil},
-		{"nmm challenge cy ann --forfeittime=3", []string{"ok: board 103", "a reminder after 2 days without a move, forfeit after 3 days"}, nil},
-		{"nmm challenge cy ann --nagtime=30", []string{"ok: board 104", "a reminder after 30 days without a move, forfeit after 31 days"}, nil},
+		{"nmm challenge cy secret-cy ann --forfeittime=3", []string{"ok: board 103", "a reminder after 2 days without a move, forfeit after 3 days"}, nil},
+		{"nmm challenge cy secret-cy ann --nagtime=30", []string{"ok: board 104", "a reminder after 30 days without a move, forfeit after 31 days"}, nil},
 
 		// Moves: checked by the service; MOVE#N safe to retry.
 		{"tmm move 101 ann secret-ann D2", []string{"error: board 101 is a game of nmm (nine-mens-morris), not of tmm"}, nil},
@@ -143,16 +147,16 @@ func TestExec(t *testing.T) {
 
 		// Whom a player takes challenges from.
 		{"nmm reject bob secret-bob ann", []string{"ok: bob refuses challenges of nmm from ann"}, nil},
-		{"nmm challenge ann bob", []string{"error: bob does not take challenges from ann"}, nil},
-		{"nmm challenge cy bob", []string{"ok: board 105"}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"error: bob does not take challenges from ann"}, nil},
+		{"nmm challenge cy secret-cy bob", []string{"ok: board 105"}, nil},
 		{"nmm accept bob secret-bob ann", []string{"ok: bob takes challenges of nmm from ann"}, nil},
 		{"nmm limit bob secret-bob 2", []string{"ok: bob takes challenges of nmm while playing fewer than 2 games of it"}, nil},
-		{"nmm challenge ann bob", []string{"error: bob plays 2 games of nine-mens-morris already, their limit"}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"error: bob plays 2 games of nine-mens-morris already, their limit"}, nil},
 		{"nmm limit bob wrong-pw 5", []string{"error: wrong user id or password"}, nil},
 		{"nmm limit bob secret-bob 0", []string{"ok: bob takes no challenges of nmm"}, nil},
 		{"nmm limit bob secret-bob 10", []string{ok}, nil},
 		{"nmm reject bob secret-bob", []string{"ok: bob refuses challenges of nmm from everyone"}, nil},
-		{"nmm challenge cy bob", []string{"error: bob does not take challenges from cy"}, nil},
+		{"nmm challenge cy secret-cy bob", []string{"error: bob does not take challenges from cy"}, nil},
 		{"nmm accept bob secret-bob", []string{"ok: bob takes challenges of nmm from anyone"}, nil},
 		{"nmm accept bob secret-bob zed", []string{bad, `no user "zed"`}, nil},
 
@@ -166,7 +170,8 @@ func TestExec(t *testing.T) {
 		// Help.
 		{"help", []string{"Commands:", "GAME move BOARD USERID PASSWORD MOVE[#N]", "nmm         nine-mens-morris"}, nil},
 		{"help move", []string{"GAME move BOARD", "propose offers a draw"}, nil},
-		{"nmm help", []string{"nmm: nine-mens-morris:", "nmm challenge USERID1 USERID2"}, nil},
+		{"nmm help", []string{"nmm: nine-mens-morris:", "nmm challenge USERID PASSWORD OPPONENT"}, nil},
+		{"nmm help challenge", []string{"nmm challenge USERID PASSWORD OPPONENT", "you, the challenger", "opponent must have said"}, nil},
 		{"tmm help queue", []string{"tmm queue BOARD USERID PASSWORD MOVE[#N]"}, nil},
 	}
 	runScript(t, g, sess, script)
@@ -192,11 +197,75 @@ func TestRateLimit(t *testing.T) {
 		{"nmm history", []string{"no finished games"}, nil},
 		{"signup bob secret-bob", []string{"error: too many commands"}, nil},
 	})
-	runScript(t, g, other, []step{
+	setup := NewSession("192.0.2.9:1", nil)
+	defer setup.Close()
+	runScript(t, g, setup, []step{
 		{"signup bob secret-bob", []string{"ok: "}, nil},
+		{"nmm accept bob secret-bob", []string{"ok: "}, nil},
+	})
+	runScript(t, g, other, []step{
 		{"signup cy secret-cy", []string{"ok: "}, nil},
-		{"nmm challenge ann bob", []string{"ok: board 101"}, nil},
-		{"nmm challenge ann cy", []string{"error: too many commands"}, nil},
+		{"nmm accept cy secret-cy", []string{"ok: "}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"ok: board 101"}, nil},
+		{"nmm challenge ann secret-ann cy", []string{"error: too many commands"}, nil},
+	})
+}
+
+// TestChallengeInOthersNames: the attack of issue 44. pbmserv's challenge
+// named two users and no password, so anyone could start rated games
+// between any two (victim white, with a one-day forfeit, lost by the
+// victim a day later). Now the first user is the caller and signs in:
+// the two-user form is refused with the new usage, a wrong password is
+// refused and spends the sign-in limit as any command's, a player who has
+// not opted in takes no challenge, and none of it starts a game. After
+// the victim opts in, the attacker may challenge them, in the attacker's
+// own name only; the right password works.
+func TestChallengeInOthersNames(t *testing.T) {
+	rates := generous
+	rates.Login, rates.LoginBurst = 0.001, 3
+	g := New(newService(t, rates), nil)
+	sess := NewSession("192.0.2.66:1", nil)
+	defer sess.Close()
+	const usage = "usage: nmm challenge USERID PASSWORD OPPONENT [--nagtime=D] [--forfeittime=D] [--totaltime=D] [-OPTION=VALUE...]"
+	nothing := []step{
+		{"nmm show victim", []string{"victim has no games of nmm"}, nil},
+		{"nmm show attacker", []string{"attacker has no games of nmm"}, nil},
+	}
+	script := []step{
+		{"signup victim secret-victim", []string{"ok: signed up victim"}, nil},
+		{"signup attacker secret-attacker", []string{"ok: signed up attacker"}, nil},
+		// The attacker takes any challenge, the victim has said nothing.
+		{"nmm accept attacker secret-attacker", []string{"ok: "}, nil},
+		{"nmm challenge victim attacker --forfeittime=1", []string{"error: nmm challenge: missing OPPONENT", "the two-user form (challenge USERID1 USERID2) is no longer taken", usage}, nil},
+		{"nmm challenge victim attacker", []string{"error: ", "missing OPPONENT", usage}, nil},
+		{"nmm challenge victim WRONGPW attacker --forfeittime=1", []string{"error: wrong user id or password"}, nil},
+		{"nmm challenge attacker secret-attacker victim --forfeittime=1", []string{"error: victim takes no challenges of nine-mens-morris by text command"}, nil},
+	}
+	script = append(script, nothing...)
+	// The victim opts in: the two-user form and a wrong password still
+	// start nothing.
+	script = append(script, []step{
+		{"nmm accept victim secret-victim", []string{"ok: victim takes challenges of nmm from anyone"}, nil},
+		{"nmm challenge victim attacker --forfeittime=1", []string{"error: ", "missing OPPONENT", usage}, nil},
+		{"nmm challenge victim WRONGPW2 attacker", []string{"error: wrong user id or password"}, nil},
+	}...)
+	script = append(script, nothing...)
+	script = append(script, []step{
+		// The third wrong password of the burst of 3: then the victim's
+		// name is locked for this address, the right password too.
+		{"nmm challenge victim WRONGPW3 attacker", []string{"error: wrong user id or password"}, nil},
+		{"nmm challenge victim secret-victim attacker", []string{"error: too many failed sign-ins"}, nil},
+		{"nmm show victim", []string{"victim has no games of nmm"}, nil},
+		// The attacker may challenge the victim in the attacker's own name.
+		{"nmm challenge attacker secret-attacker victim --forfeittime=1", []string{"ok: board 101 started: White attacker, Black victim"}, nil},
+	}...)
+	runScript(t, g, sess, script)
+	// From another address the victim signs in and challenges.
+	other := NewSession("192.0.2.1:1", nil)
+	defer other.Close()
+	runScript(t, g, other, []step{
+		{"nmm challenge victim secret-victim attacker", []string{"ok: board 102 started: White victim, Black attacker"}, nil},
+		{"nmm show victim", []string{"board 101", "board 102"}, nil},
 	})
 }
 
@@ -209,9 +278,10 @@ func TestChallengeRefused(t *testing.T) {
 	runScript(t, g, sess, []step{
 		{"signup ann secret-ann", []string{"ok: "}, nil},
 		{"signup bob secret-bob", []string{"ok: "}, nil},
-		{"nmm challenge ann bob --nagtime=9 --forfeittime=9", []string{"error: ", "reminder must come before the forfeit"}, nil},
-		{"nmm challenge ann bob --forfeittime=400", []string{"error: ", "more than a year"}, nil},
-		{"nmm challenge ann ann", []string{"error: ", "same player"}, nil},
+		{"nmm accept bob secret-bob", []string{"ok: "}, nil},
+		{"nmm challenge ann secret-ann bob --nagtime=9 --forfeittime=9", []string{"error: ", "reminder must come before the forfeit"}, nil},
+		{"nmm challenge ann secret-ann bob --forfeittime=400", []string{"error: ", "more than a year"}, nil},
+		{"nmm challenge ann secret-ann ann", []string{"error: ", "same player"}, nil},
 		{"nmm history", []string{"no finished games"}, nil},
 		{"nmm show ann", []string{"ann has no games of nmm"}, nil},
 	})
@@ -228,8 +298,10 @@ func TestFollowLimit(t *testing.T) {
 	runScript(t, g, sess, []step{
 		{"signup ann secret-ann", []string{"ok: "}, nil},
 		{"signup bob secret-bob", []string{"ok: "}, nil},
-		{"nmm challenge ann bob", []string{"ok: board 101"}, nil},
-		{"nmm challenge bob ann", []string{"ok: board 102"}, nil},
+		{"nmm accept ann secret-ann", []string{"ok: "}, nil},
+		{"nmm accept bob secret-bob", []string{"ok: "}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"ok: board 101"}, nil},
+		{"nmm challenge bob secret-bob ann", []string{"ok: board 102"}, nil},
 		{"nmm subscribe 101", []string{"ok: this connection follows board 101: every move"}, nil},
 		{"nmm notify 101", []string{"ok: this connection follows board 101: the end"}, nil},
 		{"nmm subscribe 102", []string{"error: this connection follows 1 board already, the most it may"}, nil},
@@ -255,7 +327,8 @@ func TestFollowShutdown(t *testing.T) {
 	runScript(t, g, sess, []step{
 		{"signup ann secret-ann", []string{"ok: "}, nil},
 		{"signup bob secret-bob", []string{"ok: "}, nil},
-		{"nmm challenge ann bob", []string{"ok: board 101"}, nil},
+		{"nmm accept bob secret-bob", []string{"ok: "}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"ok: board 101"}, nil},
 		{"nmm subscribe 101", []string{"ok: "}, nil},
 	})
 	svc.CloseStreams()

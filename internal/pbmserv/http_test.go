@@ -33,9 +33,9 @@ func TestHTTP(t *testing.T) {
 		status int
 		want   []string // in this order
 	}{
-		{"several lines in order", "signup ann secret-ann\r\nsignup bob secret-bob\n\n  \nnmm challenge ann bob\nnmm move 101 ann secret-ann D2#1",
-			200, []string{"ok: signed up ann; start a game with: nmm challenge ann USERID2\n.\n",
-				"ok: signed up bob;", "\n.\n", "ok: board 101 started", "\n.\n", "ok: board 101: move 1 D2 played by ann\n", "Move 2: Black (B) bob to move: place a piece\n.\n"}},
+		{"several lines in order", "signup ann secret-ann\r\nsignup bob secret-bob\n\n  \nnmm accept bob secret-bob\nnmm challenge ann secret-ann bob\nnmm move 101 ann secret-ann D2#1",
+			200, []string{"ok: signed up ann; start a game with: nmm challenge ann PASSWORD OPPONENT; to be challenged yourself: nmm accept ann PASSWORD\n.\n",
+				"ok: signed up bob;", "\n.\n", "ok: bob takes challenges of nmm from anyone\n.\n", "ok: board 101 started", "\n.\n", "ok: board 101: move 1 D2 played by ann\n", "Move 2: Black (B) bob to move: place a piece\n.\n"}},
 		{"a retry refused", "nmm move 101 ann secret-ann D2#1", 200, []string{"error: game 101 is at move 2, not move 1 (ply 1, not 0)\n.\n"}},
 		{"show", "nmm show 101", 200, []string{"nmm board 101: nine-mens-morris\n", "Last move (#1): D2\nMove 2: Black (B) bob to move: place a piece\n.\n"}},
 		{"subscribe needs a user", "nmm subscribe 101", 200, []string{"error: subscribe without USERID PASSWORD lasts as long as a connection"}},

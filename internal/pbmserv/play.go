@@ -22,7 +22,8 @@ func (g *Gateway) signup(ctx context.Context, sess *Session, cmd pbm.Command) (s
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("ok: signed up %s; start a game with: nmm challenge %s USERID2\n", u.Name, u.Name), nil
+	return fmt.Sprintf("ok: signed up %s; start a game with: nmm challenge %s PASSWORD OPPONENT; "+
+		"to be challenged yourself: nmm accept %s PASSWORD\n", u.Name, u.Name, u.Name), nil
 }
 
 // changePassword: change password USERID PASSWORD NEWPASSWORD, pbmserv's
@@ -36,11 +37,13 @@ func (g *Gateway) changePassword(ctx context.Context, sess *Session, cmd pbm.Com
 	return fmt.Sprintf("ok: the password of %s is changed; its other sessions are signed out\n", u.Name), nil
 }
 
-// challenge: GAME challenge USERID1 USERID2 [options]: a game at once,
-// USERID1 white. Games under the preset's own rules are rated; a game
-// with rule options is not, as it does not belong in the preset's rating
-// list.
-func (g *Gateway) challenge(ctx context.Context, cmd pbm.Command) (string, error) {
+// challenge: GAME challenge USERID PASSWORD OPPONENT [options]: a game at
+// once, the challenger white. The challenger signs in as every other
+// command does (a wrong password spends the sign-in limit); the opponent
+// must have opted in (Service.PbmChallenge). Games under the preset's own
+// rules are rated; a game with rule options is not, as it does not belong
+// in the preset's rating list.
+func (g *Gateway) challenge(ctx context.Context, sess *Session, cmd pbm.Command) (string, error) {
 	if cmd.Timers.TotalDays != 0 {
 		return "", fail(server.BadRequest, "--totaltime is not supported by this server: a game has a reminder (--nagtime) and a forfeit (--forfeittime) per move, no limit on the whole game; nothing was started")
 	}
@@ -61,7 +64,11 @@ func (g *Gateway) challenge(ctx context.Context, cmd pbm.Command) (string, error
 		Rated:     len(cmd.Rules) == 0,
 		Control:   store.TimeControl{NagDays: nag, ForfeitDays: forfeit},
 	}
-	info, err := g.svc.PbmChallenge(ctx, cmd.User, cmd.Opponent, sp)
+	u, err := g.login(ctx, sess, cmd)
+	if err != nil {
+		return "", err
+	}
+	info, err := g.svc.PbmChallenge(ctx, u, cmd.Opponent, sp)
 	if err != nil {
 		return "", err
 	}

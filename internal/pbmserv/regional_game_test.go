@@ -55,7 +55,8 @@ func TestRegionalGames(t *testing.T) {
 			game := pbm.ShortName(variant)
 			board := 101 + i
 			moves, outcome, method, notes := regionalGame(t, variant)
-			exec(sess, fmt.Sprintf("%s challenge ann bob", game), fmt.Sprintf("ok: board %d started", board), fmt.Sprintf("%s board %d: %s", game, board, variant))
+			exec(sess, fmt.Sprintf("%s accept bob secret-bob", game), "ok: bob takes challenges of "+game+" from anyone")
+			exec(sess, fmt.Sprintf("%s challenge ann secret-ann bob", game), fmt.Sprintf("ok: board %d started", board), fmt.Sprintf("%s board %d: %s", game, board, variant))
 			exec(follower, fmt.Sprintf("%s subscribe %d", game, board), "ok: this connection follows board")
 			g := mill.NewGame(mill.MustRules(variant))
 			b := g.Rules().Board()

@@ -30,7 +30,8 @@ func TestWholeGameOverTCP(t *testing.T) {
 	}{
 		{ann, "signup ann secret-ann", "ok: signed up ann"},
 		{bob, "signup bob secret-bob", "ok: signed up bob"},
-		{ann, "nmm challenge ann bob", "ok: board 101 started: White ann, Black bob"},
+		{bob, "nmm accept bob secret-bob", "ok: bob takes challenges of nmm from anyone"},
+		{ann, "nmm challenge ann secret-ann bob", "ok: board 101 started: White ann, Black bob"},
 		{watcher, "nmm subscribe 101", "ok: this connection follows board 101: every move comes here"},
 		{notified, "nmm notify 101", "ok: this connection follows board 101: the end comes here"},
 		{quitter, "nmm subscribe 101", "ok: "},
@@ -119,7 +120,8 @@ func TestPushes(t *testing.T) {
 	}{
 		{ann, "signup ann secret-ann"},
 		{bob, "signup bob secret-bob"},
-		{ann, "nmm challenge ann bob"},
+		{bob, "nmm accept bob secret-bob"},
+		{ann, "nmm challenge ann secret-ann bob"},
 		{cy, "nmm subscribe 101"},
 		{ann, "nmm move 101 ann secret-ann D2#1"},
 		{bob, "nmm move 101 bob secret-bob D6#2"},
@@ -210,7 +212,7 @@ func TestConnectionLimits(t *testing.T) {
 	// The listener connects after the sign-ups (password hashing, slow on a
 	// loaded machine), so that it cannot fall idle before it subscribes.
 	ann := dial(t, addr)
-	for _, line := range []string{"signup ann secret-ann", "signup bob secret-bob", "nmm challenge ann bob"} {
+	for _, line := range []string{"signup ann secret-ann", "signup bob secret-bob", "nmm accept bob secret-bob", "nmm challenge ann secret-ann bob"} {
 		if got := ann.do(line); !strings.HasPrefix(got, "ok: ") {
 			t.Fatalf("%q: got %q", line, firstLine(got))
 		}

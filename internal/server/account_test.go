@@ -197,7 +197,7 @@ func testDeleteAccount(t *testing.T, dsn string) {
 	ctx := context.Background()
 	ann, bob, cy := signUp(t, s, "ann"), signUp(t, s, "bob"), signUp(t, s, "cy")
 	tok := token(t, s, "ann", "secret-ann")
-	finished, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	finished, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func testDeleteAccount(t *testing.T, dsn string) {
 	if err := s.Resign(ctx, bob, finished.ID); err != nil {
 		t.Fatal(err)
 	}
-	active, err := s.PbmChallenge(ctx, "bob", "ann", GameSpec{})
+	active, err := pbmChallenge(ctx, s, "bob", "ann", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -369,10 +369,16 @@ func (s *Service) PlayEngine(ctx context.Context, user User, level int, sp GameS
 	return *s.summaryOf(g), nil
 }
 
-// PbmChallenge starts a game at once between two players, first moving
-// first (pbmserv "challenge": no accept step), if each takes challenges
-// from the other (limit, accept, reject).
-func (s *Service) PbmChallenge(ctx context.Context, first, second string, sp GameSpec) (store.Game, error) {
+// PbmChallenge starts a game at once between challenger, who moves first,
+// and the user named opponent (pbmserv "challenge": no accept step), if
+// the opponent takes challenges of the variant from challenger (limit,
+// accept, reject). The challenger is a signed-in user: a pbm challenge
+// starts a game in the opponent's name with no step of theirs, so the
+// opponent's word is asked in advance (a user without prefs takes none)
+// and the challenger's in the command itself. The challenger's own prefs
+// are not asked: they are whom they take challenges from, and this game
+// is one they ask for.
+func (s *Service) PbmChallenge(ctx context.Context, challenger User, opponent string, sp GameSpec) (store.Game, error) {
 	if sp.Start != "" {
 		return store.Game{}, errNotFromPosition
 	}
@@ -381,29 +387,23 @@ func (s *Service) PbmChallenge(ctx context.Context, first, second string, sp Gam
 	if err != nil {
 		return store.Game{}, err
 	}
-	a, err := s.UserByName(ctx, first)
+	b, err := s.UserByName(ctx, opponent)
 	if err != nil {
 		return store.Game{}, err
 	}
-	b, err := s.UserByName(ctx, second)
-	if err != nil {
-		return store.Game{}, err
-	}
-	if a.ID == b.ID {
+	if challenger.ID == b.ID {
 		return store.Game{}, errorf(BadRequest, "a game needs two players")
 	}
-	if a.Bot || b.Bot {
+	if challenger.Bot || b.Bot {
 		return store.Game{}, errorf(BadRequest, "the engine is played through the API (/api/challenge/ai)")
 	}
-	if err := guestsUnrated(sp.Rated, a, b); err != nil {
+	if err := guestsUnrated(sp.Rated, challenger, b); err != nil {
 		return store.Game{}, err
 	}
-	for _, pair := range [][2]User{{a, b}, {b, a}} {
-		if err := s.takes(ctx, pair[0], pair[1], r.Variant()); err != nil {
-			return store.Game{}, err
-		}
+	if err := s.takes(ctx, b, challenger, r.Variant()); err != nil {
+		return store.Game{}, err
 	}
-	g, err := s.st.CreateGame(ctx, s.newGame(r, sp, a.ID, b.ID))
+	g, err := s.st.CreateGame(ctx, s.newGame(r, sp, challenger.ID, b.ID))
 	if err != nil {
 		return store.Game{}, err
 	}
@@ -411,7 +411,8 @@ func (s *Service) PbmChallenge(ctx context.Context, first, second string, sp Gam
 	return g, nil
 }
 
-// takes checks that user takes a challenge from challenger in a variant.
+// takes checks that user takes a pbm challenge from challenger in a
+// variant.
 func (s *Service) takes(ctx context.Context, user, challenger User, variant string) error {
 	p, err := s.st.Prefs(ctx, user.ID, variant)
 	if err != nil {
@@ -420,7 +421,11 @@ func (s *Service) takes(ctx context.Context, user, challenger User, variant stri
 	switch {
 	case slices.Contains(p.Deny, challenger.ID):
 		return errorf(Forbidden, "%s does not take challenges from %s", user.Name, challenger.Name)
-	case !p.AcceptAll && !slices.Contains(p.Allow, challenger.ID):
+	case p.AcceptAll || slices.Contains(p.Allow, challenger.ID):
+	case !p.Set && len(p.Allow) == 0:
+		return errorf(Forbidden, "%s takes no challenges of %s by text command: a player says first that they take them "+
+			"(pbmserv accept or limit, or the setting on their page); challenge them through the web client or the API instead", user.Name, variant)
+	default:
 		return errorf(Forbidden, "%s does not take challenges from %s", user.Name, challenger.Name)
 	}
 	if p.Limit >= 0 {
@@ -455,6 +460,88 @@ func (s *Service) SetFilter(ctx context.Context, user User, variant string, name
 		ids = append(ids, u.ID)
 	}
 	return s.st.SetFilter(ctx, user.ID, variant, ids, allow)
+}
+
+// PbmPrefs returns whom user takes pbm challenges from, in every preset
+// (in mill.Variants order): the web client shows them all, the ones never
+// set as the defaults (nobody taken).
+func (s *Service) PbmPrefs(ctx context.Context, user User) ([]wire.ChallengePrefs, error) {
+	stored, err := s.st.AllPrefs(ctx, user.ID)
+	if err != nil {
+		return nil, err
+	}
+	byVariant := map[string]store.ChallengePrefs{}
+	for _, p := range stored {
+		byVariant[p.Variant] = p.ChallengePrefs
+	}
+	names := map[int64]string{}
+	var out []wire.ChallengePrefs
+	for _, v := range mill.Variants() {
+		p, ok := byVariant[v.ID]
+		if !ok {
+			p = store.ChallengePrefs{Limit: -1}
+		}
+		wp, err := s.wirePrefs(ctx, v.ID, p, names)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, wp)
+	}
+	return out, nil
+}
+
+// wirePrefs names the players of a variant's prefs, remembering the names
+// looked up in names.
+func (s *Service) wirePrefs(ctx context.Context, variant string, p store.ChallengePrefs, names map[int64]string) (wire.ChallengePrefs, error) {
+	wp := wire.ChallengePrefs{Variant: variant, AcceptAll: p.AcceptAll, Limit: p.Limit, Allow: []string{}, Deny: []string{}}
+	for _, l := range []struct {
+		ids []int64
+		dst *[]string
+	}{{p.Allow, &wp.Allow}, {p.Deny, &wp.Deny}} {
+		for _, id := range l.ids {
+			name, ok := names[id]
+			if !ok {
+				u, err := s.st.User(ctx, id)
+				if err != nil {
+					return wire.ChallengePrefs{}, err
+				}
+				name = u.Name
+				names[id] = name
+			}
+			*l.dst = append(*l.dst, name)
+		}
+	}
+	return wp, nil
+}
+
+// SetPbmPrefs sets whether user takes pbm challenges in a preset from
+// anyone not in their lists (acceptAll), and how many games of it at most
+// (limit, -1 for no limit), each when not nil, and returns the prefs as
+// they are then. Guests take none: their token is their only key, and a
+// game in their name that they never see would be lost on time.
+func (s *Service) SetPbmPrefs(ctx context.Context, user User, variant string, acceptAll *bool, limit *int) (wire.ChallengePrefs, error) {
+	v, err := mill.LookupVariant(variant)
+	if err != nil || v.ID != variant {
+		// Not quoted: the body is the client's, of any length.
+		return wire.ChallengePrefs{}, errorf(BadRequest, "unknown variant: want a preset id, as GET /api/account/pbm-challenges lists them")
+	}
+	if acceptAll == nil && limit == nil {
+		return wire.ChallengePrefs{}, errorf(BadRequest, "nothing to set: give acceptAll, limit or both")
+	}
+	if limit != nil && (*limit < -1 || *limit > 1000) {
+		return wire.ChallengePrefs{}, errorf(BadRequest, "a limit is -1 (none) or 0 to 1000, not %d", *limit)
+	}
+	if user.Bot || strings.HasPrefix(strings.ToLower(user.Name), GuestPrefix) {
+		return wire.ChallengePrefs{}, errorf(Forbidden, "guests and the engine take no challenges by text command")
+	}
+	if err := s.st.SetPrefs(ctx, user.ID, variant, acceptAll, limit); err != nil {
+		return wire.ChallengePrefs{}, err
+	}
+	p, err := s.st.Prefs(ctx, user.ID, variant)
+	if err != nil {
+		return wire.ChallengePrefs{}, err
+	}
+	return s.wirePrefs(ctx, variant, p, map[int64]string{})
 }
 
 // Seek asks for n more games of a variant against other seekers (pbmserv

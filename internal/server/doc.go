@@ -24,7 +24,8 @@
 //	play.go        moves (Move, with the expected ply), resign, claim victory, offers and their answers,
 //	               take-backs, chat, queued moves; the end of a game and its Glicko-2 ratings
 //	challenges.go  challenges, seeks and their pairing, games against the engine, pbmserv challenges
-//	               with limit/accept/reject
+//	               (by a signed-in challenger, to a player who opted in) with limit/accept/reject,
+//	               and those prefs for the API
 //	follow.go      following a game (pbmserv subscribe/notify)
 //	timers.go      real-time flags (a timer per game, and a sweep for the flags of dead processes) and the
 //	               correspondence sweeper (reminders, forfeits, vacations)
@@ -53,10 +54,11 @@
 // background_test.go makes the work off the request path fail as bugs and
 // failing disks would (a panic, a move the store refuses, a request
 // cancelled in the middle) and checks that the process and the games go
-// on. service_test.go, timers_test.go and engine_test.go run on SQLite and, with
-// MORRIS_TEST_POSTGRES set, on PostgreSQL (internal/store/storetest); the
-// gateways' suites and cmd/morris's end-to-end, crash and two-process tests
-// drive the service over real sockets. tablebase_test.go builds a small
+// on. service_test.go, challenges_test.go, timers_test.go and
+// engine_test.go run on SQLite and, with MORRIS_TEST_POSTGRES set, on
+// PostgreSQL (internal/store/storetest); the gateways' suites and
+// cmd/morris's end-to-end, crash and two-process tests drive the service
+// over real sockets. tablebase_test.go builds a small
 // endgame database and checks the server's engine against morris engine's
 // (internal/uci), with it and without.
 package server

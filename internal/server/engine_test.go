@@ -28,7 +28,7 @@ func TestEngineBounded(t *testing.T) {
 		}
 		games = append(games, g.ID)
 	}
-	h, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	h, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestExplorer(t *testing.T) {
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
 	play := func(moves []string, end func(id int64)) {
 		t.Helper()
-		g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+		g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,11 +41,11 @@ func TestChatQuota(t *testing.T) {
 	s := newService(t, Config{Quotas: Quotas{ChatAfterEnd: 300 * time.Millisecond}})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-	g1, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g1, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g2, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g2, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func testChatHistory(t *testing.T, dsn string) {
 	s := newServiceOn(t, dsn, Config{Rates: rates, Quotas: Quotas{ChatKept: 250}})
 	ctx := context.Background()
 	ann, _ := signUp(t, s, "ann"), signUp(t, s, "bob")
-	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestOfferQuotas(t *testing.T) {
 	s := newService(t, Config{Quotas: Quotas{DrawOfferPlies: 4, TakebackDelay: 100 * time.Millisecond}})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestReviewQuota(t *testing.T) {
 
 	// A game's review asked for again is answered, quota or not.
 	ann, _ := signUp(t, s, "ann"), signUp(t, s, "bob")
-	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

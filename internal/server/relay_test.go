@@ -76,7 +76,7 @@ func TestRelayAcrossProcesses(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ann, bob := signUp(t, a, "ann"), signUp(t, a, "bob")
-	g, err := a.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, a, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestRelayKeepsCopies(t *testing.T) {
 	b := newServiceOn(t, dsn, Config{PollEvery: time.Hour, Metrics: mb})
 	ctx := context.Background()
 	ann, bob := signUp(t, a, "ann"), signUp(t, a, "bob")
-	g, err := a.PbmChallenge(ctx, "ann", "bob", GameSpec{Color: "white", Control: store.TimeControl{Initial: 5 * time.Minute, Increment: 2 * time.Second}})
+	g, err := pbmChallenge(ctx, a, "ann", "bob", GameSpec{Color: "white", Control: store.TimeControl{Initial: 5 * time.Minute, Increment: 2 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestPollHealsALostNotification(t *testing.T) {
 	signUp(t, a, "bob")
 	var games []int64
 	for range 3 {
-		g, err := a.PbmChallenge(ctx, "ann", "bob", GameSpec{Color: "white"})
+		g, err := pbmChallenge(ctx, a, "ann", "bob", GameSpec{Color: "white"})
 		if err != nil {
 			t.Fatal(err)
 		}

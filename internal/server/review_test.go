@@ -17,7 +17,7 @@ func TestReview(t *testing.T) {
 	s := newService(t, Config{ReviewLimits: search.Limits{Depth: 4}, ReviewPollEvery: time.Hour})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,25 @@ func signUp(t testing.TB, s *Service, name string) User {
 	return u
 }
 
+// pbmChallenge starts a game as the pbmserv command does, white the
+// challenger; black takes challenges of the variant from anyone first, as
+// a player must have said for a pbm challenge to start a game.
+func pbmChallenge(ctx context.Context, s *Service, white, black string, sp GameSpec) (store.Game, error) {
+	a, err := s.UserByName(ctx, white)
+	if err != nil {
+		return store.Game{}, err
+	}
+	b, err := s.UserByName(ctx, black)
+	if err != nil {
+		return store.Game{}, err
+	}
+	variant := cmp.Or(sp.Variant, "nine-mens-morris")
+	if err := s.SetFilter(ctx, b, variant, nil, true); err != nil {
+		return store.Game{}, err
+	}
+	return s.PbmChallenge(ctx, a, black, sp)
+}
+
 func TestMoveSerialisedAndChecked(t *testing.T) {
 	storetest.Each(t, testMoveSerialisedAndChecked)
 }
@@ -61,7 +81,7 @@ func testMoveSerialisedAndChecked(t *testing.T, dsn string) {
 	s := newServiceOn(t, dsn, Config{})
 	ctx := context.Background()
 	ann, bob, cy := signUp(t, s, "ann"), signUp(t, s, "bob"), signUp(t, s, "cy")
-	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +232,7 @@ func TestGuestsPlayUnrated(t *testing.T) {
 		{"a rated challenge from the guest", func() error { _, err := s.Challenge(ctx, guest, "ann", rated); return err }},
 		{"a rated challenge to the guest", func() error { _, err := s.Challenge(ctx, ann, guest.Name, rated); return err }},
 		{"the guest taking a rated seek", func() error { _, err := s.Accept(ctx, guest, annSeek.ID); return err }},
-		{"a rated pbmserv game with the guest", func() error { _, err := s.PbmChallenge(ctx, "ann", guest.Name, rated); return err }},
+		{"a rated pbmserv game with the guest", func() error { _, err := s.PbmChallenge(ctx, ann, guest.Name, rated); return err }},
 	} {
 		err := tc.do()
 		if KindOf(err) != Forbidden || !strings.Contains(err.Error(), "guests play unrated games") {

@@ -92,7 +92,7 @@ func TestCorrespondence(t *testing.T) {
 		s := newServiceOn(t, dsn, Config{Now: clk.now, SweepEvery: time.Hour})
 		ctx := context.Background()
 		ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-		g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{Control: store.TimeControl{NagDays: 7, ForfeitDays: 21}})
+		g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{Control: store.TimeControl{NagDays: 7, ForfeitDays: 21}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestClaimVictory(t *testing.T) {
 	s := newService(t, Config{Now: clk.now, ClaimAfter: time.Minute})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestAccountStreamCatchesUp(t *testing.T) {
 	defer cancel()
 	ann := signUp(t, s, "ann")
 	signUp(t, s, "bob")
-	g, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+	g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

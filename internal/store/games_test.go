@@ -903,8 +903,8 @@ func TestQueueNagVacationsPrefs(t *testing.T) {
 		// Challenge preferences.
 		p, err := s.Prefs(ctx, f.ann.ID, "nine-mens-morris")
 		must(t, "Prefs", err)
-		if p.Limit != -1 || !p.AcceptAll || p.Allow != nil || p.Deny != nil {
-			t.Errorf("default prefs: got %+v", p)
+		if p.Set || p.Limit != -1 || p.AcceptAll || p.Allow != nil || p.Deny != nil {
+			t.Errorf("default prefs: got %+v, want none set, no limit, no challenger taken", p)
 		}
 		must(t, "SetLimit", s.SetLimit(ctx, f.ann.ID, "nine-mens-morris", 5))
 		must(t, "SetFilter", s.SetFilter(ctx, f.ann.ID, "nine-mens-morris", nil, false))

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -118,37 +120,88 @@ func (s *Store) Vacations(ctx context.Context, user int64, since time.Time) ([]V
 	return vs, dbError(rows.Err())
 }
 
-// ChallengePrefs is whom a player takes challenges from in one variant
-// (pbmserv "limit", "accept", "reject"). The zero value with Limit -1 and
-// AcceptAll takes every challenge; that is what a player without prefs has.
+// ChallengePrefs is whom a player takes pbm challenges from in one
+// variant (pbmserv "limit", "accept", "reject"). A pbm challenge starts a
+// game with no step of the challenged player's, so taking them is an
+// opt-in: a player without prefs (Set false, Limit -1, AcceptAll false)
+// takes challenges only from the players in Allow, none at first.
 type ChallengePrefs struct {
+	Set       bool // a row is stored: the player has set AcceptAll or Limit
 	Limit     int  // active games in the variant at most; -1 for no limit
 	AcceptAll bool // challengers not named in Allow or Deny are taken
 	Allow     []int64
 	Deny      []int64
 }
 
+// VariantPrefs is a player's challenge preferences in one variant.
+type VariantPrefs struct {
+	Variant string
+	ChallengePrefs
+}
+
 // Prefs returns a player's challenge preferences in a variant.
 func (s *Store) Prefs(ctx context.Context, user int64, variant string) (ChallengePrefs, error) {
-	p := ChallengePrefs{Limit: -1, AcceptAll: true}
+	all, err := s.prefs(ctx, `AND variant = $2`, user, variant)
+	if err != nil || len(all) == 0 {
+		return ChallengePrefs{Limit: -1}, err
+	}
+	return all[0].ChallengePrefs, nil
+}
+
+// AllPrefs returns a player's challenge preferences in every variant they
+// set any in, by variant.
+func (s *Store) AllPrefs(ctx context.Context, user int64) ([]VariantPrefs, error) {
+	return s.prefs(ctx, ``, user)
+}
+
+// prefs reads the preferences of a user in the variants the condition
+// (on variant) picks, in one read transaction.
+func (s *Store) prefs(ctx context.Context, cond string, args ...any) ([]VariantPrefs, error) {
+	byVariant := map[string]*VariantPrefs{}
+	get := func(variant string) *VariantPrefs {
+		p := byVariant[variant]
+		if p == nil {
+			p = &VariantPrefs{Variant: variant, ChallengePrefs: ChallengePrefs{Limit: -1}}
+			byVariant[variant] = p
+		}
+		return p
+	}
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT max_games, accept_all FROM challenge_prefs WHERE user_id = $1 AND variant = $2`,
-			user, variant).Scan(&p.Limit, &p.AcceptAll)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		rows, err := tx.QueryContext(ctx, `SELECT variant, max_games, accept_all FROM challenge_prefs WHERE user_id = $1 `+cond, args...)
+		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT challenger_id, allow FROM challenge_filters WHERE user_id = $1 AND variant = $2
-			ORDER BY challenger_id`, user, variant)
+		for rows.Next() {
+			var variant string
+			var limit int
+			var all bool
+			if err := rows.Scan(&variant, &limit, &all); err != nil {
+				rows.Close()
+				return err
+			}
+			p := get(variant)
+			p.Set, p.Limit, p.AcceptAll = true, limit, all
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT variant, challenger_id, allow FROM challenge_filters WHERE user_id = $1 `+cond+`
+			ORDER BY challenger_id`, args...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
+			var variant string
 			var id int64
 			var allow bool
-			if err := rows.Scan(&id, &allow); err != nil {
+			if err := rows.Scan(&variant, &id, &allow); err != nil {
 				return err
 			}
+			p := get(variant)
 			if allow {
 				p.Allow = append(p.Allow, id)
 			} else {
@@ -157,16 +210,49 @@ func (s *Store) Prefs(ctx context.Context, user int64, variant string) (Challeng
 		}
 		return rows.Err()
 	})
-	return p, err
+	if err != nil {
+		return nil, err
+	}
+	all := make([]VariantPrefs, 0, len(byVariant))
+	for _, p := range byVariant {
+		all = append(all, *p)
+	}
+	slices.SortFunc(all, func(a, b VariantPrefs) int { return strings.Compare(a.Variant, b.Variant) })
+	return all, nil
 }
 
 // SetLimit sets how many active games of a variant a player takes from
-// challenges (-1 for no limit).
+// challenges (-1 for no limit). A limit set where none was stored takes
+// challenges from anyone up to it: saying how many games one takes is
+// saying that one takes them.
 func (s *Store) SetLimit(ctx context.Context, user int64, variant string, limit int) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO challenge_prefs (user_id, variant, max_games, accept_all) VALUES ($1, $2, $3, TRUE)
 			ON CONFLICT (user_id, variant) DO UPDATE SET max_games = excluded.max_games`, user, variant, limit)
 		return err
+	})
+}
+
+// SetPrefs sets, in one transaction, whether a player takes challenges
+// in a variant from the challengers not named in their lists (acceptAll)
+// and the limit, each when not nil, keeping the lists. A limit set where
+// no row was stored takes challenges from anyone, as SetLimit does,
+// unless acceptAll says otherwise.
+func (s *Store) SetPrefs(ctx context.Context, user int64, variant string, acceptAll *bool, limit *int) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if limit != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO challenge_prefs (user_id, variant, max_games, accept_all) VALUES ($1, $2, $3, TRUE)
+				ON CONFLICT (user_id, variant) DO UPDATE SET max_games = excluded.max_games`, user, variant, *limit); err != nil {
+				return err
+			}
+		}
+		if acceptAll != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO challenge_prefs (user_id, variant, max_games, accept_all) VALUES ($1, $2, -1, $3)
+				ON CONFLICT (user_id, variant) DO UPDATE SET accept_all = excluded.accept_all`, user, variant, *acceptAll); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

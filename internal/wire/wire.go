@@ -143,6 +143,18 @@ type Challenge struct {
 	Game    int64   `json:"game,omitempty"`
 }
 
+// ChallengePrefs is whom a player takes pbm challenges from in one variant
+// (GET and POST /api/account/pbm-challenges). A pbm challenge starts a game
+// at once, so taking them is an opt-in: AcceptAll is false and the lists
+// are empty until the player says otherwise.
+type ChallengePrefs struct {
+	Variant   string   `json:"variant"`
+	AcceptAll bool     `json:"acceptAll"` // challengers in neither list are taken
+	Limit     int      `json:"limit"`     // active games of the variant at most; -1 for no limit
+	Allow     []string `json:"allow"`     // taken even without AcceptAll
+	Deny      []string `json:"deny"`      // never taken
+}
+
 // Event is a line of the account stream: Type says which field is set.
 //
 //	gameStart, gameFinish   Game
