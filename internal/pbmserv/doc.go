@@ -13,7 +13,7 @@
 //	            (Service.Allow by the client's address) and dispatched;
 //	            errors as "error: ..." lines; the board's game-name check,
 //	            MOVE#N to the service's ply
-//	play.go     signup, change password, challenge (--nagtime,
+//	play.go     signup, change password, challenge (signed in; --nagtime,
 //	            --forfeittime; --totaltime refused), move and its actions
 //	            (propose, undo, accept, reject, resign), queue, chat,
 //	            limit, accept, reject, seek
@@ -56,6 +56,14 @@
 // subscription there needs USERID PASSWORD.
 //
 // # Choices
+//
+// A challenge starts a game at once, so it is the one command that acts in
+// another player's name: the challenger signs in (challenge USERID
+// PASSWORD OPPONENT; pbmserv's USERID1 USERID2 without a password is
+// refused), and the opponent must have opted in to challenges of that
+// game (accept, limit, or the setting of the HTTP API and web client); a
+// new account takes none. A connection keeps no sign-in between lines:
+// every command that acts names its USERID PASSWORD.
 //
 // A challenge under the preset's own rules is rated; one with rule
 // options is not, since its games do not belong in the preset's rating
