@@ -53,7 +53,8 @@
 //	#/signin, #/signup the account (the token in localStorage under morris.session)
 //	#/account          a new password (the other sessions signed out), sign out everywhere, delete the
 //	                   account (the password and a tick to confirm)
-//	#/user/NAME        ratings per variant (provisional marked), game history
+//	#/user/NAME        ratings per variant (provisional marked), game history; on one's own page the vacation
+//	                   form and, game by game, whether one takes challenges by text command (pbmserv)
 //	#/study            analysis board (any preset, engine evaluation), import and export of records
 //	                   (#/study?rules=RULES starts from a preset with overrides, "lasker,flying=never";
 //	                   #/study?position=TEXT from a position, the link the set-up tab gives); the set-up
@@ -158,7 +159,8 @@
 //	                signout-all-error, delete-form, delete-password, delete-confirm (the tick),
 //	                delete-submit (disabled until ticked), delete-error
 //	player page     user-name, user-ratings, rating-VARIANT (data-provisional), user-games, user-game-ID,
-//	                user-games-more, user-challenge, user-error, vacation-form, vacation-days, vacation-submit, vacation-result (on one's own page)
+//	                user-games-more, user-challenge, user-error, vacation-form, vacation-days, vacation-submit, vacation-result,
+//	                pbm-prefs-section, pbm-prefs, pbm-accept-VARIANT (a checkbox), pbm-prefs-result (on one's own page)
 //	study           study-page, study-info, study-variant (data-rules), status, study-hands (with
 //	                hand-SIDE and flying-SIDE), tab-analysis, tab-setup, tab-import,
 //	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,

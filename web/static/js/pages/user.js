@@ -1,5 +1,6 @@
 // A player's page (#/user/NAME): ratings per variant (provisional marked)
-// and the game history, newest first, in pages of 30.
+// and the game history, newest first, in pages of 30; on one's own page,
+// the vacation form and whom one takes challenges by text command from.
 
 import { h, replace, formatDate } from '../dom.js';
 import { t } from '../i18n.js';
@@ -25,18 +26,58 @@ function vacationForm() {
   h('button', { type: 'submit', class: 'btn small', testid: 'vacation-submit' }, t('user.vacationStart')), ' ', out);
 }
 
+// pbmPrefs shows and changes, game by game, whether the player takes
+// challenges by text command (GET and POST /api/account/pbm-challenges).
+// Such a challenge starts a game at once, with no step of the player's,
+// so none is taken until the player ticks the game here (or says so with
+// the pbmserv accept or limit command).
+function pbmPrefs(st) {
+  const list = h('div', { testid: 'pbm-prefs' }, h('p', { class: 'muted' }, t('common.loading')));
+  const out = h('p', { class: 'muted small', role: 'status', testid: 'pbm-prefs-result' });
+  function row(p) {
+    const box = h('input', {
+      type: 'checkbox', checked: p.acceptAll, testid: 'pbm-accept-' + p.variant, 'data-variant': p.variant,
+      onchange: () => {
+        const want = box.checked;
+        box.disabled = true;
+        api('POST', '/api/account/pbm-challenges', { variant: p.variant, acceptAll: want }).then((np) => {
+          st.pbm = st.pbm.map((q) => (q.variant === np.variant ? np : q));
+          box.checked = np.acceptAll;
+          replace(out, t(np.acceptAll ? 'user.pbmOn' : 'user.pbmOff', { variant: variantName(np.variant) }));
+        }).catch((err) => {
+          box.checked = !want;
+          replace(out, errorText(err));
+        }).finally(() => { box.disabled = false; });
+      },
+    });
+    const notes = [];
+    if (p.limit >= 0) notes.push(t('user.pbmLimit', { n: p.limit }));
+    if (p.allow.length) notes.push(t('user.pbmAllow', { names: p.allow.join(', ') }));
+    if (p.deny.length) notes.push(t('user.pbmDeny', { names: p.deny.join(', ') }));
+    return h('li', {}, h('label', {}, box, ' ', variantName(p.variant)),
+      notes.length ? h('span', { class: 'muted small' }, ' (' + notes.join('; ') + ')') : null);
+  }
+  api('GET', '/api/account/pbm-challenges').then((r) => {
+    st.pbm = r.variants;
+    replace(list, h('ul', { class: 'list plain pbm-prefs' }, r.variants.map(row)));
+  }).catch((err) => replace(list, h('p', { class: 'form-error' }, errorText(err))));
+  return h('section', { testid: 'pbm-prefs-section' },
+    h('h2', {}, t('user.pbmTitle')), h('p', { class: 'muted small' }, t('user.pbmHint')), out, list);
+}
+
 export function mount(main, params, app) {
   const name = params[0];
   app.title(name);
   let alive = true;
-  const st = { user: null, games: [], more: false, error: '' };
+  const st = { user: null, games: [], more: false, error: '', pbm: null };
   const head = h('div', { class: 'user-head' }, h('h1', { testid: 'user-name' }, name));
   const ratings = h('div', { testid: 'user-ratings' }, h('p', { class: 'muted' }, t('common.loading')));
   const games = h('div', { class: 'list', testid: 'user-games' }, h('p', { class: 'muted' }, t('common.loading')));
   const more = h('button', { type: 'button', class: 'btn small', testid: 'user-games-more', hidden: true, onclick: () => loadGames() }, t('user.more'));
   const puzzles = h('div', { testid: 'user-puzzles' });
+  const own = h('div', {}); // the player's own settings, on their own page
   main.append(h('div', { class: 'user-layout' },
-    h('section', { class: 'panel' }, head, h('h2', {}, t('user.ratings')), ratings, h('h2', {}, t('user.puzzles')), puzzles),
+    h('section', { class: 'panel' }, head, h('h2', {}, t('user.ratings')), ratings, h('h2', {}, t('user.puzzles')), puzzles, own),
     h('section', { class: 'panel' }, h('h2', {}, t('user.games')), games, more)));
 
   // The puzzle rating and the last attempts.
@@ -62,6 +103,7 @@ export function mount(main, params, app) {
         ? h('a', { class: 'btn small primary', href: '#/?challenge=' + encodeURIComponent(u.name), testid: 'user-challenge' }, t('user.challenge'))
         : null,
       me && !s.guest ? vacationForm() : null);
+    if (me && !s.guest) replace(own, pbmPrefs(st));
     if (!u.ratings || !u.ratings.length) {
       replace(ratings, h('p', { class: 'muted empty' }, t('user.noRatings')));
       return;
@@ -118,6 +160,7 @@ export function mount(main, params, app) {
     user: st.user ? st.user.name : null,
     ratings: st.user ? st.user.ratings : [],
     games: st.games.map((g) => g.id),
+    pbm: st.pbm,
   }));
   return () => { alive = false; };
 }
