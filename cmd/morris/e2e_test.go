@@ -88,10 +88,10 @@ func e2eGame(t *testing.T, p *serverProc, pbmAddr string, tokens map[mill.Color]
 	if _, err := p.call(ctx, "POST", "/api/account/pbm-challenges", tokens[mill.Black], map[string]any{"variant": v.ID, "acceptAll": true}, nil); err != nil {
 		t.Fatal(err)
 	}
-	answer := pbmOf[mill.White].do(fmt.Sprintf("%s challenge ann pw-ann bob", game))
+	answer := pbmOf[mill.White].do(fmt.Sprintf("%s challenge ann secret-ann bob", game))
 	m := regexp.MustCompile(`^ok: board (\d+) started: White ann, Black bob`).FindStringSubmatch(answer)
 	if m == nil {
-		t.Fatalf("%s challenge ann pw-ann bob: got\n%s\nwant \"ok: board N started: White ann, Black bob...\"", game, answer)
+		t.Fatalf("%s challenge ann secret-ann bob: got\n%s\nwant \"ok: board N started: White ann, Black bob...\"", game, answer)
 	}
 	id, _ := strconv.ParseInt(m[1], 10, 64)
 	base := fmt.Sprintf("/api/game/%d", id)
