@@ -61,7 +61,8 @@ func TestStoreErrorsDoNotReachClients(t *testing.T) {
 	runScript(t, g, sess, []step{
 		{"signup ann secret-ann", []string{"ok: "}, nil},
 		{"signup bob secret-bob", []string{"ok: "}, nil},
-		{"nmm challenge ann bob", []string{"ok: board 101 started"}, nil},
+		{"nmm accept bob secret-bob", []string{"ok: "}, nil},
+		{"nmm challenge ann secret-ann bob", []string{"ok: board 101 started"}, nil},
 	})
 	raw, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
