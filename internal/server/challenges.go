@@ -198,7 +198,7 @@ func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSp
 	if err := guestsUnrated(sp.Rated, from); err != nil {
 		return wire.Challenge{}, err
 	}
-	c := store.Challenge{From: from.ID, Variant: r.Variant(), Rules: r.String(), Rated: sp.Rated, Color: sp.Color, Control: sp.Control}
+	c := store.Challenge{From: from.ID, Variant: r.Variant(), Rules: r.String(), Rated: sp.Rated, Color: sp.Color, Control: sp.Control, CreatedAt: s.now()}
 	if to != "" {
 		u, err := s.UserByName(ctx, to)
 		if err != nil {
@@ -230,6 +230,11 @@ func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSp
 				return wc, err
 			}
 		}
+	}
+	unlock := s.quotaLocks.lock(from.ID)
+	defer unlock()
+	if err := s.checkOpenChallenges(ctx, from); err != nil {
+		return wire.Challenge{}, err
 	}
 	c, err = s.st.CreateChallenge(ctx, c)
 	if err != nil {
@@ -349,7 +354,8 @@ func (s *Service) Challenges(ctx context.Context, user User) (mine, seeks []wire
 }
 
 // PlayEngine starts a game against the engine at a level (1..10). Games
-// against the engine are not rated.
+// against the engine are not rated; a user plays Quotas.EngineGames of
+// them at once at most.
 func (s *Service) PlayEngine(ctx context.Context, user User, level int, sp GameSpec) (wire.GameSummary, error) {
 	if level < 1 || level > 10 {
 		return wire.GameSummary{}, errorf(BadRequest, "a level is 1 to 10, not %d", level)
@@ -357,6 +363,11 @@ func (s *Service) PlayEngine(ctx context.Context, user User, level int, sp GameS
 	sp.Rated = false
 	r, err := sp.rules()
 	if err != nil {
+		return wire.GameSummary{}, err
+	}
+	unlock := s.quotaLocks.lock(user.ID)
+	defer unlock()
+	if err := s.checkEngineGames(ctx, user); err != nil {
 		return wire.GameSummary{}, err
 	}
 	ng := s.newGame(r, sp, user.ID, s.engineID)

@@ -14,7 +14,7 @@ import (
 // workers: every game gets its reply, never more searches run at once than
 // there are workers, and a game between people moves meanwhile.
 func TestEngineBounded(t *testing.T) {
-	s := newService(t, Config{EngineWorkers: 1})
+	s := newService(t, Config{EngineWorkers: 1, Quotas: Quotas{EngineGames: 6}})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
 	var games []int64

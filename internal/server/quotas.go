@@ -56,6 +56,34 @@ type Quotas struct {
 	// ReviewsQueued bounds the reviews one address has asked for that
 	// wait or run (3).
 	ReviewsQueued int
+
+	// What a user or an address holds at once (held.go). For these a
+	// negative count or duration lifts the quota (load tests).
+
+	// ConnsPerAddr is how many streams, WebSockets and pbmserv TCP
+	// connections one client address holds at once (100): a browser holds
+	// one or two, a club behind one address some dozens.
+	ConnsPerAddr int
+	// EngineGames is how many games against the engine a user plays at
+	// once (5): the engine's workers are shared by everyone.
+	EngineGames int
+	// OpenChallenges is how many open challenges and seeks a user has at
+	// once (10).
+	OpenChallenges int
+	// ChallengeExpiry is how long an open challenge or seek without a
+	// real-time clock waits for an answer (7 days: a correspondence player
+	// may look in once a week).
+	ChallengeExpiry time.Duration
+	// RealTimeExpiry is how long an open challenge or seek with a
+	// real-time clock waits (20 minutes: its player is at the board now,
+	// or not at all).
+	RealTimeExpiry time.Duration
+	// EngineAbandon is how long the player of a game against the engine
+	// without any clock (no real-time clock, no correspondence timers) may
+	// leave their turn untouched before the game ends, lost by abandonment
+	// (24 hours). Such a game is unrated, and it holds one of the player's
+	// EngineGames.
+	EngineAbandon time.Duration
 }
 
 // DefaultQuotas are the quotas of a server that sets none.
@@ -68,6 +96,12 @@ var DefaultQuotas = Quotas{
 	AnalysisQueue:      16,
 	AnalysisPerAddress: 1,
 	ReviewsQueued:      3,
+	ConnsPerAddr:       100,
+	EngineGames:        5,
+	OpenChallenges:     10,
+	ChallengeExpiry:    7 * 24 * time.Hour,
+	RealTimeExpiry:     20 * time.Minute,
+	EngineAbandon:      24 * time.Hour,
 }
 
 // ChatHistory is how many chat messages, the last ones, the full game
@@ -103,6 +137,25 @@ func (q Quotas) withDefaults() Quotas {
 	}
 	if q.ReviewsQueued <= 0 {
 		q.ReviewsQueued = d.ReviewsQueued
+	}
+	// Zero only: a negative one lifts the quota.
+	if q.ConnsPerAddr == 0 {
+		q.ConnsPerAddr = d.ConnsPerAddr
+	}
+	if q.EngineGames == 0 {
+		q.EngineGames = d.EngineGames
+	}
+	if q.OpenChallenges == 0 {
+		q.OpenChallenges = d.OpenChallenges
+	}
+	if q.ChallengeExpiry == 0 {
+		q.ChallengeExpiry = d.ChallengeExpiry
+	}
+	if q.RealTimeExpiry == 0 {
+		q.RealTimeExpiry = d.RealTimeExpiry
+	}
+	if q.EngineAbandon == 0 {
+		q.EngineAbandon = d.EngineAbandon
 	}
 	return q
 }

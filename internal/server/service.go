@@ -91,7 +91,9 @@ type Config struct {
 	HashWorkers int
 	HashWait    time.Duration
 	// Quotas bound chat, offers, analyses, reviews and vacations
-	// (quotas.go; zero fields take DefaultQuotas').
+	// (quotas.go), and what one user or address holds at once:
+	// connections, games against the engine, open challenges, and how
+	// long those wait (held.go). Zero fields take DefaultQuotas'.
 	Quotas Quotas
 	// AnalysisPollEvery is how often an analysis handed to another
 	// process looks in the store for its answer (1 s): only a safety net,
@@ -129,6 +131,10 @@ type Service struct {
 	// hashSlots holds a token for each argon2id hash running (hashing).
 	hashSlots chan struct{}
 	quota     quotaState // the counts of the quotas (quotas.go)
+	// conns counts the long-lived connections by address (held.go);
+	// quotaLocks serialise a user's check of a quota and what it allows.
+	conns      *Conns
+	quotaLocks userLocks
 	// process names this process among those sharing the store (random):
 	// the origin of its relayed events, the holder of its engine jobs.
 	process string
@@ -215,6 +221,7 @@ func New(cfg Config) (*Service, error) {
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 		process: processName(), analysis: newAnalyst(), hashSlots: make(chan struct{}, cfg.HashWorkers),
+		conns: newConns(cfg.Quotas.ConnsPerAddr),
 	}
 	s.limits.refused = s.metrics.limited
 	return s, nil

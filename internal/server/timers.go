@@ -116,8 +116,10 @@ func (s *Service) every(what string, d time.Duration, fn func()) {
 }
 
 // Sweep sends the reminders that are due and forfeits the games past
-// their deadline. Several processes may sweep at once: the store lets one
-// reminder through per turn, and one end per game.
+// their deadline, expires the challenges nobody answered and ends the
+// games against the engine their player abandoned (held.go). Several
+// processes may sweep at once: the store lets one reminder through per
+// turn, and one end per game.
 func (s *Service) Sweep(ctx context.Context) error {
 	// Moves queued through another process sharing the database, whose
 	// turn came here.
@@ -129,17 +131,28 @@ func (s *Service) Sweep(ctx context.Context) error {
 		_ = s.locked(ctx, q.Game, func(o *owner) error { o.queued = true; return nil })
 		s.playQueued(q.Game)
 	}
+	if err := s.expireChallenges(ctx); err != nil {
+		return err
+	}
 	games, err := s.st.Games(ctx, store.GameQuery{Status: store.Active})
 	if err != nil {
 		return err
 	}
 	now := s.now()
 	for _, g := range games {
-		if g.Control.ForfeitDays <= 0 && g.Control.NagDays <= 0 {
+		untimedEngine := g.EngineLevel > 0 && g.Control == (store.TimeControl{})
+		if g.Control.ForfeitDays <= 0 && g.Control.NagDays <= 0 && !untimedEngine {
 			continue
 		}
 		err := s.locked(ctx, g.ID, func(o *owner) error {
 			if !o.active() {
+				return nil
+			}
+			if winner, ok := s.abandoned(o, now); ok {
+				s.log.Info("a game against the engine abandoned", "game", o.id, "idle", now.Sub(o.g.LastMoveAt).Round(time.Second))
+				return s.finishLocked(ctx, o, mill.Won(winner), mill.Abandonment)
+			}
+			if untimedEngine {
 				return nil
 			}
 			nag, forfeit, err := s.deadlines(ctx, o)

@@ -31,7 +31,9 @@ type Challenge struct {
 	Control TimeControl
 	Status  ChallengeStatus
 	Game    int64 // the game started when it was accepted
-	// CreatedAt and UpdatedAt are set by the store.
+	// CreatedAt is the caller's when it is not zero (the service's clock,
+	// which a challenge's expiry counts on), else the store's; UpdatedAt
+	// is the store's.
 	CreatedAt, UpdatedAt time.Time
 }
 
@@ -52,11 +54,15 @@ func (s *Store) CreateChallenge(ctx context.Context, c Challenge) (Challenge, er
 			return err
 		}
 		now := millis(s.now())
+		created := now
+		if !c.CreatedAt.IsZero() {
+			created = millis(c.CreatedAt)
+		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO challenges (id, from_id, to_id, variant, rules, rated, color,
 				clock_initial_ms, clock_increment_ms, nag_days, forfeit_days, status, game_id, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', NULL, $12, $12)`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', NULL, $12, $13)`,
 			id, c.From, nullID(c.To), c.Variant, c.Rules, c.Rated, c.Color,
-			durMillis(c.Control.Initial), durMillis(c.Control.Increment), c.Control.NagDays, c.Control.ForfeitDays, now)
+			durMillis(c.Control.Initial), durMillis(c.Control.Increment), c.Control.NagDays, c.Control.ForfeitDays, created, now)
 		return err
 	})
 	if err != nil {

@@ -38,20 +38,32 @@ func (s *Store) EngineJobsWaiting(ctx context.Context, now time.Time) (int, erro
 	return n, dbError(err)
 }
 
-// TakeEngineJob takes the job waiting longest that is free at now, for
-// worker until now+lease; ok is false when there is none. Of several
-// callers (in several processes), each gets another job: on PostgreSQL
-// the row is locked and others skip it (FOR UPDATE SKIP LOCKED), on SQLite
-// the writes are one at a time.
+// TakeEngineJob takes a job that is free at now, for worker until
+// now+lease; ok is false when there is none. The jobs are taken round
+// robin by the players of their games: the job chosen is the one with the
+// fewest jobs of the same two players before it (those running, then the
+// free ones queued earlier), the oldest of those. Since one of the two is
+// the engine, that is one turn for each user in turn, so that a user with
+// many games against the engine waiting cannot keep the others' waiting
+// behind all of them. Of several callers (in several processes), each gets
+// another job: on PostgreSQL the row is locked and others skip it (FOR
+// UPDATE SKIP LOCKED), on SQLite the writes are one at a time.
 func (s *Store) TakeEngineJob(ctx context.Context, worker string, now time.Time, lease time.Duration) (j EngineJob, ok bool, err error) {
 	lock := ""
 	if s.Backend() == "postgres" {
-		lock = " FOR UPDATE SKIP LOCKED"
+		lock = " FOR UPDATE OF j SKIP LOCKED"
 	}
 	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var queued, until int64
-		err := tx.QueryRowContext(ctx, `UPDATE engine_jobs SET taken_by = $1, lease_until = $2
-			WHERE game_id = (SELECT game_id FROM engine_jobs WHERE lease_until <= $3 ORDER BY queued_at, game_id LIMIT 1`+lock+`)
+		err := tx.QueryRowContext(ctx, `WITH turns AS (
+				SELECT k.game_id, ROW_NUMBER() OVER (
+					PARTITION BY CASE WHEN g.white_id < g.black_id THEN g.white_id ELSE g.black_id END,
+						CASE WHEN g.white_id < g.black_id THEN g.black_id ELSE g.white_id END
+					ORDER BY CASE WHEN k.lease_until > $3 THEN 0 ELSE 1 END, k.queued_at, k.game_id) AS turn
+				FROM engine_jobs k JOIN games g ON g.id = k.game_id)
+			UPDATE engine_jobs SET taken_by = $1, lease_until = $2
+			WHERE game_id = (SELECT j.game_id FROM engine_jobs j JOIN turns t ON t.game_id = j.game_id
+				WHERE j.lease_until <= $3 ORDER BY t.turn, j.queued_at, j.game_id LIMIT 1`+lock+`)
 			RETURNING game_id, ply, queued_at, taken_by, lease_until`,
 			worker, millis(now.Add(lease)), millis(now)).Scan(&j.Game, &j.Ply, &queued, &j.TakenBy, &until)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -124,3 +124,53 @@ func TestEngineJobs(t *testing.T) {
 		}
 	})
 }
+
+// TestEngineJobsFair: the jobs are taken round robin by the players of
+// their games, not by age alone: a user with many games against the
+// engine waiting does not keep another's waiting behind all of them.
+func TestEngineJobsFair(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		f := newFixture(t, dsn)
+		s, ctx := f.s, f.ctx
+		engine, cy := f.user("Engine"), f.user("Cy")
+		vs := func(white, black User) int64 {
+			t.Helper()
+			g, err := s.CreateGame(ctx, Game{Variant: f.gameVariant, Rules: f.gameRules, White: white.ID, Black: black.ID, LastMoveAt: t0, EngineLevel: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g.ID
+		}
+		// Ann's three games were queued first, then Bob's (the engine
+		// white there: the same two players either way round), then Cy's.
+		ann1, ann2, ann3 := vs(f.ann, engine), vs(engine, f.ann), vs(f.ann, engine)
+		bob, cy1 := vs(engine, f.bob), vs(cy, engine)
+		for i, g := range []int64{ann1, ann2, ann3, bob} {
+			if err := s.QueueEngineJob(ctx, g, 1, t0.Add(time.Duration(i)*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		names := map[int64]string{ann1: "ann1", ann2: "ann2", ann3: "ann3", bob: "bob", cy1: "cy1"}
+		take := func(worker string, at time.Duration, want int64) {
+			t.Helper()
+			j, ok, err := s.TakeEngineJob(ctx, worker, t0.Add(at), time.Hour)
+			if err != nil || !ok {
+				t.Fatalf("%s at +%v: took nothing (%v), want %s", worker, at, err, names[want])
+			}
+			if j.Game != want {
+				t.Fatalf("%s at +%v: got %s's job, want %s's", worker, at, names[j.Game], names[want])
+			}
+		}
+		take("w1", 10*time.Second, ann1) // the oldest
+		take("w2", 10*time.Second, bob)  // Ann has one running: Bob's turn
+		if err := s.DoneEngineJob(ctx, ann1, 1); err != nil {
+			t.Fatal(err)
+		}
+		take("w1", 11*time.Second, ann2) // Bob has one running, Ann none
+		if err := s.QueueEngineJob(ctx, cy1, 1, t0.Add(12*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		take("w3", 13*time.Second, cy1) // Cy, newest, before Ann's third
+		take("w4", 13*time.Second, ann3)
+	})
+}
