@@ -33,6 +33,15 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 	reviewRate := fs.Float64("review-rate", envFloat("MORRIS_REVIEW_RATE", r.Review*3600), "new reviews an hour per address, after a burst of 10 (MORRIS_REVIEW_RATE)")
 	reviews := fs.Int("reviews-per-address", envInt("MORRIS_REVIEWS_PER_ADDRESS", d.ReviewsQueued), "reviews of one address waiting or running at once (MORRIS_REVIEWS_PER_ADDRESS)")
 	puzzle := fs.Float64("puzzle-rate", envFloat("MORRIS_PUZZLE_RATE", r.Puzzle), "puzzle moves a second per user or address, after a burst of 30 (MORRIS_PUZZLE_RATE)")
+	// What a user or address holds at once (internal/server/held.go): a
+	// flag's 0 lifts the quota, the service's negative (its zero is its
+	// default).
+	conns := fs.Int("streams-per-addr", envInt("MORRIS_STREAMS_PER_ADDR", d.ConnsPerAddr), "streams, WebSockets and pbmserv TCP connections one client address holds at once; one more is refused (429, or an error line on the pbmserv port); 0 for no limit (MORRIS_STREAMS_PER_ADDR)")
+	engineGames := fs.Int("engine-games", envInt("MORRIS_ENGINE_GAMES", d.EngineGames), "games against the engine a user plays at once; one more is refused (409); 0 for no limit (MORRIS_ENGINE_GAMES)")
+	engineAbandon := fs.Duration("engine-abandon", envDuration("MORRIS_ENGINE_ABANDON", d.EngineAbandon), "a game against the engine without any clock whose player leaves their turn this long is lost by abandonment; 0 for never (MORRIS_ENGINE_ABANDON)")
+	openChallenges := fs.Int("open-challenges", envInt("MORRIS_OPEN_CHALLENGES", d.OpenChallenges), "open challenges and seeks a user has at once; one more is refused (409); 0 for no limit (MORRIS_OPEN_CHALLENGES)")
+	challengeExpiry := fs.Duration("challenge-expiry", envDuration("MORRIS_CHALLENGE_EXPIRY", d.ChallengeExpiry), "an open challenge or seek without a real-time clock that nobody answers is cancelled after this; 0 for never (MORRIS_CHALLENGE_EXPIRY)")
+	realTimeExpiry := fs.Duration("realtime-expiry", envDuration("MORRIS_REALTIME_EXPIRY", d.RealTimeExpiry), "an open challenge or seek with a real-time clock that nobody answers is cancelled after this; 0 for never (MORRIS_REALTIME_EXPIRY)")
 	return func() (quotaConfig, error) {
 		for _, f := range []struct {
 			name string
@@ -49,6 +58,12 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 			{"review-rate", *reviewRate > 0},
 			{"reviews-per-address", *reviews >= 1},
 			{"puzzle-rate", *puzzle > 0},
+			{"streams-per-addr", *conns >= 0},
+			{"engine-games", *engineGames >= 0},
+			{"open-challenges", *openChallenges >= 0},
+			{"engine-abandon", *engineAbandon == 0 || *engineAbandon >= time.Minute},
+			{"challenge-expiry", *challengeExpiry == 0 || *challengeExpiry >= time.Minute},
+			{"realtime-expiry", *realTimeExpiry == 0 || *realTimeExpiry >= time.Minute},
 		} {
 			if !f.ok {
 				return quotaConfig{}, fmt.Errorf("-%s %s: %s", f.name, fs.Lookup(f.name).Value, quotaWant[f.name])
@@ -56,7 +71,9 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 		}
 		return quotaConfig{
 			quotas: server.Quotas{VacationDays: *vacation, ChatAfterEnd: *chatAfter, ChatKept: *chatKept, DrawOfferPlies: *drawPlies,
-				TakebackDelay: *takeback, AnalysisQueue: *queue, AnalysisPerAddress: *perAddr, ReviewsQueued: *reviews},
+				TakebackDelay: *takeback, AnalysisQueue: *queue, AnalysisPerAddress: *perAddr, ReviewsQueued: *reviews,
+				ConnsPerAddr: noLimit(*conns), EngineGames: noLimit(*engineGames), OpenChallenges: noLimit(*openChallenges),
+				EngineAbandon: never(*engineAbandon), ChallengeExpiry: never(*challengeExpiry), RealTimeExpiry: never(*realTimeExpiry)},
 			chatRate: *chat, reviewRate: *reviewRate, puzzle: *puzzle,
 		}, nil
 	}
@@ -74,6 +91,29 @@ var quotaWant = map[string]string{
 	"review-rate":          "want more than 0",
 	"reviews-per-address":  "want 1 or more",
 	"puzzle-rate":          "want more than 0",
+	"streams-per-addr":     "want 0 (no limit) or more",
+	"engine-games":         "want 0 (no limit) or more",
+	"open-challenges":      "want 0 (no limit) or more",
+	"engine-abandon":       "want 0 (never) or at least 1m",
+	"challenge-expiry":     "want 0 (never) or at least 1m",
+	"realtime-expiry":      "want 0 (never) or at least 1m",
+}
+
+// noLimit is a count flag as the service takes it: the flag's 0 (no
+// limit) is the service's negative, since the service's zero is its
+// default. never is the same for a duration.
+func noLimit(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+func never(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // apply sets the quotas on the service's configuration.

@@ -134,7 +134,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
 	poll := fs.Duration("poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
 	proxies := fs.String("trusted-proxies", env("MORRIS_TRUSTED_PROXIES", ""), "reverse proxies in front of the server, comma-separated addresses or CIDRs (127.0.0.1,10.0.0.0/8): for their requests the client's address, which the limits by address count, is read from X-Forwarded-For (MORRIS_TRUSTED_PROXIES)")
-	noLimits := fs.Bool("no-limits", false, "lift the rate limits of sign-ups, sign-ins and commands: for load tests (bench-server -url) only")
+	noLimits := fs.Bool("no-limits", false, "lift the rate limits of sign-ups, sign-ins and commands and the quotas of streams, engine games and challenges: for load tests (bench-server -url) only")
 	maxStreams := fs.Int("max-streams", envInt("MORRIS_MAX_STREAMS", 0), "streams (game and account streams, WebSockets) held at once; one more is refused with 503; default: what the open-file limit allows, less 512 for the rest (MORRIS_MAX_STREAMS)")
 	debugAddr := fs.String("debug-addr", env("MORRIS_DEBUG_ADDR", ""), "address of Go's profiler (net/http/pprof under /debug/pprof/), to find where a server spends its time; empty for none; keep it private, never behind the proxy (MORRIS_DEBUG_ADDR)")
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
@@ -246,6 +246,8 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	c.quotas.apply(&cfg)
 	if c.bench {
 		cfg.Rates = server.NoRates
+		// Its users come from one address, with a stream a game.
+		cfg.Quotas.ConnsPerAddr, cfg.Quotas.EngineGames, cfg.Quotas.OpenChallenges = -1, -1, -1
 	}
 	svc, err := server.New(cfg)
 	if err != nil {

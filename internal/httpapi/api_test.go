@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -727,11 +728,87 @@ func TestMaxStreams(t *testing.T) {
 		if r.StatusCode != 503 || !strings.Contains(string(body), "holds 2 streams, its most") {
 			t.Errorf("a third stream (%s): %d %s, want 503 and why", path, r.StatusCode, body)
 		}
+		if got := r.Header.Get("Retry-After"); got != "10" {
+			t.Errorf("a third stream (%s): Retry-After %q, want 10", path, got)
+		}
 	}
 	first.Body.Close()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		r := open(game, "")
+		code := r.StatusCode
+		r.Body.Close()
+		if code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after one stream closed: still %d", code)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	second.Body.Close()
+}
+
+// TestStreamsPerAddress: one client address holds
+// server.Quotas.ConnsPerAddr streams and WebSockets at once; one more is
+// answered 429 with a Retry-After and why, while another address still
+// opens its own, and a place frees when a stream closes.
+func TestStreamsPerAddress(t *testing.T) {
+	base := newTestServer(t, server.Config{Quotas: server.Quotas{ConnsPerAddr: 2}})
+	ts := httptest.NewServer(New(Config{Service: base.svc, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}))
+	defer ts.Close()
+	ann := base.account(t, "ann")
+	base.account(t, "bob")
+	g, err := base.svc.PbmChallenge(context.Background(), "ann", "bob", server.GameSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(path, token, from string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		req.Header.Set("X-Forwarded-For", from)
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	const one, other = "198.51.100.7", "203.0.113.9"
+	game := fmt.Sprintf("/api/game/%d/stream", g.ID)
+	first, second := open(game, "", one), open("/api/stream/event", ann, one)
+	for _, r := range []*http.Response{first, second} {
+		if r.StatusCode != 200 {
+			t.Fatalf("the first two streams: %d", r.StatusCode)
+		}
+	}
+	for _, path := range []string{game, "/api/stream/event", fmt.Sprintf("/api/game/%d/ws", g.ID)} {
+		r := open(path, ann, one)
+		if r.StatusCode == 200 {
+			r.Body.Close() // a stream: its body never ends
+			t.Errorf("a third stream (%s): got 200, want 429", path)
+			continue
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != 429 || !strings.Contains(string(body), "this address holds 2 streams and connections, its most") {
+			t.Errorf("a third stream (%s): got %d %s, want 429 and why", path, r.StatusCode, body)
+		}
+		if got := r.Header.Get("Retry-After"); got != "10" {
+			t.Errorf("a third stream (%s): Retry-After %q, want 10", path, got)
+		}
+	}
+	elsewhere := open(game, "", other)
+	if elsewhere.StatusCode != 200 {
+		t.Errorf("a stream from another address: got %d, want 200", elsewhere.StatusCode)
+	}
+	elsewhere.Body.Close()
+	first.Body.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := open(game, "", one)
 		code := r.StatusCode
 		r.Body.Close()
 		if code == 200 {

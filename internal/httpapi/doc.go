@@ -13,7 +13,8 @@
 //	handlers.go  accounts and tokens, challenges and seeks, the engine, moves and offers, lists and ratings;
 //	             whom the caller takes pbm challenges from (/api/account/pbm-challenges)
 //	account.go   a new password, signing out everywhere, deleting the account; streams that end with their token
-//	streams.go   the game stream and the account stream (NDJSON), the game's WebSocket
+//	streams.go   the game stream and the account stream (NDJSON), the game's WebSocket; each counted
+//	             against its address's quota (server.Service.Conns, 429) and MaxStreams (503)
 //	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
 //	puzzles.go   puzzles: the daily one, the next to try, the moves of an attempt, a player's history
 //	quotas.go    the pages of a game's chat (GET /api/game/{id}/chat)

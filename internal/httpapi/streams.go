@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -58,22 +59,36 @@ func since(r *http.Request) (int64, error) {
 	return v, nil
 }
 
-// openStream counts a stream that is about to open, or answers 503 when
-// MaxStreams are open; the returned func closes it.
-func (a *api) openStream() (func(), error) {
+// openStream counts a stream that is about to open, against the quota of
+// the client's address (server.Conns, shared with the pbmserv TCP
+// connections: 429) and against MaxStreams (503); the returned func
+// closes it.
+func (a *api) openStream(r *http.Request) (func(), error) {
+	conns := a.svc.Conns()
+	release, ok := conns.Acquire(a.remote(r))
+	if !ok {
+		return nil, &server.Error{Kind: server.TooMany, RetryAfter: streamRetry,
+			Msg: fmt.Sprintf("this address holds %d streams and connections, its most: close one first", conns.Max())}
+	}
 	if n := a.streams.Add(1); a.cfg.MaxStreams > 0 && n > int64(a.cfg.MaxStreams) {
 		a.streams.Add(-1)
-		return nil, httpError(http.StatusServiceUnavailable, "this server holds %d streams, its most: try again later or another server", a.cfg.MaxStreams)
+		release()
+		return nil, &server.Error{Kind: server.Unavailable, RetryAfter: streamRetry,
+			Msg: fmt.Sprintf("this server holds %d streams, its most: try again later or another server", a.cfg.MaxStreams)}
 	}
-	return func() { a.streams.Add(-1) }, nil
+	return func() { a.streams.Add(-1); release() }, nil
 }
+
+// streamRetry is the Retry-After of a stream refused for want of room: a
+// place frees when a stream closes, which is not at once.
+const streamRetry = 10 * time.Second
 
 // gameStream: GET /api/game/{id}/stream[?since=V]. Anyone may watch.
 func (a *api) gameStream(w http.ResponseWriter, r *http.Request) error {
 	if err := a.anonymous(r); err != nil {
 		return err
 	}
-	done, err := a.openStream()
+	done, err := a.openStream(r)
 	if err != nil {
 		return err
 	}
@@ -103,7 +118,7 @@ func (a *api) accountStream(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	done, err := a.openStream()
+	done, err := a.openStream(r)
 	if err != nil {
 		return err
 	}
@@ -172,7 +187,7 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	if r.URL.Query().Has("token") {
 		return httpError(http.StatusBadRequest, `a token does not go in the URL, which proxies log: send {"type":"auth","token":TOKEN} as the socket's first message (or Authorization: Bearer TOKEN outside a browser), and sign in again: this token may have been logged`)
 	}
-	done, err := a.openStream()
+	done, err := a.openStream(r)
 	if err != nil {
 		return err
 	}

@@ -24,8 +24,10 @@
 //	            turns the service's game stream into pushed lines
 //	help.go     the help answers
 //	tcp.go      Serve: the TCP line server (greeting, a line of at most
-//	            pbm.MaxLine bytes, idle timeout, one writer per
-//	            connection) and the framing of answers
+//	            pbm.MaxLine bytes, idle timeout, TCP keep-alives, one
+//	            writer per connection, the address's quota of
+//	            connections shared with the HTTP streams:
+//	            server.Service.Conns) and the framing of answers
 //	http.go     HTTPHandler: POST /pbm, the lines of a text/plain body
 //
 // # On the wire
@@ -47,7 +49,15 @@
 //
 // A connection that follows no board and is silent for
 // Gateway.IdleTimeout, or one that sends a line longer than pbm.MaxLine,
-// is told why and closed. A subscription without USERID
+// is told why and closed. One that follows boards stays, and TCP
+// keep-alives (Gateway.KeepAlive) end it if its client has vanished. A
+// connection from an address that holds its quota of connections and
+// streams already (server.Quotas.ConnsPerAddr) reads
+//
+//	error: this address holds 100 connections and streams, its most: closing the connection
+//	.
+//
+// instead of the greeting, and is closed. A subscription without USERID
 // PASSWORD lasts as long as its connection; with them it is the user's,
 // kept by the service, and comes to their account stream.
 //

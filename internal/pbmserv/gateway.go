@@ -31,6 +31,10 @@ type Gateway struct {
 	// MaxFollows is how many boards one connection may follow at once
 	// without a user id (32 when zero).
 	MaxFollows int
+	// KeepAlive is the idle time before the first TCP keep-alive probe of
+	// a connection, and the time between probes (1 minute when zero): a
+	// dead peer is found within about five times that (tcp.go).
+	KeepAlive time.Duration
 }
 
 // New returns a gateway over svc. A nil logger discards.
@@ -41,8 +45,9 @@ func New(svc *server.Service, logger *slog.Logger) *Gateway {
 	return &Gateway{svc: svc, log: logger}
 }
 
-func (g *Gateway) idleTimeout() time.Duration  { return orDefault(g.IdleTimeout, 30*time.Minute) }
-func (g *Gateway) writeTimeout() time.Duration { return orDefault(g.WriteTimeout, time.Minute) }
+func (g *Gateway) idleTimeout() time.Duration     { return orDefault(g.IdleTimeout, 30*time.Minute) }
+func (g *Gateway) writeTimeout() time.Duration    { return orDefault(g.WriteTimeout, time.Minute) }
+func (g *Gateway) keepAlivePeriod() time.Duration { return orDefault(g.KeepAlive, time.Minute) }
 func (g *Gateway) maxFollows() int {
 	if g.MaxFollows <= 0 {
 		return 32

@@ -23,6 +23,13 @@ var generous = server.Rates{Login: 1000, LoginBurst: 1000, Signup: 1000, SignupB
 // both when the test ends.
 func newService(t testing.TB, rates server.Rates) *server.Service {
 	t.Helper()
+	return newServiceWith(t, server.Config{Rates: rates})
+}
+
+// newServiceWith is newService with more of the service's Config (the
+// store, hashes and poll are the tests').
+func newServiceWith(t testing.TB, cfg server.Config) *server.Service {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
 	if err != nil {
@@ -30,8 +37,11 @@ func newService(t testing.TB, rates server.Rates) *server.Service {
 	}
 	// A take-back asked for again at once after a declined one (TestPushes):
 	// the quota's wait is the service's business (internal/server).
-	quotas := server.Quotas{TakebackDelay: time.Nanosecond}
-	s, err := server.New(server.Config{Store: st, Hash: auth.Test, Rates: rates, Quotas: quotas, PollEvery: 50 * time.Millisecond})
+	if cfg.Quotas.TakebackDelay == 0 {
+		cfg.Quotas.TakebackDelay = time.Nanosecond
+	}
+	cfg.Store, cfg.Hash, cfg.PollEvery = st, auth.Test, 50*time.Millisecond
+	s, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,6 +117,18 @@ func (g *Gateway) serveConn(ctx context.Context, c net.Conn) {
 		}
 		log.Debug("pbmserv connection closed")
 	}()
+	// The connection counts against its address's quota with the HTTP
+	// API's streams (server.Conns): one more is told why and closed
+	// instead of greeted.
+	conns := g.svc.Conns()
+	release, ok := conns.Acquire(sess.Addr())
+	if !ok {
+		log.Debug("pbmserv connection refused: the address holds its quota")
+		_ = w.write(frame(fmt.Sprintf("error: this address holds %d connections and streams, its most: closing the connection\n", conns.Max())))
+		return
+	}
+	defer release()
+	g.keepAlive(c)
 	if err := w.write(Greeting + "\n"); err != nil {
 		return
 	}
@@ -140,6 +152,25 @@ func (g *Gateway) serveConn(ctx context.Context, c net.Conn) {
 		if err := w.write(frame(answer)); err != nil {
 			return
 		}
+	}
+}
+
+// keepAlive turns on TCP keep-alives on a connection, whatever the
+// listener's settings: a connection that follows boards never idles out
+// (idleReader), and without them one whose client vanished (a laptop
+// closed, a network gone) would hold its place in its address's quota
+// until a push failed, which on a quiet board may be never. With the
+// probes the system ends it within about KeepAlive times five.
+func (g *Gateway) keepAlive(c net.Conn) {
+	tc, ok := c.(interface {
+		SetKeepAliveConfig(net.KeepAliveConfig) error
+	})
+	if !ok {
+		return
+	}
+	d := g.keepAlivePeriod()
+	if err := tc.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: d, Interval: d, Count: 4}); err != nil {
+		g.log.Debug("pbmserv keep-alive", "err", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -280,5 +281,55 @@ func TestServeShutdown(t *testing.T) {
 	if c, err := net.Dial("tcp", addr); err == nil {
 		c.Close()
 		t.Error("the listener still accepts after Serve returned")
+	}
+}
+
+// TestConnectionQuota: an address holds server.Quotas.ConnsPerAddr
+// connections at once; one more is told why, instead of the greeting, and
+// closed, and a place frees when a connection closes.
+func TestConnectionQuota(t *testing.T) {
+	g := New(newServiceWith(t, server.Config{Rates: generous, Quotas: server.Quotas{ConnsPerAddr: 2}}), nil)
+	addr := serve(t, g)
+	first, _ := dial(t, addr), dial(t, addr)
+
+	refused := func() string {
+		t.Helper()
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_ = c.SetReadDeadline(time.Now().Add(wait))
+		var b strings.Builder
+		r := bufio.NewReader(c)
+		for {
+			line, err := r.ReadString('\n')
+			b.WriteString(line)
+			if err != nil {
+				return b.String()
+			}
+		}
+	}
+	if got, want := refused(), "error: this address holds 2 connections and streams, its most: closing the connection\n.\n"; got != want {
+		t.Fatalf("a third connection: got %q, want %q", got, want)
+	}
+	first.c.Close()
+	<-first.closed
+	deadline := time.Now().Add(wait)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(wait))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if line == Greeting+"\n" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after a connection closed: still %q", line)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -44,6 +44,9 @@
 //	               the end, the history kept and paged), draw and take-back offers, vacations, the
 //	               analysis queue (per address, and the wake of an answer from another process), reviews
 //	               per address, puzzle moves
+//	held.go        the quotas of what one user or address holds at once (Conns, the streams and TCP connections
+//	               per address both gateways count; games against the engine and open challenges per
+//	               user), challenges' expiry and abandoned engine games (both run by the sweeper)
 //	metrics.go     Prometheus metrics
 //	errors.go      Error and its Kind (an HTTP status, a pbmserv error line)
 //	recover.go     Safely: the recovery of panics in the goroutines off the request path (engine workers,

@@ -70,7 +70,8 @@
 //	queue.go       queued moves, reminders, vacations, and the pbm challenge prefs (an
 //	               opt-in: a player without them takes no pbm challenge)
 //	notify.go      Notify and Listen: news between the processes sharing a PostgreSQL database
-//	jobs.go        the engine's turns as jobs any process takes (FOR UPDATE SKIP LOCKED), with leases
+//	jobs.go        the engine's turns as jobs any process takes (FOR UPDATE SKIP LOCKED), with leases,
+//	               round robin by player
 //
 // # Tests
 //
