@@ -26,7 +26,9 @@ import (
 // middle of its search is taken again by another once its lease (jobLease)
 // has run out. A worker looks for a job when it is woken (a job queued
 // here, or through the relay by another process) and at least every
-// jobPoll.
+// jobPoll. The store hands the jobs out round robin by player
+// (store.TakeEngineJob), so that one player's many games do not keep the
+// others' waiting; Quotas.EngineGames bounds how many a player has.
 type enginePool struct {
 	s *Service
 	// busy counts the searches running; peak is the most seen at once
