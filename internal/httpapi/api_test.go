@@ -759,7 +759,13 @@ func TestStreamsPerAddress(t *testing.T) {
 	defer ts.Close()
 	ann := base.account(t, "ann")
 	base.account(t, "bob")
-	g, err := base.svc.PbmChallenge(context.Background(), "ann", "bob", server.GameSpec{})
+	annU, _ := base.svc.UserByName(context.Background(), "ann")
+	bobU, _ := base.svc.UserByName(context.Background(), "bob")
+	yes := true
+	if _, err := base.svc.SetPbmPrefs(context.Background(), bobU, "nine-mens-morris", &yes, nil); err != nil {
+		t.Fatal(err)
+	}
+	g, err := base.svc.PbmChallenge(context.Background(), annU, "bob", server.GameSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

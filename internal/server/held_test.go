@@ -96,7 +96,11 @@ func TestEngineGamesQuota(t *testing.T) {
 			t.Fatalf("a sixth engine game: got %v (%v), want a Conflict that says why", err, KindOf(err))
 		}
 		// A game between people is no engine game.
-		if _, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{}); err != nil {
+		yes := true
+		if _, err := s.SetPbmPrefs(ctx, bob, "nine-mens-morris", &yes, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.PbmChallenge(ctx, ann, "bob", GameSpec{}); err != nil {
 			t.Fatalf("a game against bob: %v", err)
 		}
 		if _, err := s.PlayEngine(ctx, bob, 3, GameSpec{Color: "white"}); err != nil {
@@ -261,12 +265,15 @@ func TestAbandonedEngineGame(t *testing.T) {
 		s := newServiceOn(t, dsn, Config{Now: clk.now, SweepEvery: time.Hour, EngineWorkers: 1})
 		ctx := context.Background()
 		ann := signUp(t, s, "ann")
-		signUp(t, s, "bob")
+		bob := signUp(t, s, "bob")
+		yes := true
+		_, err := s.SetPbmPrefs(ctx, bob, "nine-mens-morris", &yes, nil)
+		must(t, err)
 		untimed, err := s.PlayEngine(ctx, ann, 1, GameSpec{Color: "white"})
 		must(t, err)
 		corr, err := s.PlayEngine(ctx, ann, 1, GameSpec{Color: "white", Control: store.TimeControl{NagDays: 5, ForfeitDays: 10}})
 		must(t, err)
-		people, err := s.PbmChallenge(ctx, "ann", "bob", GameSpec{})
+		people, err := s.PbmChallenge(ctx, ann, "bob", GameSpec{})
 		must(t, err)
 
 		check := func(when string, id int64, want store.Status) {
