@@ -229,7 +229,7 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	}
 	// No password in the logs, neither postgres://user:pw@ nor ?password=.
 	where := store.RedactDSN(dsn)
-	st, err := store.Open(ctx, dsn)
+	st, err := store.Open(ctx, dsn, store.WithLogger(log))
 	if err != nil {
 		return err
 	}

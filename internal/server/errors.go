@@ -49,6 +49,9 @@ func RetryAfter(err error) int {
 	if errors.As(err, &e) && e.RetryAfter > 0 {
 		return int(math.Ceil(e.RetryAfter.Seconds()))
 	}
+	if errors.Is(err, store.ErrFull) {
+		return int(RetryFull / time.Second)
+	}
 	return 1
 }
 
@@ -72,6 +75,8 @@ func KindOf(err error) Kind {
 		return Conflict
 	case errors.Is(err, store.ErrDuplicate):
 		return Conflict
+	case errors.Is(err, store.ErrFull):
+		return Unavailable
 	}
 	return Internal
 }
@@ -94,6 +99,8 @@ func Public(err error) (Kind, string) {
 		return Conflict, "that changed meanwhile: read it again and retry"
 	case errors.Is(err, store.ErrDuplicate):
 		return Conflict, "that exists already"
+	case errors.Is(err, store.ErrFull):
+		return Unavailable, DiskFull
 	}
 	return Internal, "internal error"
 }
@@ -106,3 +113,15 @@ func NewRequestID() string {
 	_, _ = rand.Read(b[:]) // crypto/rand.Read does not fail
 	return hex.EncodeToString(b[:])
 }
+
+// DiskFull is what the gateways tell the user of a change the store
+// refused for want of room (store.ErrFull, a 503): the store's own text
+// names the driver's error. The store logs the full disk itself, once
+// rather than once per refusal.
+const DiskFull = "the server cannot store anything at the moment (its disk is full): nothing was done; try again in a minute"
+
+// RetryFull is how long a client is told to wait (Retry-After) before it
+// tries again a change refused for want of room: long enough not to
+// hammer a server whose operator is making room, short enough that play
+// resumes soon after.
+const RetryFull = 10 * time.Second

@@ -16,6 +16,12 @@
 // callers share one commit and one fsync (batch.go), which is what makes
 // thousands of durable moves a second possible on one disk.
 //
+// A disk without room refuses the writes with ErrFull and stores nothing of
+// them; reads go on, and writes succeed again by themselves once there is
+// room (disk.go). A slow disk makes each commit wait longer, never commit
+// twice: a caller that gives up still waits for the answer (batch.go), and
+// a move carries the ply it is for.
+//
 // # Concurrency
 //
 // The store does not serialise a game's moves (the service does, one owner
@@ -59,6 +65,8 @@
 //	store.go       Open (DSNs, SQLite settings, migrations), Close, transactions, errors
 //	redact.go      RedactDSN: a DSN fit for the logs, its passwords hidden
 //	batch.go       group commit of SQLite writes
+//	checkpoint.go  the SQLite log copied into the database beside the writes; failed and starved checkpoints
+//	disk.go        a full disk (ErrFull, logged once, writes resume by themselves); the files' modes (0600, 0700)
 //	users.go       users and tokens
 //	accounts.go    a new password (the other tokens deleted with it), signing out everywhere, deleting an account
 //	games.go       games, moves (AppendMove), the end, take-backs, offers, chat, Snapshot

@@ -419,9 +419,9 @@ func (s *Store) appendMovePostgres(ctx context.Context, game int64, a Append) (i
 		if err = dbError(err); errors.Is(err, ErrDuplicate) {
 			return 0, fmt.Errorf("%w: game %d already has a move at ply %d", ErrConflict, game, a.Ply)
 		}
-		return 0, err
+		return 0, s.noteWrite(err)
 	}
-	return version, nil
+	return version, s.noteWrite(nil)
 }
 
 // whyNot explains why a conditional update of an active game at ply found

@@ -7,9 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -35,6 +34,10 @@ var (
 	ErrConflict = errors.New("store: conflict")
 	// ErrDuplicate: a user name (in any case) or a token hash already taken.
 	ErrDuplicate = errors.New("store: already exists")
+	// ErrFull: the disk (or PostgreSQL's) has no room left: nothing was
+	// written. Reads go on meanwhile, and writes succeed again by
+	// themselves once there is room (disk.go).
+	ErrFull = errors.New("store: the disk is full")
 )
 
 // Store is the durable storage of the game server. Its methods are safe for
@@ -70,7 +73,24 @@ type Store struct {
 	// pool: under load the relay then stays as fast as the moves.
 	notifyMu   sync.Mutex
 	notifyConn *sql.Conn
+	// log is told when the disk fills up and has room again, and of the
+	// checkpoints that fail (disk.go, checkpoint.go).
+	log *slog.Logger
+	// full follows whether the writes fail for want of room (disk.go).
+	full fullState
 }
+
+// Option is an option of Open.
+type Option func(*options)
+
+type options struct {
+	log *slog.Logger
+}
+
+// WithLogger gives the store a logger for what goes wrong beside the
+// calls, which no caller would hear of otherwise: checkpoints of the
+// SQLite log that fail, the disk filling up and having room again.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -83,15 +103,27 @@ var migrations embed.FS
 // a path, or a path after "sqlite:" ("sqlite:data/morris.db",
 // "sqlite:///var/lib/morris/morris.db"); the file and its folder are
 // created if missing.
-func Open(ctx context.Context, dsn string) (*Store, error) {
-	return open(ctx, dsn, "FULL")
+//
+// A new SQLite file is made readable by its owner alone (0600, whatever the
+// umask), as are its -wal and -shm files, which SQLite creates with the
+// database's mode; a new folder is 0700. The database holds password
+// hashes and tokens' hashes.
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	return open(ctx, dsn, "FULL", opts...)
 }
 
 // open is Open with SQLite's synchronous setting as a parameter, so that the
 // benchmarks can measure what FULL costs against NORMAL.
-func open(ctx context.Context, dsn, sync string) (*Store, error) {
+func open(ctx context.Context, dsn, sync string, opts ...Option) (*Store, error) {
+	o := options{log: slog.New(slog.DiscardHandler)}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return openPostgres(ctx, dsn)
+		return openPostgres(ctx, dsn, o)
 	}
 	path := strings.TrimPrefix(dsn, "sqlite:")
 	if path != dsn && strings.HasPrefix(path, "//") {
@@ -100,7 +132,7 @@ func open(ctx context.Context, dsn, sync string) (*Store, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("store: %q: an SQLite database is a file path without ? or #", dsn)
 	}
-	return openSQLite(ctx, path, sync)
+	return openSQLite(ctx, path, sync, o)
 }
 
 // The settings of every SQLite connection:
@@ -118,7 +150,12 @@ func open(ctx context.Context, dsn, sync string) (*Store, error) {
 //     instead of failing at once with SQLITE_BUSY;
 //   - foreign_keys=ON: SQLite does not check REFERENCES otherwise;
 //   - _txlock=immediate on the writer: a write transaction takes the write
-//     lock at BEGIN, so it cannot fail later when it upgrades from reading.
+//     lock at BEGIN, so it cannot fail later when it upgrades from reading;
+//   - journal_size_limit on the writer: SQLite reuses its log from the
+//     start after a checkpoint instead of shrinking it, so a log that a
+//     burst, a long reader or a full disk grew would keep its size for
+//     good; with the limit, the first commit after the log restarts cuts
+//     it back to journalSizeLimit.
 func sqliteDSN(path string, write bool, sync string) string {
 	q := []string{
 		"_pragma=busy_timeout(10000)",
@@ -129,18 +166,22 @@ func sqliteDSN(path string, write bool, sync string) string {
 		// The writer does not checkpoint at commit (the commit that
 		// crossed the threshold would wait for the copy and its fsync):
 		// the checkpointer does it beside the writes (checkpoint.go).
-		q = append(q, "_pragma=journal_mode(WAL)", "_pragma=wal_autocheckpoint(0)", "_txlock=immediate")
+		q = append(q, "_pragma=journal_mode(WAL)", "_pragma=wal_autocheckpoint(0)",
+			"_pragma=journal_size_limit("+strconv.Itoa(journalSizeLimit)+")", "_txlock=immediate")
 	} else {
 		q = append(q, "_query_only=1")
 	}
 	return path + "?" + strings.Join(q, "&")
 }
 
-func openSQLite(ctx context.Context, path, sync string) (s *Store, err error) {
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
+// journalSizeLimit is the size (bytes) the SQLite log is cut back to when
+// it restarts: 32 MiB, a few seconds of the heaviest load measured (about
+// 1.5 pages of 4 KiB a move), so that the log is seldom cut and grown again.
+const journalSizeLimit = 32 << 20
+
+func openSQLite(ctx context.Context, path, sync string, o options) (s *Store, err error) {
+	if err := createPrivate(path); err != nil {
+		return nil, err
 	}
 	w, err := sql.Open("sqlite", sqliteDSN(path, true, sync))
 	if err != nil {
@@ -158,7 +199,7 @@ func openSQLite(ctx context.Context, path, sync string) (s *Store, err error) {
 	n := max(4, 2*runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	s = &Store{dialect: goose.DialectSQLite3, w: w, r: r, now: time.Now}
+	s = &Store{dialect: goose.DialectSQLite3, w: w, r: r, now: time.Now, log: o.log}
 	if err := s.migrate(ctx, w); err != nil {
 		s.Close()
 		return nil, err
@@ -168,7 +209,7 @@ func openSQLite(ctx context.Context, path, sync string) (s *Store, err error) {
 		return nil, err
 	}
 	s.batch = newBatcher(w, s.stmts)
-	if s.ckpt, err = newCheckpointer(path, sync); err != nil {
+	if s.ckpt, err = newCheckpointer(path, sync, o.log); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -179,7 +220,7 @@ func openSQLite(ctx context.Context, path, sync string) (s *Store, err error) {
 // pool_max_conns parameter in the URL (as pgxpool names it) sets another.
 const DefaultPoolSize = 16
 
-func openPostgres(ctx context.Context, dsn string) (*Store, error) {
+func openPostgres(ctx context.Context, dsn string, o options) (*Store, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		// url.Error quotes the whole URL, password included: say it
@@ -213,7 +254,7 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Store{dialect: goose.DialectPostgres, w: db, r: db, now: time.Now, dsn: dsn}
+	s := &Store{dialect: goose.DialectPostgres, w: db, r: db, now: time.Now, dsn: dsn, log: o.log}
 	if err := s.migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err
@@ -305,11 +346,11 @@ func (s *Store) Backend() string {
 // of its own.
 func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	if s.batch != nil {
-		return s.batch.do(ctx, fn)
+		return s.noteWrite(s.batch.do(ctx, fn))
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return dbError(err)
+		return s.noteWrite(dbError(err))
 	}
 	defer func() {
 		// A panic of fn is the caller's to recover, but its transaction
@@ -321,9 +362,9 @@ func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.
 	}()
 	if err := fn(ctx, tx); err != nil {
 		_ = tx.Rollback()
-		return dbError(err)
+		return s.noteWrite(dbError(err))
 	}
-	return dbError(tx.Commit())
+	return s.noteWrite(dbError(tx.Commit()))
 }
 
 // readOnly is a read-only transaction that sees one snapshot: repeatable
@@ -343,10 +384,14 @@ func (s *Store) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 // dbError maps the drivers' constraint violations to the sentinels: a
 // unique key taken to ErrDuplicate, a reference to a missing row to
-// ErrNotFound. Errors that already wrap a sentinel pass unchanged.
+// ErrNotFound; and a disk without room to ErrFull. Errors that already wrap
+// a sentinel pass unchanged.
 func dbError(err error) error {
-	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrDuplicate) {
+	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrDuplicate) || errors.Is(err, ErrFull) {
 		return err
+	}
+	if isFull(err) {
+		return fmt.Errorf("%w: %v", ErrFull, err)
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {

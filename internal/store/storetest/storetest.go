@@ -3,6 +3,9 @@
 // holds a DSN (`export MORRIS_TEST_POSTGRES=$(bash .ci/postgres.sh)`), each
 // test in a schema of its own, dropped afterwards. The packages above the
 // store run their suites on both with it.
+//
+// It also mounts the disks that misbehave (disks.go): a small one that
+// fills up (SmallDisk, Fill) and a slow one (SlowDisk).
 package storetest
 
 import (
