@@ -61,6 +61,13 @@ type serverProc struct {
 
 func startServer(t testing.TB, args ...string) *serverProc {
 	t.Helper()
+	return startServerWithin(t, 10*time.Second, args...)
+}
+
+// startServerWithin is startServer that waits up to wait for the server
+// to be healthy (a slow disk makes its start slow).
+func startServerWithin(t testing.TB, wait time.Duration, args ...string) *serverProc {
+	t.Helper()
 	p := &serverProc{addr: freeAddr(t), stderr: &bytes.Buffer{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(os.Args[0], append([]string{"serve", "-addr", p.addr, "-pbm-addr", freeAddr(t), "-log-level", "warn"}, args...)...)
 	p.cmd.Env = append(os.Environ(), "MORRIS_RUN_MAIN=1")
@@ -76,7 +83,7 @@ func startServer(t testing.TB, args ...string) *serverProc {
 			<-p.done
 		}
 	})
-	for range 400 {
+	for range wait / (25 * time.Millisecond) {
 		resp, err := http.Get("http://" + p.addr + "/healthz")
 		if err == nil {
 			resp.Body.Close()

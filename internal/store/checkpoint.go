@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"log/slog"
+	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,9 +22,17 @@ import (
 //
 //   - a checkpoint that fails (the database file cannot grow on a full
 //     disk, an I/O error): the log then only grows. The failure is logged
-//     at once and once a minute while it lasts, and its end is logged too;
-//     the next tick tries again, which is all that can be done about it
-//     from here.
+//     at once and once a minute while it lasts, and its end is logged too.
+//     A write or a checkpoint that fails for want of room stops the
+//     writes (Store.write answers ErrFull) until a checkpoint succeeds,
+//     tried at once and then ten times a second: otherwise the writes
+//     would take whatever room is made, a page at a time, the log would
+//     only grow, and the checkpoint that must grow the database file would
+//     never find room again (TestServeDiskFull saw it: room made, taken by
+//     the log within a second, the server refusing every move for good).
+//     Once the log is copied, it starts again from its beginning, in the
+//     room it already has. On a disk with less than tightRoom left the log
+//     is copied ten times a second, so that it need not grow at all.
 //   - readers that never all let go: a PASSIVE checkpoint copies only the
 //     frames older than the oldest reader's snapshot, and the log restarts
 //     from its start only when every frame has been copied, so under a
@@ -34,9 +45,15 @@ import (
 type checkpointer struct {
 	db   *sql.DB
 	log  *slog.Logger
+	dir  string // the database's folder, whose disk's room is watched
 	stop chan struct{}
 	wg   sync.WaitGroup
 	once sync.Once
+
+	// full is set while the checkpoints fail for want of room: the
+	// writes wait for one to succeed.
+	full atomic.Bool
+	wake chan struct{} // a checkpoint now, please (buffered)
 
 	// Owned by the goroutine of run (and by tests that call tick).
 	failing  int       // checkpoints failed in a row
@@ -47,6 +64,11 @@ type checkpointer struct {
 
 const (
 	checkpointEvery = time.Second
+	// checkpointRetryFull is how often a checkpoint that failed for want
+	// of room is tried again (soon after room is made, play resumes), and
+	// how often the log is copied on a disk with less than tightRoom left.
+	checkpointRetryFull = 100 * time.Millisecond
+	tightRoom           = 64 << 20
 	// starvedAfter: ten seconds of a long log never copied to its end.
 	starvedAfter = 10
 	// truncateWait bounds how long a TRUNCATE checkpoint waits for
@@ -62,7 +84,7 @@ func newCheckpointer(path, sync string, log *slog.Logger) (*checkpointer, error)
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	c := &checkpointer{db: db, log: log, stop: make(chan struct{})}
+	c := &checkpointer{db: db, log: log, dir: filepath.Dir(path), stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	c.wg.Add(1)
 	go c.run()
 	return c, nil
@@ -70,21 +92,61 @@ func newCheckpointer(path, sync string, log *slog.Logger) (*checkpointer, error)
 
 func (c *checkpointer) run() {
 	defer c.wg.Done()
-	t := time.NewTicker(checkpointEvery)
+	t := time.NewTimer(checkpointEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-c.stop:
 			return
 		case <-t.C:
-			c.tick(context.Background())
+		case <-c.wake:
+			t.Stop()
+		}
+		c.tick(context.Background())
+		if c.full.Load() || c.tight() {
+			t.Reset(checkpointRetryFull)
+		} else {
+			t.Reset(checkpointEvery)
+		}
+	}
+}
+
+// tight reports whether the disk has less than tightRoom left. Then the
+// log is copied ten times a second, so that it restarts before it must
+// grow: at a thousand moves a second a second's log is a few megabytes,
+// which a nearly full disk may not have for it and for the database too.
+func (c *checkpointer) tight() bool {
+	free, ok := freeBytes(c.dir)
+	return ok && free < tightRoom
+}
+
+// noRoom stops the writes until a checkpoint succeeds, and asks for one
+// now: a write failed for want of room.
+func (c *checkpointer) noRoom() {
+	if c.full.CompareAndSwap(false, true) {
+		select {
+		case c.wake <- struct{}{}:
+		default:
 		}
 	}
 }
 
 // tick runs one PASSIVE checkpoint, and a TRUNCATE one when the passive
-// ones have been starved for long; it reports failures and their end.
+// ones have been starved for long; while the writes wait for room, a
+// RESTART one. It reports failures and their end.
 func (c *checkpointer) tick(ctx context.Context) {
+	if c.full.Load() {
+		// The writes wait for this one, so it may wait for the readers:
+		// RESTART copies the whole log and sees that the next write
+		// starts it again from its beginning, in the room the log has,
+		// instead of growing it into the room the database needs.
+		busy, err := c.blocking(ctx, "RESTART")
+		if err == nil && busy == 0 {
+			c.full.Store(false)
+		}
+		c.report(err)
+		return
+	}
 	busy, logFrames, copied, err := c.checkpoint(ctx, "PASSIVE")
 	if err == nil && busy == 0 && copied < logFrames && c.longLog(ctx, logFrames) {
 		c.starved++
@@ -95,7 +157,12 @@ func (c *checkpointer) tick(ctx context.Context) {
 		c.log.Warn("the SQLite log grows: readers kept the checkpoints from copying it to its end; waiting for them once",
 			"frames", logFrames, "copied", copied, "checkpoints", c.starved)
 		c.starved = 0
-		err = c.truncate(ctx)
+		if busy, err = c.blocking(ctx, "TRUNCATE"); err == nil && busy != 0 {
+			c.log.Warn("the SQLite log could not be copied to its end: readers held it longer than the wait", "wait", truncateWait.String())
+		}
+	}
+	if errors.Is(err, ErrFull) {
+		c.full.Store(true)
 	}
 	c.report(err)
 }
@@ -119,27 +186,22 @@ func (c *checkpointer) longLog(ctx context.Context, n int) bool {
 	return n*(c.pageSize+24) > journalSizeLimit // a frame is its page and a header of 24 bytes
 }
 
-// truncate runs a TRUNCATE checkpoint that waits at most truncateWait for
-// the readers.
-func (c *checkpointer) truncate(ctx context.Context) error {
+// blocking runs a RESTART or TRUNCATE checkpoint, which waits at most
+// truncateWait for the readers (and holds the writer back meanwhile); busy
+// is 1 when they held it longer.
+func (c *checkpointer) blocking(ctx context.Context, mode string) (busy int, err error) {
 	conn, err := c.db.Conn(ctx)
 	if err != nil {
-		return dbError(err)
+		return 0, dbError(err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = `+strconv.Itoa(int(truncateWait/time.Millisecond))); err != nil {
-		return dbError(err)
+		return 0, dbError(err)
 	}
 	defer conn.ExecContext(ctx, `PRAGMA busy_timeout = 10000`)
-	var busy, logFrames, copied int
-	err = conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &copied)
-	if err != nil {
-		return dbError(err)
-	}
-	if busy != 0 {
-		c.log.Warn("the SQLite log could not be copied to its end: readers held it longer than the wait", "wait", truncateWait.String())
-	}
-	return nil
+	var logFrames, copied int
+	err = conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(`+mode+`)`).Scan(&busy, &logFrames, &copied)
+	return busy, dbError(err)
 }
 
 // report logs a failed checkpoint at once, then once a minute while they

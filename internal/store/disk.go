@@ -47,19 +47,32 @@ type fullState struct {
 	since   time.Time
 	told    time.Time // when the log last heard of it
 	refused int64     // writes refused since
+	okSince time.Time // the first of the writes that have succeeded since the last refusal
 }
 
-// fullReminder is how often the log is reminded that the disk is still full.
-const fullReminder = time.Minute
+const (
+	// fullReminder is how often the log is reminded that the disk is
+	// still full.
+	fullReminder = time.Minute
+	// fullSettle is how long writes must go on succeeding before the disk
+	// counts as having room again. A nearly full disk lets some writes
+	// through (those that fit in the log's pages already on the disk) and
+	// refuses others; without it the log would say "full", "room" and
+	// "full" again for each of them.
+	fullSettle = time.Second
+)
 
 // noteWrite follows the outcome of a write and passes it on: a write
-// refused for want of room turns the state to full, a write that
-// committed turns it back. Other errors (a conflict, a missing row) say
-// nothing about the disk.
+// refused for want of room turns the state to full, writes that have gone
+// on committing for fullSettle turn it back. Other errors (a conflict, a
+// missing row) say nothing about the disk.
 func (s *Store) noteWrite(err error) error {
 	full := errors.Is(err, ErrFull)
 	if !full && (err != nil || !s.full.on.Load()) {
 		return err
+	}
+	if full && s.ckpt != nil {
+		s.ckpt.noRoom() // the room made next goes to the checkpoint first
 	}
 	f := &s.full
 	f.mu.Lock()
@@ -68,17 +81,20 @@ func (s *Store) noteWrite(err error) error {
 	switch {
 	case full && !f.on.Load():
 		f.on.Store(true)
-		f.since, f.told, f.refused = now, now, 1
+		f.since, f.told, f.refused, f.okSince = now, now, 1, time.Time{}
 		s.log.Error("the disk is full: writes (moves, games, accounts) are refused with 503 until there is room again; nothing refused is stored, reads go on", "err", err)
 	case full:
 		f.refused++
+		f.okSince = time.Time{}
 		if now.Sub(f.told) >= fullReminder {
 			f.told = now
 			s.log.Error("the disk is still full: writes are refused", "since", f.since.Format(time.RFC3339), "refused", f.refused, "err", err)
 		}
-	case f.on.Load():
+	case f.okSince.IsZero():
+		f.okSince = now
+	case now.Sub(f.okSince) >= fullSettle:
 		f.on.Store(false)
-		s.log.Warn("the disk has room again: writes succeed", "full for", now.Sub(f.since).Round(time.Millisecond).String(), "refused", f.refused)
+		s.log.Warn("the disk has room again: writes succeed", "full for", f.okSince.Sub(f.since).Round(time.Millisecond).String(), "refused", f.refused)
 	}
 	return err
 }

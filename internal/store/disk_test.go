@@ -1,3 +1,5 @@
+//go:build linux
+
 package store
 
 import (
@@ -137,7 +139,7 @@ func TestJournalSizeLimit(t *testing.T) {
 // go on, and once there is room the next write succeeds on the same store
 // and the log says that too.
 func TestDiskFull(t *testing.T) {
-	disk := storetest.SmallDisk(t, 4<<20)
+	disk := storetest.SmallDisk(t, 8<<20)
 	var log logBuffer
 	s, err := Open(context.Background(), filepath.Join(disk, "morris.db"), WithLogger(log.logger()))
 	if err != nil {
@@ -147,7 +149,7 @@ func TestDiskFull(t *testing.T) {
 	f := &fixture{s: s, ctx: context.Background(), t: t, gameVariant: "nine-mens-morris", gameRules: "nine-mens-morris"}
 	f.ann, f.bob = f.user("Ann"), f.user("Bob")
 	g := f.game()
-	fillers := storetest.Fill(t, disk, 256<<10)
+	fillers := storetest.Fill(t, disk, 1<<20)
 	ply, refused := 0, 0
 	for range 2000 {
 		_, err := s.AppendMove(f.ctx, g.ID, Append{Ply: ply, Move: crashMove(ply), At: t0})
@@ -173,11 +175,32 @@ func TestDiskFull(t *testing.T) {
 	if err := os.Remove(fillers[0]); err != nil {
 		t.Fatal(err)
 	}
-	for range 10 {
+	// The checkpoint that waited for room goes first (within a tenth of a
+	// second); then the moves.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := s.AppendMove(f.ctx, g.ID, Append{Ply: ply, Move: crashMove(ply), At: t0})
+		if err == nil {
+			ply++
+			break
+		}
+		if !errors.Is(err, ErrFull) || time.Now().After(deadline) {
+			t.Fatalf("a move once there is room: got %v, want it stored within 5 s", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The log says so once the writes have gone on succeeding for a while.
+	for i := range 10 {
+		if i == 9 {
+			time.Sleep(fullSettle)
+		}
 		if _, err := s.AppendMove(f.ctx, g.ID, Append{Ply: ply, Move: crashMove(ply), At: t0}); err != nil {
 			t.Fatalf("a move once there is room: %v", err)
 		}
 		ply++
+		if n := log.count(`msg="the disk has room again`); i < 9 && n != 0 {
+			t.Fatalf("the log tells of the room after %d moves: at once, want after %v", i+2, fullSettle)
+		}
 	}
 	if n := log.count(`msg="the disk has room again`); n != 1 {
 		t.Errorf("the log tells of the room %d times, want once:\n%s", n, log.String())

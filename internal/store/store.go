@@ -346,6 +346,9 @@ func (s *Store) Backend() string {
 // of its own.
 func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	if s.batch != nil {
+		if s.ckpt != nil && s.ckpt.full.Load() {
+			return s.noteWrite(errLogFull)
+		}
 		return s.noteWrite(s.batch.do(ctx, fn))
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -366,6 +369,10 @@ func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.
 	}
 	return s.noteWrite(dbError(tx.Commit()))
 }
+
+// errLogFull refuses the SQLite writes while the log cannot be copied into
+// the database for want of room (checkpoint.go).
+var errLogFull = fmt.Errorf("%w: the SQLite log cannot be copied into the database until there is room", ErrFull)
 
 // readOnly is a read-only transaction that sees one snapshot: repeatable
 // read on PostgreSQL (its default, read committed, would give each statement
