@@ -13,12 +13,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store/storetest"
 	"github.com/morrisgame/morris/mill"
 )
@@ -97,8 +99,8 @@ func (pl *player) move(t *testing.T, stop <-chan struct{}, firstTimeout time.Dur
 			lost = true // maybe stored: the next try says
 			continue
 		case a.code == 503:
-			if !strings.Contains(a.body, "disk is full") || a.retryAfter == "" {
-				t.Errorf("game %d: a refused move: got 503 %q with Retry-After %q, want the full disk named and a Retry-After", pl.game, a.body, a.retryAfter)
+			if want := strconv.Itoa(int(server.RetryFull / time.Second)); !strings.Contains(a.body, server.DiskFull) || a.retryAfter != want {
+				t.Errorf("game %d: a refused move: got 503 %q with Retry-After %q, want %q with Retry-After %s", pl.game, a.body, a.retryAfter, server.DiskFull, want)
 			}
 			pl.answered.Add(1)
 			select {
@@ -242,7 +244,7 @@ func TestServeDiskFull(t *testing.T) {
 	phase.Store(1)
 	waitFor("503s on a full disk", 30*time.Second, func() bool { return refused() >= 50 })
 	// The pbmserv move of the game kept aside, and a read.
-	if got := pbmPost(t, p, 10*time.Second, fmt.Sprintf("nmm move %d ann pw-ann a1#1", pbmGame.game)); !strings.HasPrefix(got, "error: ") || !strings.Contains(got, "disk is full") {
+	if got := pbmPost(t, p, 10*time.Second, fmt.Sprintf("nmm move %d ann pw-ann a1#1", pbmGame.game)); !strings.HasPrefix(got, "error: "+server.DiskFull+"\n") {
 		t.Errorf("a pbmserv move on a full disk: got %q, want an error that names the full disk", got)
 	}
 	if got := pbmGame.stored(t, p); len(got) != 0 {

@@ -32,7 +32,7 @@ import (
 //     the log within a second, the server refusing every move for good).
 //     Once the log is copied, it starts again from its beginning, in the
 //     room it already has. On a disk with less than tightRoom left the log
-//     is copied ten times a second, so that it need not grow at all.
+//     is copied (RESTART) ten times a second, so that it need not grow.
 //   - readers that never all let go: a PASSIVE checkpoint copies only the
 //     frames older than the oldest reader's snapshot, and the log restarts
 //     from its start only when every frame has been copied, so under a
@@ -92,7 +92,11 @@ func newCheckpointer(path, sync string, log *slog.Logger) (*checkpointer, error)
 
 func (c *checkpointer) run() {
 	defer c.wg.Done()
-	t := time.NewTimer(checkpointEvery)
+	first := checkpointEvery
+	if c.tight() {
+		first = checkpointRetryFull
+	}
+	t := time.NewTimer(first)
 	defer t.Stop()
 	for {
 		select {
@@ -112,9 +116,10 @@ func (c *checkpointer) run() {
 }
 
 // tight reports whether the disk has less than tightRoom left. Then the
-// log is copied ten times a second, so that it restarts before it must
-// grow: at a thousand moves a second a second's log is a few megabytes,
-// which a nearly full disk may not have for it and for the database too.
+// log is copied ten times a second, and started again from its beginning
+// each time, so that it need not grow: at a thousand moves a second a
+// second's log is a few megabytes, which a nearly full disk may not have
+// for it and for the database too.
 func (c *checkpointer) tight() bool {
 	free, ok := freeBytes(c.dir)
 	return ok && free < tightRoom
@@ -132,14 +137,16 @@ func (c *checkpointer) noRoom() {
 }
 
 // tick runs one PASSIVE checkpoint, and a TRUNCATE one when the passive
-// ones have been starved for long; while the writes wait for room, a
-// RESTART one. It reports failures and their end.
+// ones have been starved for long; while the writes wait for room or the
+// disk is tight, a RESTART one. It reports failures and their end.
 func (c *checkpointer) tick(ctx context.Context) {
-	if c.full.Load() {
-		// The writes wait for this one, so it may wait for the readers:
+	if c.full.Load() || c.tight() {
 		// RESTART copies the whole log and sees that the next write
 		// starts it again from its beginning, in the room the log has,
-		// instead of growing it into the room the database needs.
+		// instead of growing it into the room the database needs. It
+		// waits for the readers of the moment (at most truncateWait),
+		// and holds the writer back meanwhile; while the writes wait for
+		// room that costs nothing, and on a tight disk it is worth it.
 		busy, err := c.blocking(ctx, "RESTART")
 		if err == nil && busy == 0 {
 			c.full.Store(false)

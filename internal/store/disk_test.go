@@ -88,6 +88,9 @@ func TestFilePermissions(t *testing.T) {
 // next commit restarts it; without the limit SQLite keeps the file at its
 // largest for good.
 func TestJournalSizeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a log of 38 MB: not under -short")
+	}
 	dsn := testDSN(t, "sqlite")
 	s := openStore(t, dsn)
 	ctx := context.Background()
@@ -256,6 +259,9 @@ func TestCheckpointErrors(t *testing.T) {
 // copying a long log to its end for starvedAfter ticks get a TRUNCATE
 // checkpoint, which empties the log once they let go.
 func TestCheckpointStarved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a log of 35 MB: not under -short")
+	}
 	dsn := testDSN(t, "sqlite")
 	s := openStore(t, dsn)
 	s.ckpt.close()

@@ -67,6 +67,7 @@
 //	batch.go       group commit of SQLite writes
 //	checkpoint.go  the SQLite log copied into the database beside the writes; failed and starved checkpoints
 //	disk.go        a full disk (ErrFull, logged once, writes resume by themselves); the files' modes (0600, 0700)
+//	room_unix.go   the room left on the database's disk (room_other.go: unknown elsewhere)
 //	users.go       users and tokens
 //	accounts.go    a new password (the other tokens deleted with it), signing out everywhere, deleting an account
 //	games.go       games, moves (AppendMove), the end, take-backs, offers, chat, Snapshot
