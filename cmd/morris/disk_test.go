@@ -244,7 +244,7 @@ func TestServeDiskFull(t *testing.T) {
 	phase.Store(1)
 	waitFor("503s on a full disk", 30*time.Second, func() bool { return refused() >= 50 })
 	// The pbmserv move of the game kept aside, and a read.
-	if got := pbmPost(t, p, 10*time.Second, fmt.Sprintf("nmm move %d ann pw-ann a1#1", pbmGame.game)); !strings.HasPrefix(got, "error: "+server.DiskFull+"\n") {
+	if got := pbmPost(t, p, 10*time.Second, fmt.Sprintf("nmm move %d ann secret-ann a1#1", pbmGame.game)); !strings.HasPrefix(got, "error: "+server.DiskFull+"\n") {
 		t.Errorf("a pbmserv move on a full disk: got %q, want an error that names the full disk", got)
 	}
 	if got := pbmGame.stored(t, p); len(got) != 0 {
@@ -273,7 +273,7 @@ func TestServeDiskFull(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	// The pbmserv move refused above, now played; sent again, refused.
-	line := fmt.Sprintf("nmm move %d ann pw-ann a1#1", pbmGame.game)
+	line := fmt.Sprintf("nmm move %d ann secret-ann a1#1", pbmGame.game)
 	if got := pbmPost(t, p, 10*time.Second, line); strings.HasPrefix(got, "error: ") || got == "" {
 		t.Errorf("the pbmserv move once there is room: got %q, want it played", got)
 	}
@@ -355,7 +355,7 @@ func TestServeSlowDisk(t *testing.T) {
 	if pos.SideToMove() == mill.Black {
 		user = "bob"
 	}
-	line := fmt.Sprintf("nmm move %d %s pw-%s %s#%d", pl.game, user, user, pos.MoveText(m), len(pl.g.Moves())+1)
+	line := fmt.Sprintf("nmm move %d %s secret-%s %s#%d", pl.game, user, user, pos.MoveText(m), len(pl.g.Moves())+1)
 	first := pbmPost(t, p, delay/2, line)
 	second := pbmPost(t, p, 10*time.Second, line)
 	if got := pl.stored(t, p); len(got) != len(pl.acked)+1 || got[len(got)-1] != pos.MoveText(m) {
