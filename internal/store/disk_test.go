@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/morrisgame/morris/internal/store/storetest"
 )
 
@@ -310,5 +312,23 @@ func TestCheckpointStarved(t *testing.T) {
 	st, err := os.Stat(dsn + "-wal")
 	if err != nil || st.Size() != 0 {
 		t.Errorf("after the TRUNCATE checkpoint the log holds %d bytes (%v), want 0; log %q", st.Size(), err, log.String())
+	}
+}
+
+// TestFullErrors: the other ways a database or the system says "no room"
+// are ErrFull too: PostgreSQL's disk_full, the system's ENOSPC.
+func TestFullErrors(t *testing.T) {
+	for _, x := range []struct {
+		err  error
+		want bool
+	}{
+		{&pgconn.PgError{Code: "53100", Message: `could not extend file "base/16384/2619": No space left on device`}, true},
+		{fmt.Errorf("writing: %w", &os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}), true},
+		{&pgconn.PgError{Code: "53200"}, false}, // out of memory
+		{errors.New("no space"), false},
+	} {
+		if got := errors.Is(dbError(x.err), ErrFull); got != x.want {
+			t.Errorf("dbError(%v) is ErrFull: got %v, want %v", x.err, got, x.want)
+		}
 	}
 }
