@@ -254,6 +254,8 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			how = gm.Verdict
 		case gm.Fault != "":
 			how = gm.Fault
+		case gm.Claim != "":
+			how = "a claimed draw: " + gm.Claim
 		}
 		test := ""
 		if sprt != nil {
@@ -296,6 +298,16 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		for _, gm := range res.Games {
 			if gm.Fault != "" {
 				fmt.Fprintf(stdout, "  game %d: %s\n", gm.Index+1, gm.Fault)
+			}
+		}
+	}
+	if t.Claimed > 0 {
+		// Scored as draws: a loss would count a disagreement on the
+		// rules (Sanmill's no-progress count) as a win.
+		fmt.Fprintf(stdout, "claimed draws (no move where our rules play on), scored as draws: %d\n", t.Claimed)
+		for _, gm := range res.Games {
+			if gm.Claim != "" {
+				fmt.Fprintf(stdout, "  game %d: %s\n", gm.Index+1, gm.Claim)
 			}
 		}
 	}

@@ -17,7 +17,12 @@
 //     board's draw rules, repetition and no progress, end most games long
 //     before that);
 //   - a player that answers an illegal move, fails to answer in time, or
-//     crashes loses the game, and the failure is reported with the game.
+//     crashes loses the game, and the failure is reported with the game;
+//   - an external engine that answers no move ("bestmove (none)") where our
+//     rules play on claims a draw by its own rules (Sanmill's no-progress
+//     count differs from ours): the game is a draw by agreement, counted
+//     apart as a claimed draw (Tally.Claimed, Game.Claim, the record's
+//     comment), never the engine's loss.
 //
 // Where things are:
 //

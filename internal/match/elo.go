@@ -27,6 +27,7 @@ func Elo(s float64) float64 {
 type Tally struct {
 	Wins, Draws, Losses int
 	Faults              [2]int // games lost by A, by B through an illegal move, a crash or a time-out
+	Claimed             int    // games drawn by a player's claim where our rules play on (counted in Draws)
 	Adjudicated         int    // games drawn at the ply limit
 	Verdicts            int    // games ended by Config.Adjudicate
 }
@@ -86,7 +87,11 @@ func (t Tally) EloInterval() (lo, hi float64) {
 // 88 (95%)"; with an unbounded interval, "Elo +382, 95% interval [+201,
 // +inf]"; "Elo +inf (every game won)" when it is so.
 func (t Tally) String() string {
-	s := fmt.Sprintf("+%d =%d -%d, score %.1f%%", t.Wins, t.Draws, t.Losses, 100*t.Score())
+	s := fmt.Sprintf("+%d =%d -%d", t.Wins, t.Draws, t.Losses)
+	if t.Claimed > 0 {
+		s += fmt.Sprintf(" (claimed draws %d)", t.Claimed)
+	}
+	s += fmt.Sprintf(", score %.1f%%", 100*t.Score())
 	if t.Games() == 0 {
 		return s
 	}

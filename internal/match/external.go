@@ -271,6 +271,9 @@ func (x *External) Move(ctx context.Context, g *mill.Game) (mill.Move, error) {
 		x.broken = true
 		return mill.Move{}, fmt.Errorf("a bad answer %q", line)
 	}
+	if noMove(f[1]) {
+		return mill.Move{}, &DrawClaimError{Answer: line}
+	}
 	m, err := g.Position().ParseMove(f[1])
 	if err != nil {
 		if x.errMsg != "" {
@@ -279,6 +282,27 @@ func (x *External) Move(ctx context.Context, g *mill.Game) (mill.Move, error) {
 		return mill.Move{}, &IllegalMoveError{Move: f[1], Err: err}
 	}
 	return m, nil
+}
+
+// noMove says whether a bestmove answer is no move at all: "(none)", the
+// protocol's answer in a finished game, or UCI's null move "0000".
+func noMove(answer string) bool {
+	return answer == "(none)" || answer == "none" || answer == "0000"
+}
+
+// DrawClaimError is an engine's answer of no move in a position the match
+// asked it to play. The match asks only in positions its own rules call
+// live, so the engine, by its own rules, holds the game over: another
+// engine's rules differ (Sanmill draws a game whose 100th ply without a
+// capture is itself a capture, which ours does not count as quiet). The
+// match scores it as a draw the engine claimed, not as its loss: a loss
+// would score a disagreement on the rules as a win of ours.
+type DrawClaimError struct {
+	Answer string // the engine's line, "bestmove (none)"
+}
+
+func (e *DrawClaimError) Error() string {
+	return fmt.Sprintf("answered %q: no move, a claim that the game is over", e.Answer)
 }
 
 // IllegalMoveError is a move a player answered that is not legal.

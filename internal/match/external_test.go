@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 // fakeEngine plays the first legal move of the position it is given. Its
 // mode makes it misbehave at the third "go": "illegal" answers an occupied
 // point or a bad slide, "crash" exits, "hang" never answers, "garbage"
-// answers something that is not a move.
+// answers something that is not a move, "none" answers "bestmove (none)"
+// (no move: by its rules the game is over) though it has moves.
 func fakeEngine(mode string, in io.Reader, out io.Writer) int {
 	w := bufio.NewWriter(out)
 	say := func(format string, args ...any) {
@@ -97,6 +98,9 @@ func fakeEngine(mode string, in io.Reader, out io.Writer) int {
 					continue
 				case "garbage":
 					say("bestmove zz99")
+					continue
+				case "none":
+					say("bestmove (none)")
 					continue
 				case "illegal":
 					p := g.Position()
@@ -260,6 +264,70 @@ func TestExternalFaults(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExternalClaimsDraw: an engine that answers no move in a position our
+// rules call live claims a draw (its rules differ: Sanmill's at the 100th
+// ply without a capture, when that ply captures). The match scores a draw,
+// not the engine's loss, counts it apart in the tally and its line, says so
+// in the record, and Resume reads the record back to the same game and
+// tally; the sequential test counts the pair as two draws.
+func TestExternalClaimsDraw(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	const event = "test"
+	cfg := Config{Rules: r, A: fakeSpec(t, "none", ",movetime=20"), B: mustSpec(t, "random"),
+		Openings: RandomOpenings(r, 1, 0, newRand(2)), Pairs: 1, Concurrency: 1}
+	sprt, err := NewSPRT(0, 10, 0.05, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SPRT = sprt
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Tally{Draws: 2, Claimed: 2}
+	if res.Tally != want {
+		t.Errorf("got %+v, want %+v: two draws claimed, no faults", res.Tally, want)
+	}
+	if got := res.Tally.String(); !strings.HasPrefix(got, "+0 =2 -0 (claimed draws 2), score 50.0%") {
+		t.Errorf("got the line %q, want it to begin \"+0 =2 -0 (claimed draws 2), score 50.0%%\"", got)
+	}
+	if got := sprt.Pairs(); got != [5]int{0, 0, 1, 0, 0} {
+		t.Errorf("got the test's pairs %v, want one pair scoring 1 (two draws)", got)
+	}
+	for _, g := range res.Games {
+		if g.Fault != "" || !strings.Contains(g.Claim, "(fake-none) answered no move at ply") {
+			t.Errorf("game %d: got fault %q, claim %q; want no fault and a claim by fake-none", g.Index, g.Fault, g.Claim)
+		}
+		if g.Game.Outcome() != mill.Draw || g.Game.Method() != mill.Agreement {
+			t.Errorf("game %d: got %s by %s, want a draw by agreement", g.Index, g.Game.Outcome(), g.Game.Method())
+		}
+	}
+	text := recordsText(t, event, res.Games)
+	for _, w := range []string{`[Result "1/2-1/2"]`, `[Termination "agreement"]`, "claimed draw:"} {
+		if got := strings.Count(string(text), w); got != 2 {
+			t.Errorf("got %q %d times in the records, want twice:\n%s", w, got, text)
+		}
+	}
+	played, err := Resume(cfg, event, readRecords(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range played {
+		if g.Claim != res.Games[i].Claim {
+			t.Errorf("resumed game %d: got claim %q, want %q", i, g.Claim, res.Games[i].Claim)
+		}
+	}
+	cfg.Played = played
+	cfg.SPRT = nil
+	again, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Tally != res.Tally {
+		t.Errorf("resumed: got %+v, want %+v", again.Tally, res.Tally)
 	}
 }
 

@@ -208,6 +208,10 @@ type Game struct {
 	// Fault says how a player lost by failing: an illegal move, a crash, a
 	// time-out; "" if none did.
 	Fault string
+	// Claim says how a player claimed the game drawn where our rules play
+	// on (an external engine that answered no move), in which case the game
+	// is a draw by agreement; "" if none did.
+	Claim string
 	// Adjudicated is set when the ply limit drew the game.
 	Adjudicated bool
 	// Verdict is what Config.Adjudicate said of the position that ended
@@ -250,6 +254,8 @@ func (g *Game) Record(event string) *record.Record {
 	switch {
 	case g.Fault != "":
 		rec.Comment += "; " + g.Fault
+	case g.Claim != "":
+		rec.Comment += "; " + claimPrefix + g.Claim
 	case g.Adjudicated:
 		rec.Comment += "; adjudicated a draw at the ply limit"
 	case g.Verdict != "":
@@ -257,6 +263,10 @@ func (g *Game) Record(event string) *record.Record {
 	}
 	return rec
 }
+
+// claimPrefix begins the part of a record's comment that says the game is a
+// claimed draw; Resume reads it back.
+const claimPrefix = "claimed draw: "
 
 // Result is the outcome of a match.
 type Result struct {
@@ -418,6 +428,9 @@ func (t *Tally) Add(g *Game) {
 	default:
 		t.Draws++
 	}
+	if g.Claim != "" {
+		t.Claimed++
+	}
 	if g.Adjudicated {
 		t.Adjudicated++
 	}
@@ -479,7 +492,15 @@ func playGame(ctx context.Context, cfg Config, i int, a, b Player) (*Game, error
 			return nil, ctx.Err()
 		}
 		var ie *IllegalMoveError
+		var claim *DrawClaimError
 		switch {
+		case errors.As(err, &claim):
+			// Asked here, the position is live by our rules (the loop
+			// ends at any end of ours): the engine's rules call it over.
+			p := mg.Position()
+			g.Claim = fmt.Sprintf("%s (%s) answered no move at ply %d, %d plies after the last placement or capture, where our rules play on",
+				c, players[c].Name(), p.Ply()+1, p.Quiet())
+			_ = mg.End(mill.Draw, mill.Agreement)
 		case errors.As(err, &ie):
 			forfeit(c, "played an illegal move at ply %d: %v", mg.Position().Ply()+1, err)
 		case err != nil:

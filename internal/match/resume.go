@@ -80,6 +80,11 @@ func resumeGame(cfg Config, openings []Opening, event string, i int, rec *record
 	}
 	switch rest, _ = strings.CutPrefix(rest, "; "); {
 	case rest == "":
+	case strings.HasPrefix(rest, claimPrefix):
+		if mg.Outcome() != mill.Draw {
+			return nil, fmt.Errorf("the comment says a claimed draw, the result is %s", mg.Outcome())
+		}
+		g.Claim = strings.TrimPrefix(rest, claimPrefix)
 	case rest == "adjudicated a draw at the ply limit":
 		g.Adjudicated = true
 	case strings.HasPrefix(rest, "adjudicated: "):
