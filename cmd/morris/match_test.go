@@ -378,3 +378,61 @@ func readRecords(t *testing.T, path string) []*mill.Game {
 	}
 	return games
 }
+
+// TestMatchClaimedDraw: an external engine (a shell script) that answers
+// "bestmove (none)" to every go claims each game drawn in a live position:
+// the summary counts the draws as claimed, not as the engine's losses, and
+// a match resumed from half its records prints the same summary.
+func TestMatchClaimedDraw(t *testing.T) {
+	dir := t.TempDir()
+	engine := filepath.Join(dir, "claims.sh")
+	script := `#!/bin/sh
+while read -r cmd rest; do
+	case "$cmd" in
+	uci) echo "id name claims"; echo uciok ;;
+	isready) echo readyok ;;
+	go) echo "bestmove (none)" ;;
+	quit) exit 0 ;;
+	esac
+done
+`
+	if err := os.WriteFile(engine, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	records := filepath.Join(dir, "games.pgn")
+	args := []string{"-a", "greedy", "-b", "cmd:" + engine, "-games", "2", "-records", records}
+	var out, errb bytes.Buffer
+	if err := cmdMatch(args, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	want := out.String()
+	for _, w := range []string{": +0 =4 -0 (claimed draws 4), score 50.0%", "claimed draws (no move where our rules play on), scored as draws: 4", "answered no move at ply"} {
+		if !strings.Contains(want, w) {
+			t.Errorf("got\n%s\nwant %q in it", want, w)
+		}
+	}
+	if strings.Contains(want, "games lost by") {
+		t.Errorf("got\n%s\nwant no games lost by a fault", want)
+	}
+	data, err := os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(data), "claimed draw: "); got != 4 {
+		t.Errorf("got %d records saying a claimed draw, want 4:\n%s", got, data)
+	}
+	starts := regexp.MustCompile(`(?m)^\[Event `).FindAllIndex(data, -1)
+	if len(starts) != 4 {
+		t.Fatalf("got %d records, want 4", len(starts))
+	}
+	if err := os.WriteFile(records, data[:starts[2][0]], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := cmdMatch(append(args, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("resumed: %v\n%s", err, errb.String())
+	}
+	if out.String() != want {
+		t.Errorf("resumed: got\n%s\nwant\n%s", out.String(), want)
+	}
+}
