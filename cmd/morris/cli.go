@@ -38,7 +38,7 @@ Usage:
   morris match   -a SPEC -b SPEC [-variant V] [-games N] [-movetime MS | -depth D]
                  [-concurrency N] [-records FILE] [-seed N]
                                         play a match between two players: score and Elo
-                                        (SPEC: level:N, random, greedy, cmd:PATH ARGS; morris match -h)
+                                        (SPEC: level:N, perfect:DIR, random, greedy, cmd:PATH ARGS; morris match -h)
   morris play    [position flags] [-level N] [-color white|black|random] [-save FILE] [-plain]
                                         play against the engine in the terminal
   morris solve   -variant V -dir DIR [-max N | -sectors 3v3,4v3] [-threads N] [-verify]

@@ -111,6 +111,13 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	for _, s := range []match.Spec{specA, specB} {
+		if s.Check != nil {
+			if err := s.Check(r); err != nil {
+				return usageError{err}
+			}
+		}
+	}
 	if specA.Name == specB.Name {
 		specA.Name += " (A)"
 		specB.Name += " (B)"

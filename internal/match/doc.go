@@ -2,8 +2,9 @@
 // difference in strength: wins, draws and losses, the score, and the Elo
 // difference with its 95% error margin.
 //
-// A player is the built-in engine at a level, a random mover, a one-ply
-// greedy player, or an external program that speaks the engine protocol of
+// A player is the built-in engine at a level, the perfect player of the
+// endgame databases of the whole game, a random mover, a one-ply greedy
+// player, or an external program that speaks the engine protocol of
 // docs/protocol.md. A match plays a set of openings (start positions after a
 // few random or listed moves), each twice with the colours swapped, games in
 // parallel; every game is kept for the records. A match may run as a
@@ -28,7 +29,8 @@
 //
 //	player.go    Player; the engine, random and greedy players
 //	external.go  an external engine over its standard input and output
-//	spec.go      players from text specs: level:N, random, greedy, cmd:PATH ARGS
+//	perfect.go   Perfect: perfect play from the databases of the whole game
+//	spec.go      players from text specs: level:N, perfect:DIR, random, greedy, cmd:PATH ARGS
 //	match.go     openings, Run, results
 //	resume.go    Resume: the games of a stopped match, from their records
 //	elo.go       the Elo difference and its margin

@@ -290,6 +290,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if len(cfg.Openings) == 0 {
 		cfg.Openings = []Opening{{}}
 	}
+	for _, s := range []Spec{cfg.A, cfg.B} {
+		if s.Check != nil {
+			if err := s.Check(cfg.Rules); err != nil {
+				return Result{}, err
+			}
+		}
+	}
 	games := 2 * cfg.Pairs
 	if len(cfg.Played) > games {
 		return Result{}, fmt.Errorf("match: %d games played, but the match has %d", len(cfg.Played), games)

@@ -213,6 +213,10 @@ func GreedyScore(pos mill.Position, m mill.Move) int {
 type Spec struct {
 	Name string
 	New  func() (Player, error)
+	// Check, if set, says whether the player can play games of r at all
+	// (the perfect player: its databases hold the whole game), so that a
+	// match is refused before it starts rather than played badly.
+	Check func(r *mill.Rules) error
 }
 
 // String returns the spec's name.

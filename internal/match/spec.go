@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
 
@@ -16,6 +17,9 @@ import (
 const SpecSyntax = `level:N[,depth=D][,movetime=MS][,tablebases=DIR]
                                     the built-in engine at level 1..10, with the
                                     endgame databases of morris solve in DIR
+  perfect:DIR                       perfect play from the databases of the whole game
+                                    (morris solve -variant V -game -dir DIR): the
+                                    fastest win, the slowest loss, a draw kept
   random                            a random mover
   greedy                            one ply ahead: takes, closes, blocks, else random
   cmd[,depth=D][,movetime=MS][,timeout=MS][,OPTION=VALUE...]:PATH ARGS...
@@ -31,6 +35,9 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		return Spec{}, fmt.Errorf("player %q: %s", text, fmt.Sprintf(format, args...))
 	}
 	head, command := text, ""
+	if dir, ok := strings.CutPrefix(text, "perfect:"); ok {
+		return parsePerfect(text, dir)
+	}
 	if strings.HasPrefix(text, "cmd") {
 		var ok bool
 		head, command, ok = strings.Cut(text, ":")
@@ -128,6 +135,50 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		}}, nil
 	}
 	return bad("want level:N, random, greedy or cmd:PATH ARGS...")
+}
+
+// parsePerfect reads perfect:DIR[,name=NAME]. The spec's Check refuses
+// databases that do not hold the whole game of the match's rules.
+func parsePerfect(text, spec string) (Spec, error) {
+	parts := strings.Split(spec, ",")
+	dir, name := parts[0], text
+	if dir == "" {
+		return Spec{}, fmt.Errorf("player %q: want perfect:DIR, the databases of morris solve -game", text)
+	}
+	for _, kv := range parts[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k != "name" {
+			return Spec{}, fmt.Errorf("player %q: %q: perfect takes only name=NAME (it plays from the databases, with no depth or time)", text, kv)
+		}
+		name = v
+	}
+	open := func() (*egdb.DB, error) {
+		db, err := OpenTablebases(dir)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", text, err)
+		}
+		return db, nil
+	}
+	return Spec{
+		Name: name,
+		New: func() (Player, error) {
+			db, err := open()
+			if err != nil {
+				return nil, err
+			}
+			return NewPerfect(name, db), nil
+		},
+		Check: func(r *mill.Rules) error {
+			db, err := open()
+			if err != nil {
+				return err
+			}
+			if err := CheckPerfect(db, r); err != nil {
+				return fmt.Errorf("player %q: %s: %w", text, dir, err)
+			}
+			return nil
+		},
+	}, nil
 }
 
 // opened are the endgame databases opened by OpenTablebases, by directory.
