@@ -436,3 +436,35 @@ done
 		t.Errorf("resumed: got\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+// TestMatchPerfect: -b perfect:DIR plays from the databases of the whole
+// game (a white win in 23 plies for three men a side, whichever side the
+// perfect player takes); databases that lack a sector of the game, or are of
+// other rules, are refused with exit code 2 and what to build, before any
+// game is played.
+func TestMatchPerfect(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris", "pieces=3")
+	_, dir := egdbtest.Build(t, r, egdb.StartKey(r))
+	_, partial := egdbtest.Build(t, r) // 3v3 only
+	var out, errb bytes.Buffer
+	if code := run([]string{"match", "-a", "perfect:" + dir, "-b", "level:1", "-variant", "nine-mens-morris,pieces=3",
+		"-games", "1", "-opening-plies", "0", "-q"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "perfect:") {
+		t.Errorf("got %q, want the result of the perfect player", out.String())
+	}
+	for _, tc := range []struct{ variant, dir, want string }{
+		{"nine-mens-morris,pieces=3", partial, "the databases lack"},
+		{"nine-mens-morris,pieces=4", dir, "the databases lack"},
+		{"nine-mens-morris,pieces=3,flying=never", dir, "the databases are of"},
+		{"nine-mens-morris,pieces=3", filepath.Join(dir, "none"), "no databases"},
+	} {
+		out.Reset()
+		errb.Reset()
+		code := run([]string{"match", "-a", "random", "-b", "perfect:" + tc.dir, "-variant", tc.variant}, strings.NewReader(""), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tc.want) || out.Len() > 0 {
+			t.Errorf("%s, %s: got exit %d, %q, output %q; want exit 2, %q and no game", tc.variant, tc.dir, code, errb.String(), out.String(), tc.want)
+		}
+	}
+}
