@@ -53,7 +53,7 @@ Usage:
                                         run the game server (README: The server; docs/api.md)
   morris puzzles -tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N]
                                         make puzzles (one winning move) from endgame databases into the server's store
-  morris bench-server [-addr URL] [-games N] [-moves N] [-duration D]
+  morris bench-server [-url URL,...] [-games N] [-users N] [-rate N] [-duration D] [-limits]
                                         drive N concurrent games over the API and print moves/s and latency
 
 Position flags:
