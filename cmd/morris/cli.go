@@ -39,6 +39,9 @@ Usage:
                  [-concurrency N] [-records FILE] [-seed N]
                                         play a match between two players: score and Elo
                                         (SPEC: level:N, perfect:DIR, random, greedy, cmd:PATH ARGS; morris match -h)
+  morris match-errors -tablebases DIR [-v] FILE...
+                                        errors per 1,000 moves against the databases of the whole game,
+                                        by player and phase, from game records (morris match -records)
   morris play    [position flags] [-level N] [-color white|black|random] [-save FILE] [-plain]
                                         play against the engine in the terminal
   morris solve   -variant V -dir DIR [-max N | -sectors 3v3,4v3] [-threads N] [-verify]
@@ -78,6 +81,7 @@ var commands = []command{
 	{"engine", cmdEngine},
 	{"analyze", cmdAnalyze},
 	{"match", cmdMatch},
+	{"match-errors", cmdMatchErrors},
 	{"play", cmdPlay},
 	{"solve", cmdSolve},
 	{"book", cmdBook},

@@ -30,6 +30,7 @@
 //	player.go    Player; the engine, random and greedy players
 //	external.go  an external engine over its standard input and output
 //	perfect.go   Perfect: perfect play from the databases of the whole game
+//	errors.go    Errors: errors per 1,000 moves against those databases, by player and phase, from records
 //	spec.go      players from text specs: level:N, perfect:DIR, random, greedy, cmd:PATH ARGS
 //	match.go     openings, Run, results
 //	resume.go    Resume: the games of a stopped match, from their records

@@ -100,6 +100,7 @@ func (e MoveError) String() string {
 // ErrorTally is what Errors counted.
 type ErrorTally struct {
 	Games   int
+	Opening int            // the moves of the matches' openings: no player's, not counted
 	Players []PlayerErrors // in the order the records name them
 	List    []MoveError    // every error, in the order of the input
 }
@@ -115,13 +116,35 @@ func (t ErrorTally) Total() PlayerErrors {
 	return all
 }
 
+// Merge adds the counts of u (the records of another file) to t, players
+// matched by name.
+func (t *ErrorTally) Merge(u ErrorTally) {
+	t.Games += u.Games
+	t.Opening += u.Opening
+	t.List = append(t.List, u.List...)
+	for _, p := range u.Players {
+		i := 0
+		for i < len(t.Players) && t.Players[i].Name != p.Name {
+			i++
+		}
+		if i == len(t.Players) {
+			t.Players = append(t.Players, PlayerErrors{Name: p.Name})
+		}
+		for ph, c := range p.Phases {
+			t.Players[i].Phases[ph].add(c)
+		}
+	}
+}
+
 // Errors counts the errors against the endgame databases db of the whole
 // game in the game records read from r (a file of match records, or any
 // records): a move is an error when it turns a draw into a loss, or a win
 // into a draw or a loss, for the side that made it. Each move is counted
 // for the player the record names in its colour, in the phase the mover
 // was in (placing with pieces in hand, else flying when it may fly, else
-// moving).
+// moving). The moves of a match's opening (the record's comment "opening
+// N: the first K plies", Game.Record) were drawn at random, not chosen by
+// either player: they are counted in Opening, not judged.
 //
 // A move is judged as the perfect player judges its moves (Perfect's
 // MoveValues, not a copy of it): the position's value is that of its best
@@ -143,9 +166,13 @@ func (t ErrorTally) Total() PlayerErrors {
 // A move whose position, or a position after one of its legal moves, is in
 // no sector of db is not judged: it is counted in Uncovered, never as an
 // error. Databases of other rules than a record's are an error, as are
-// records that do not read or replay.
+// records that do not read or replay. Errors waits for the check of the
+// databases' files (a sector not yet checked would read as missing).
 func Errors(r io.Reader, db *egdb.DB) (ErrorTally, error) {
 	var t ErrorTally
+	if err := db.Wait(); err != nil {
+		return t, err
+	}
 	index := map[string]int{}
 	judge := NewPerfect("", db)
 	sc := record.NewScanner(r)
@@ -170,9 +197,17 @@ func Errors(r io.Reader, db *egdb.DB) (ErrorTally, error) {
 			}
 			who[c] = i
 		}
+		skip := openingPlies(rec.Comment)
 		cp := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
-		for _, m := range g.Moves() {
+		for i, m := range g.Moves() {
 			p := cp.Position()
+			if i < skip {
+				t.Opening++
+				if err := cp.Play(m); err != nil {
+					return t, fmt.Errorf("game %d (line %d): %w", t.Games, rec.Line, err)
+				}
+				continue
+			}
 			ph := phaseOf(p)
 			pl := &t.Players[who[colorIndex(p.SideToMove())]]
 			c := &pl.Phases[ph]
@@ -202,6 +237,16 @@ func Errors(r io.Reader, db *egdb.DB) (ErrorTally, error) {
 		return t, err
 	}
 	return t, nil
+}
+
+// openingPlies reads the number of opening plies from the comment of a
+// match's record (Game.Record); 0 for any other comment.
+func openingPlies(comment string) int {
+	var n, k int
+	if _, err := fmt.Sscanf(comment, "opening %d: the first %d plies", &n, &k); err != nil || k < 0 {
+		return 0
+	}
+	return k
 }
 
 func colorIndex(c mill.Color) int {

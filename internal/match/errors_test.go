@@ -3,6 +3,7 @@ package match
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -36,6 +37,13 @@ func writeRecords(t *testing.T, games ...*Game) *bytes.Buffer {
 func TestErrorsMatch(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
 	db, _, perfect := wholeGame(t, r)
+	// Openings of random moves, which are no player's: a perfect player's
+	// count must not take them for its own.
+	openings, _, err := RandomOpeningsWhere(r, 2, 2, rand.New(rand.NewPCG(1, 2)), func(mill.Position) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	openings = append(openings, Opening{Seed: 9})
 	var games []*Game
 	for _, b := range []string{"level:1", "random"} {
 		spec, err := ParseSpec(b, Limits{})
@@ -43,22 +51,26 @@ func TestErrorsMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := Run(context.Background(), Config{Rules: r, A: perfect, B: spec, Pairs: 3,
-			Openings: []Opening{{}, {Seed: 9}, {Seed: 10}}, Seed: 5})
+			Openings: openings, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
 		games = append(games, res.Games...)
 	}
-	moves := 0
+	moves, opening := 0, 0
 	for _, g := range games {
-		moves += len(g.Game.Moves())
+		moves += len(g.Game.Moves()) - g.OpeningPlies
+		opening += g.OpeningPlies
+	}
+	if opening == 0 {
+		t.Fatal("no opening moves")
 	}
 	tally, err := Errors(writeRecords(t, games...), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tally.Games != len(games) {
-		t.Errorf("got %d games, want %d", tally.Games, len(games))
+	if tally.Games != len(games) || tally.Opening != opening {
+		t.Errorf("got %d games and %d opening moves, want %d and %d", tally.Games, tally.Opening, len(games), opening)
 	}
 	byName := map[string]PlayerErrors{}
 	for _, p := range tally.Players {
