@@ -38,6 +38,10 @@
 //	relay.go       the events of processes sharing a PostgreSQL database, carried between them (NOTIFY)
 //	streams.go     WatchGame (full game, then every change, resumable from a version) and WatchAccount
 //	queries.go     reads: a game in full, lists, standings, ratings, records
+//	pbm_support.go what the pbmserv gateway reads beside the API's calls (a game's row without its moves)
+//	explorer.go    the opening explorer: finished games' positions counted as they end, Explore
+//	review.go      game reviews by the engine (a finished game's or a record's), the reviewer worker
+//	puzzles.go     puzzles from perfect play: the next, the daily, attempts and their Glicko-2 ratings
 //	limits.go      rate limits (token buckets by kind and hashed key, bounded in memory), the cache
 //	               of checked passwords and of tokens; service.go bounds argon2id (hashing)
 //	quotas.go      the quotas beyond the command rate: chat (a rate per player and game, the chat after

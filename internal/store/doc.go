@@ -81,6 +81,9 @@
 //	notify.go      Notify and Listen: news between the processes sharing a PostgreSQL database
 //	jobs.go        the engine's turns as jobs any process takes (FOR UPDATE SKIP LOCKED), with leases,
 //	               round robin by player
+//	reviews.go     the engine's reviews of games and records: asked for, taken, done or failed
+//	puzzles.go     puzzles, players' puzzle ratings and attempts
+//	statements.go  the statements of the hot path (a move's UPDATE), prepared once
 //
 // # Tests
 //
