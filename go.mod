@@ -15,7 +15,6 @@ require (
 	github.com/prometheus/client_model v0.6.3
 	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0
-	golang.org/x/time v0.16.0
 	modernc.org/sqlite v1.61.1
 )
 
