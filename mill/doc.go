@@ -5,7 +5,7 @@
 //
 //	board.go     boards as data (points, edges, lines, drawing coordinates, symmetries)
 //	options.go   the rule options: names, defaults, doc lines, validation
-//	variants.go  the named presets of RULES.md §3
+//	variants.go  the named presets (docs/rules.md, "Presets")
 //	rules.go     Rules: a preset with overrides, compiled into tables
 //	position.go  Position (a small comparable value), Play, hash keys
 //	movegen.go   legal move generation (place, slide, fly, captures, removals, passes)

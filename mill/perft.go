@@ -1,8 +1,9 @@
 package mill
 
-// Perft returns the number of move sequences of exactly depth turns from p
-// (RULES.md §6): a turn includes its captures, so a mill that can take k
-// pieces gives k moves, and games that end earlier are not counted.
+// Perft returns the number of move sequences of exactly depth turns from p.
+// A turn includes its captures (docs/rules.md, "Move notation"), so a mill
+// that can take k pieces gives k moves, and games that end earlier are not
+// counted.
 // Repetition is not judged (it needs a game's history).
 func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {

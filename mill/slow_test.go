@@ -6,13 +6,13 @@ import (
 )
 
 // This file is the slow, obviously correct twin of the rules: a reference
-// written from RULES.md and the Options docs, not from the fast code. It uses
+// written from docs/rules.md and the Options docs, not from the fast code. It uses
 // a plain array for the board, lists of neighbours and of mill lines derived
 // with plain loops from the public board data, and no bit tricks beyond
 // what the conversions to and from Position need. The differential tests
 // (random_test.go) check the fast code against it on random games.
 //
-// Where RULES.md leaves the state representation open (the re-forming ban as
+// Where docs/rules.md leaves the state representation open (the re-forming ban as
 // "the piece now on X left Y", the Shah counters), the twin keeps the same
 // representation as Position so that whole positions can be compared.
 
@@ -197,7 +197,7 @@ func (sr *slowRules) inMill(board *[MaxPoints]int8, pt int) bool {
 	return (c == 0 || c == 1) && len(sr.millsThrough(board, c, pt)) > 0
 }
 
-// capturable lists the pieces of victim that a capture may take (RULES.md §2).
+// capturable lists the pieces of victim that a capture may take (docs/rules.md, "The game in brief" and the capture options).
 func (sr *slowRules) capturable(board *[MaxPoints]int8, victim int) []int {
 	var all, loose []int
 	for pt := 0; pt < sr.n; pt++ {

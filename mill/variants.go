@@ -19,7 +19,7 @@ func preset(id, desc, source string, edit func(*Options)) Variant {
 	return Variant{ID: id, Description: desc, Source: source, Options: o}
 }
 
-// The presets of RULES.md §3. Each sets the draw rules to the defaults:
+// The presets (docs/rules.md, "Presets"). Each sets the draw rules to the defaults:
 // threefold repetition and 100 plies without a capture.
 var variants = []Variant{
 	preset("nine-mens-morris", "the tournament game: 9 men, fly at 3, mills safe unless all are in mills", "a general rule sheet and the tournament rules of a play-by-mail server", func(o *Options) {}),
