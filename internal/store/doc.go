@@ -54,6 +54,14 @@
 //	analysis_jobs  analyses handed from a busy process to a free one: request, taker, answer
 //	explorer       (game, ply) the positions of finished games: rules, position key, move, result;
 //	               indexed by (rules, position key); games.explored marks the games put there
+//	queued_moves   a player's move stored to be played when their turn comes (pbmserv queue)
+//	vacations      a user's vacations: from, to (the correspondence timers stop meanwhile)
+//	challenge_prefs    (user, variant) the pbm challenges a user takes: a limit, every challenger or none
+//	challenge_filters  (user, variant, challenger) the challengers allowed or refused by name
+//	reviews        the engine's reviews of games and records: status, taker, the marks, a failure's reason
+//	puzzles        positions from perfect play with their winning line, rating, plays and solves
+//	puzzle_ratings (user) a player's Glicko-2 puzzle rating
+//	puzzle_attempts  (user, puzzle, number) each try at a puzzle: rated or not, solved or not
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its
