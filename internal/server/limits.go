@@ -54,36 +54,56 @@ var DefaultRates = Rates{
 }
 
 // NoRates lifts every rate limit: for load tests (morris serve -no-limits).
-var NoRates = Rates{
-	Login: 1e6, LoginBurst: 1e6, LoginAddr: 1e6, LoginAddrBurst: 1e6,
-	Signup: 1e6, SignupBurst: 1e6, Command: 1e6, CommandBurst: 1e6,
-	Token: 1e6, TokenBurst: 1e6, TokenUser: 1e6, TokenUserBurst: 1e6,
-	BadToken: 1e6, BadTokenBurst: 1e6,
-	Chat: 1e6, ChatBurst: 1e6, Review: 1e6, ReviewBurst: 1e6, Puzzle: 1e6, PuzzleBurst: 1e6,
-}
+var NoRates = func() Rates {
+	var r Rates
+	for _, kind := range kinds {
+		rate, burst := r.pair(kind)
+		*rate, *burst = 1e6, 1e6
+	}
+	return r
+}()
 
 // withDefaults fills the zero pairs of r from DefaultRates.
 func (r Rates) withDefaults() Rates {
 	d := DefaultRates
-	pair := func(rate, burst *float64, dr, db float64) {
+	for _, kind := range kinds {
+		rate, burst := r.pair(kind)
 		if *rate == 0 && *burst == 0 {
-			*rate, *burst = dr, db
+			dr, db := d.pair(kind)
+			*rate, *burst = *dr, *db
 		}
 	}
-	pair(&r.Login, &r.LoginBurst, d.Login, d.LoginBurst)
-	pair(&r.LoginAddr, &r.LoginAddrBurst, d.LoginAddr, d.LoginAddrBurst)
-	pair(&r.Signup, &r.SignupBurst, d.Signup, d.SignupBurst)
-	pair(&r.Command, &r.CommandBurst, d.Command, d.CommandBurst)
-	pair(&r.Token, &r.TokenBurst, d.Token, d.TokenBurst)
-	pair(&r.TokenUser, &r.TokenUserBurst, d.TokenUser, d.TokenUserBurst)
-	pair(&r.BadToken, &r.BadTokenBurst, d.BadToken, d.BadTokenBurst)
-	pair(&r.Chat, &r.ChatBurst, d.Chat, d.ChatBurst)
-	pair(&r.Review, &r.ReviewBurst, d.Review, d.ReviewBurst)
-	pair(&r.Puzzle, &r.PuzzleBurst, d.Puzzle, d.PuzzleBurst)
 	if r.MaxKeys <= 0 {
 		r.MaxKeys = d.MaxKeys
 	}
 	return r
+}
+
+// pair returns the rate and the burst of kind in r: the one place that
+// ties a kind to its fields.
+func (r *Rates) pair(kind string) (rate, burst *float64) {
+	switch kind {
+	case kindLogin:
+		return &r.Login, &r.LoginBurst
+	case kindLoginAddr:
+		return &r.LoginAddr, &r.LoginAddrBurst
+	case kindSignup:
+		return &r.Signup, &r.SignupBurst
+	case kindToken:
+		return &r.Token, &r.TokenBurst
+	case kindTokenUser:
+		return &r.TokenUser, &r.TokenUserBurst
+	case kindBadToken:
+		return &r.BadToken, &r.BadTokenBurst
+	case kindChat:
+		return &r.Chat, &r.ChatBurst
+	case kindReview:
+		return &r.Review, &r.ReviewBurst
+	case kindPuzzle:
+		return &r.Puzzle, &r.PuzzleBurst
+	default:
+		return &r.Command, &r.CommandBurst
+	}
 }
 
 // The kinds of bucket. A kind is one of these constants, never text from
@@ -100,6 +120,9 @@ const (
 	kindReview    = "review"     // address (quotas.go)
 	kindPuzzle    = "puzzle"     // user, or address (quotas.go)
 )
+
+// kinds are all the kinds of bucket.
+var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a
@@ -155,29 +178,8 @@ func newLimiters(r Rates) *limiters {
 }
 
 func (ls *limiters) rateOf(kind string) (float64, float64) {
-	r := ls.rates
-	switch kind {
-	case kindLogin:
-		return r.Login, r.LoginBurst
-	case kindLoginAddr:
-		return r.LoginAddr, r.LoginAddrBurst
-	case kindSignup:
-		return r.Signup, r.SignupBurst
-	case kindToken:
-		return r.Token, r.TokenBurst
-	case kindTokenUser:
-		return r.TokenUser, r.TokenUserBurst
-	case kindBadToken:
-		return r.BadToken, r.BadTokenBurst
-	case kindChat:
-		return r.Chat, r.ChatBurst
-	case kindReview:
-		return r.Review, r.ReviewBurst
-	case kindPuzzle:
-		return r.Puzzle, r.PuzzleBurst
-	default:
-		return r.Command, r.CommandBurst
-	}
+	rate, burst := ls.rates.pair(kind)
+	return *rate, *burst
 }
 
 // bucket returns the bucket of kind and key, filled to now; ls.mu is held.

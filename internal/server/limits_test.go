@@ -307,3 +307,24 @@ func TestExpiredTokensSwept(t *testing.T) {
 		t.Fatalf("after the sweep %d expired tokens were left (%v), want 0", n, err)
 	}
 }
+
+// TestEveryKindHasRates: each kind of bucket has a default and is lifted
+// by NoRates; a zero pair takes the default, one set is kept.
+func TestEveryKindHasRates(t *testing.T) {
+	set := Rates{Chat: 3, ChatBurst: 4}.withDefaults()
+	for _, kind := range kinds {
+		d, db := DefaultRates.pair(kind)
+		n, nb := NoRates.pair(kind)
+		r, rb := set.pair(kind)
+		switch {
+		case *d <= 0 || *db < 1:
+			t.Errorf("%s: default %v a second, burst %v", kind, *d, *db)
+		case *n < 1e6 || *nb < 1e6:
+			t.Errorf("%s: NoRates %v, burst %v", kind, *n, *nb)
+		case kind == kindChat && (*r != 3 || *rb != 4):
+			t.Errorf("chat: got %v, %v; want the 3, 4 set", *r, *rb)
+		case kind != kindChat && (*r != *d || *rb != *db):
+			t.Errorf("%s: got %v, %v; want the default %v, %v", kind, *r, *rb, *d, *db)
+		}
+	}
+}
