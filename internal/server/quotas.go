@@ -114,50 +114,36 @@ const MaxVacation = 60
 
 func (q Quotas) withDefaults() Quotas {
 	d := DefaultQuotas
-	if q.VacationDays <= 0 {
-		q.VacationDays = d.VacationDays
-	}
-	if q.ChatAfterEnd <= 0 {
-		q.ChatAfterEnd = d.ChatAfterEnd
-	}
-	if q.ChatKept <= 0 {
-		q.ChatKept = d.ChatKept
-	}
-	if q.DrawOfferPlies <= 0 {
-		q.DrawOfferPlies = d.DrawOfferPlies
-	}
-	if q.TakebackDelay <= 0 {
-		q.TakebackDelay = d.TakebackDelay
-	}
-	if q.AnalysisQueue <= 0 {
-		q.AnalysisQueue = d.AnalysisQueue
-	}
-	if q.AnalysisPerAddress <= 0 {
-		q.AnalysisPerAddress = d.AnalysisPerAddress
-	}
-	if q.ReviewsQueued <= 0 {
-		q.ReviewsQueued = d.ReviewsQueued
-	}
-	// Zero only: a negative one lifts the quota.
-	if q.ConnsPerAddr == 0 {
-		q.ConnsPerAddr = d.ConnsPerAddr
-	}
-	if q.EngineGames == 0 {
-		q.EngineGames = d.EngineGames
-	}
-	if q.OpenChallenges == 0 {
-		q.OpenChallenges = d.OpenChallenges
-	}
-	if q.ChallengeExpiry == 0 {
-		q.ChallengeExpiry = d.ChallengeExpiry
-	}
-	if q.RealTimeExpiry == 0 {
-		q.RealTimeExpiry = d.RealTimeExpiry
-	}
-	if q.EngineAbandon == 0 {
-		q.EngineAbandon = d.EngineAbandon
-	}
+	positive(&q.VacationDays, d.VacationDays)
+	positive(&q.ChatAfterEnd, d.ChatAfterEnd)
+	positive(&q.ChatKept, d.ChatKept)
+	positive(&q.DrawOfferPlies, d.DrawOfferPlies)
+	positive(&q.TakebackDelay, d.TakebackDelay)
+	positive(&q.AnalysisQueue, d.AnalysisQueue)
+	positive(&q.AnalysisPerAddress, d.AnalysisPerAddress)
+	positive(&q.ReviewsQueued, d.ReviewsQueued)
+	// Zero only: a negative one lifts the quota (or, for a time, means never).
+	unset(&q.ConnsPerAddr, d.ConnsPerAddr)
+	unset(&q.EngineGames, d.EngineGames)
+	unset(&q.OpenChallenges, d.OpenChallenges)
+	unset(&q.ChallengeExpiry, d.ChallengeExpiry)
+	unset(&q.RealTimeExpiry, d.RealTimeExpiry)
+	unset(&q.EngineAbandon, d.EngineAbandon)
 	return q
+}
+
+// positive sets *v to def unless it is above zero.
+func positive[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// unset sets *v to def when it is zero.
+func unset[T int | time.Duration](v *T, def T) {
+	if *v == 0 {
+		*v = def
+	}
 }
 
 // spend spends a token of a quota's bucket; an empty bucket is TooMany,
