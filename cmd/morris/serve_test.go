@@ -460,7 +460,7 @@ func TestServeLogsNoPassword(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dsn := c.dsn(t)
-			var logs, stdout syncBuffer
+			var logs, stdout storetest.Log
 			log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -502,23 +502,4 @@ func TestServeLogsNoPassword(t *testing.T) {
 			}
 		})
 	}
-}
-
-// syncBuffer is a bytes.Buffer that the server's goroutines may write to
-// while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -10,7 +10,6 @@ import (
 	"net/netip"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/store/storetest"
 	"github.com/morrisgame/morris/internal/wire"
 )
 
@@ -70,24 +70,6 @@ func TestDecoderErrorsInOurWords(t *testing.T) {
 	}
 }
 
-// logBuffer collects a server's log lines, safe for its goroutines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestStoreErrorsDoNotReachClients forces the store to fail in two ways,
 // a constraint violation (a unique index the schema does not have, on
 // the chat) and a closed database, and checks that the answers, over HTTP
@@ -109,7 +91,7 @@ func TestStoreErrorsDoNotReachClients(t *testing.T) {
 	if err := svc.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var logs logBuffer
+	var logs storetest.Log
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	hts := httptest.NewServer(New(Config{Service: svc, Logger: log}))
 	t.Cleanup(func() { svc.CloseStreams(); hts.Close(); svc.Close(); st.Close() })

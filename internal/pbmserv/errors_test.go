@@ -7,32 +7,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/morrisgame/morris/internal/auth"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/store/storetest"
 )
-
-// lockedLog collects the gateway's log lines, safe for its goroutines.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestStoreErrorsDoNotReachClients: a constraint violation (a unique
 // index the schema does not have, on the chat) and a closed database are
@@ -54,7 +36,7 @@ func TestStoreErrorsDoNotReachClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close(); st.Close() })
-	var logs lockedLog
+	var logs storetest.Log
 	g := New(svc, slog.New(slog.NewTextHandler(&logs, nil)))
 	sess := NewSession("192.0.2.1:4321", nil)
 	defer sess.Close()

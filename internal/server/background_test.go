@@ -1,14 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,26 +22,8 @@ import (
 // job failed, a move not stored is tried again, and nothing depends on the
 // context of the request that caused it.
 
-// logBuffer is a logger's output, safe for the service's goroutines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func newLog() (*slog.Logger, *logBuffer) {
-	var b logBuffer
+func newLog() (*slog.Logger, *storetest.Log) {
+	var b storetest.Log
 	return slog.New(slog.NewTextHandler(&b, &slog.HandlerOptions{Level: slog.LevelDebug})), &b
 }
 

@@ -3,7 +3,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,28 +19,11 @@ import (
 	"github.com/morrisgame/morris/internal/store/storetest"
 )
 
-// logBuffer is a log that tests read.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *logBuffer) logger() *slog.Logger { return slog.New(slog.NewTextHandler(b, nil)) }
+// logger writes a store's log to b.
+func logger(b *storetest.Log) *slog.Logger { return slog.New(slog.NewTextHandler(b, nil)) }
 
 // count returns the number of lines of the log that hold s.
-func (b *logBuffer) count(s string) int { return strings.Count(b.String(), s) }
+func count(b *storetest.Log, s string) int { return strings.Count(b.String(), s) }
 
 // TestFilePermissions: under a umask that lets everyone read, a new
 // database's folder is 0700 and its files (the database, its log and its
@@ -145,8 +126,8 @@ func TestJournalSizeLimit(t *testing.T) {
 // and the log says that too.
 func TestDiskFull(t *testing.T) {
 	disk := storetest.SmallDisk(t, 8<<20)
-	var log logBuffer
-	s, err := Open(context.Background(), filepath.Join(disk, "morris.db"), WithLogger(log.logger()))
+	var log storetest.Log
+	s, err := Open(context.Background(), filepath.Join(disk, "morris.db"), WithLogger(logger(&log)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +155,7 @@ func TestDiskFull(t *testing.T) {
 	if err != nil || len(moves) != ply {
 		t.Errorf("reading on a full disk: got %d moves, %v; want the %d stored", len(moves), err, ply)
 	}
-	if n := log.count(`msg="the disk is full`); n != 1 {
+	if n := count(&log, `msg="the disk is full`); n != 1 {
 		t.Errorf("the log tells of the full disk %d times for %d refusals, want once:\n%s", n, refused, log.String())
 	}
 	if err := os.Remove(fillers[0]); err != nil {
@@ -203,11 +184,11 @@ func TestDiskFull(t *testing.T) {
 			t.Fatalf("a move once there is room: %v", err)
 		}
 		ply++
-		if n := log.count(`msg="the disk has room again`); i < 9 && n != 0 {
+		if n := count(&log, `msg="the disk has room again`); i < 9 && n != 0 {
 			t.Fatalf("the log tells of the room after %d moves: at once, want after %v", i+2, fullSettle)
 		}
 	}
-	if n := log.count(`msg="the disk has room again`); n != 1 {
+	if n := count(&log, `msg="the disk has room again`); n != 1 {
 		t.Errorf("the log tells of the room %d times, want once:\n%s", n, log.String())
 	}
 	t.Logf("%d moves refused on the full disk; %d stored in all", refused, ply)
@@ -222,13 +203,13 @@ func TestCheckpointErrors(t *testing.T) {
 	s := openStore(t, path)
 	// The store's own checkpointer would race with the one below.
 	s.ckpt.close()
-	var log logBuffer
+	var log storetest.Log
 	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	c := &checkpointer{db: db, log: log.logger()}
+	c := &checkpointer{db: db, log: logger(&log)}
 	ctx := context.Background()
 	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE ballast (b BLOB)`); err != nil {
@@ -245,14 +226,14 @@ func TestCheckpointErrors(t *testing.T) {
 	for range 3 {
 		c.tick(ctx)
 	}
-	if n := log.count("SQLite checkpoint failed"); n != 1 {
+	if n := count(&log, "SQLite checkpoint failed"); n != 1 {
 		t.Errorf("3 checkpoints on a full disk: the log tells of %d failures, want 1:\n%s", n, log.String())
 	}
 	for _, f := range fillers[:min(len(fillers), 20)] {
 		os.Remove(f)
 	}
 	c.tick(ctx)
-	if n := log.count("SQLite checkpoints succeed again"); n != 1 || c.failing != 0 {
+	if n := count(&log, "SQLite checkpoints succeed again"); n != 1 || c.failing != 0 {
 		t.Errorf("a checkpoint with room: the log tells of %d recoveries (failing %d), want 1:\n%s", n, c.failing, log.String())
 	}
 }
@@ -267,13 +248,13 @@ func TestCheckpointStarved(t *testing.T) {
 	dsn := testDSN(t, "sqlite")
 	s := openStore(t, dsn)
 	s.ckpt.close()
-	var log logBuffer
+	var log storetest.Log
 	db, err := sql.Open("sqlite", dsn+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	c := &checkpointer{db: db, log: log.logger()}
+	c := &checkpointer{db: db, log: logger(&log)}
 	ctx := context.Background()
 	// A reader whose snapshot predates the long log holds the frames back.
 	f := &fixture{s: s, ctx: ctx, t: t}
@@ -300,13 +281,13 @@ func TestCheckpointStarved(t *testing.T) {
 	for range starvedAfter - 1 {
 		c.tick(ctx)
 	}
-	if c.starved != starvedAfter-1 || log.count("the SQLite log grows") != 0 {
+	if c.starved != starvedAfter-1 || count(&log, "the SQLite log grows") != 0 {
 		t.Fatalf("after %d starved checkpoints: starved %d, log %q", starvedAfter-1, c.starved, log.String())
 	}
 	// The reader ends while the TRUNCATE checkpoint waits for it.
 	time.AfterFunc(50*time.Millisecond, func() { rd.Rollback() })
 	c.tick(ctx)
-	if log.count("the SQLite log grows") != 1 {
+	if count(&log, "the SQLite log grows") != 1 {
 		t.Errorf("after %d starved checkpoints: no warning in the log %q", starvedAfter, log.String())
 	}
 	st, err := os.Stat(dsn + "-wal")

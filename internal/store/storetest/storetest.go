@@ -5,7 +5,8 @@
 // store run their suites on both with it.
 //
 // It also mounts the disks that misbehave (disks.go): a small one that
-// fills up (SmallDisk, Fill) and a slow one (SlowDisk).
+// fills up (SmallDisk, Fill) and a slow one (SlowDisk); and Log (log.go),
+// a server's log that a test reads while the server writes it.
 package storetest
 
 import (
