@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/egdb/internal/retro"
 	"github.com/morrisgame/morris/mill"
 )
 

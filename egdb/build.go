@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/egdb/internal/retro"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/egdb/internal/retro"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -3,7 +3,7 @@
 // many in hand), its value for the side to move with perfect play, and the
 // number of plies to the end of the game (the fastest win, the slowest
 // loss). The solver is the game-agnostic retrograde analysis of
-// internal/retro; this package gives it the rules of Mill.
+// egdb/internal/retro; this package gives it the rules of Mill.
 //
 // Where things are:
 //

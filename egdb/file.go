@@ -13,8 +13,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/morrisgame/morris/internal/bigmem"
-	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/egdb/internal/bigmem"
+	"github.com/morrisgame/morris/egdb/internal/retro"
 )
 
 // The file of a sector, all numbers little-endian:

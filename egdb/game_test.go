@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/egdb/internal/retro"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/morrisgame/morris/internal/retro"
+	"github.com/morrisgame/morris/egdb/internal/retro"
 	"github.com/morrisgame/morris/mill"
 )
 

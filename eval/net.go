@@ -21,7 +21,7 @@ import (
 // point with an opposing piece, and for the placing phase one input for
 // the number of pieces in the mover's hand (0 to Hands) and one for the
 // opponent's; then a hidden layer of rectified units and one output in the
-// evaluation's units. It is trained (internal/tune) to correct what the
+// evaluation's units. It is trained (internal/engine/tune) to correct what the
 // weighted sum misjudges, such as the blockades that the counts of steps
 // do not see coming.
 //

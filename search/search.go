@@ -877,7 +877,7 @@ func (w *worker) quiesce(ply, alpha, beta, qply int) int {
 // Quiesce returns the score of p for the side to move by the quiescence
 // search alone: the evaluation once the captures (and removals owed) have
 // been played out. Tuning fits the evaluation's weights against deeper
-// searches with it (internal/tune). It uses the first thread's stack and
+// searches with it (internal/engine/tune). It uses the first thread's stack and
 // must not run during a Search.
 func (e *Engine) Quiesce(p mill.Position) int {
 	w := e.workers[0]

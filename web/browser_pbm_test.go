@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/pbmserv"
+	"github.com/morrisgame/morris/internal/server/pbmserv"
 )
 
 // TestBrowserPbmChallenges: on her own page a player sees that she takes

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb/egdbtest"
-	"github.com/morrisgame/morris/internal/rating"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/rating"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/puzzle"
 )

@@ -44,10 +44,10 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/morrisgame/morris/egdb/egdbtest"
-	"github.com/morrisgame/morris/internal/auth"
-	"github.com/morrisgame/morris/internal/httpapi"
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/auth"
+	"github.com/morrisgame/morris/internal/server/httpapi"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/puzzle"
 	"github.com/morrisgame/morris/web"

@@ -25,7 +25,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 )
 
 // TestDeployRecipe runs the recipe of docs/deploy.md on this machine:

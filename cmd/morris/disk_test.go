@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/mill"
 )
 

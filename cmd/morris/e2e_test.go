@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/morrisgame/morris/internal/pbm"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/pbmserv/pbm"
+	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -461,7 +461,7 @@ func openStream(t testing.TB, ctx context.Context, addr string, id, since int64)
 	return c
 }
 
-// wsMessage and wsAnswer are internal/httpapi's socketMessage and
+// wsMessage and wsAnswer are internal/server/httpapi's socketMessage and
 // socketAnswer as a client writes and reads them.
 type wsMessage struct {
 	ID    int64  `json:"id"`

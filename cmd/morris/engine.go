@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/morrisgame/morris/internal/uci"
+	"github.com/morrisgame/morris/internal/engine/uci"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
-	"github.com/morrisgame/morris/internal/match"
+	"github.com/morrisgame/morris/internal/engine/match"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )

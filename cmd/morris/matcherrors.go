@@ -8,7 +8,7 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/morrisgame/morris/internal/match"
+	"github.com/morrisgame/morris/internal/engine/match"
 )
 
 // cmdMatchErrors counts the errors against the endgame databases of the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/puzzle"
 )

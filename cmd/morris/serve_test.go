@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/morrisgame/morris/internal/auth"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/auth"
+	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // The life cycle of credentials: a new password, signing out everywhere,

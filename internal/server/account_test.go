@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/auth"
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/internal/server/auth"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 )
 
 // accountRates are roomy limits but a small sign-in burst, so that the

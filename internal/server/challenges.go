@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/morrisgame/morris/internal/clock"
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/clock"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/store/storetest"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
+	"github.com/morrisgame/morris/internal/server/wire"
 )
 
 // TestPbmChallengeOptIn: a pbm challenge starts a game in the opponent's

@@ -1,6 +1,6 @@
 // Package server is the game service: it owns games, players and their
-// rules, and every gateway (the pbmserv text commands of internal/pbmserv,
-// the HTTP API, NDJSON streams and WebSocket of internal/httpapi, the web
+// rules, and every gateway (the pbmserv text commands of internal/server/pbmserv,
+// the HTTP API, NDJSON streams and WebSocket of internal/server/httpapi, the web
 // client) is a thin layer over it.
 //
 // # A change to a game
@@ -33,7 +33,7 @@
 //	               engine's turns as jobs from the store (any process sharing it); the engine
 //	               as morris engine builds it, and the gate of the endgame databases per game's rules
 //	analysis.go    the analysis board's engine, one search at a time (admitted by quotas.go)
-//	events.go      the JSON of changes (internal/wire) and who is told
+//	events.go      the JSON of changes (internal/server/wire) and who is told
 //	hub.go         the in-process fan-out of events to listeners (news only: the store has the truth)
 //	relay.go       the events of processes sharing a PostgreSQL database, carried between them (NOTIFY)
 //	streams.go     WatchGame (full game, then every change, resumable from a version) and WatchAccount
@@ -63,9 +63,9 @@
 // cancelled in the middle) and checks that the process and the games go
 // on. service_test.go, challenges_test.go, timers_test.go and
 // engine_test.go run on SQLite and, with MORRIS_TEST_POSTGRES set, on
-// PostgreSQL (internal/store/storetest); the gateways' suites and
+// PostgreSQL (internal/server/store/storetest); the gateways' suites and
 // cmd/morris's end-to-end, crash and two-process tests drive the service
 // over real sockets. tablebase_test.go builds a small
 // endgame database and checks the server's engine against morris engine's
-// (internal/uci), with it and without.
+// (internal/engine/uci), with it and without.
 package server

@@ -10,7 +10,7 @@ import (
 
 	"github.com/morrisgame/morris/book"
 	"github.com/morrisgame/morris/egdb"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -54,7 +54,7 @@ func newEnginePool(s *Service, workers int) *enginePool {
 }
 
 // engine is a search engine of the server, built as `morris engine` builds
-// its own (internal/uci): one thread, a table of Config.EngineHashMB (64
+// its own (internal/engine/uci): one thread, a table of Config.EngineHashMB (64
 // MiB, the engine's default Hash), and the endgame databases. It keeps
 // what it learns as the engine protocol does: the table lives through the
 // moves of a game and is cleared when the engine turns to another game

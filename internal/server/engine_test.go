@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 )
 

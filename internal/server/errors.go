@@ -8,7 +8,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // Kind is what went wrong, for the gateways to answer with: an HTTP status,

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/book"
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // Follow makes user follow a game: every move (store.FollowMoves) or only

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 )
 

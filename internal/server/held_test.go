@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 )
 
 // TestConns: an address holds its quota of connections and no more; a

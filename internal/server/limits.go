@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // Rates are the rate limits: events per second and burst. A zero pair

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/auth"
+	"github.com/morrisgame/morris/internal/server/auth"
 )
 
 // TestLimitersBounded: a million keys of 16 KB each, as random names in

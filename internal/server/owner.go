@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/morrisgame/morris/internal/clock"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/clock"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 )
 

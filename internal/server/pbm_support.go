@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // GameInfo returns a game's stored row without its moves: the pbmserv

@@ -9,9 +9,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/morrisgame/morris/internal/clock"
-	"github.com/morrisgame/morris/internal/rating"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/clock"
+	"github.com/morrisgame/morris/internal/server/rating"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 )
 

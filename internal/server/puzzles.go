@@ -6,9 +6,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/morrisgame/morris/internal/rating"
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/rating"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 )
 

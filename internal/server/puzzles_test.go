@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/rating"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/rating"
+	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // addTestPuzzle stores a puzzle of nine men's morris with a line of three

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 )
 

@@ -16,8 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/store/storetest"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/mill"
 )
 

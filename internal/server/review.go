@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/review"
 	"github.com/morrisgame/morris/search"

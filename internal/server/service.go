@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
-	"github.com/morrisgame/morris/internal/auth"
-	"github.com/morrisgame/morris/internal/store"
+	"github.com/morrisgame/morris/internal/server/auth"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/search"
 )
 

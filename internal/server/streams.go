@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/wire"
 )
 
 // Send writes one line of a stream (a JSON value), or a keep-alive when

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/uci"
+	"github.com/morrisgame/morris/internal/engine/uci"
+	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -137,7 +137,7 @@ type engineAnswer struct {
 	PV          string
 }
 
-// uciSearch asks `morris engine` (internal/uci with its defaults: Hash 64
+// uciSearch asks `morris engine` (internal/engine/uci with its defaults: Hash 64
 // MiB, one thread, level 10), with the databases of tbDir if not "", for
 // go depth N in g's last position, given as the game's start and moves.
 func uciSearch(t *testing.T, tbDir string, g *mill.Game, depth int) engineAnswer {

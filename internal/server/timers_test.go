@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/morrisgame/morris/internal/store"
-	"github.com/morrisgame/morris/internal/store/storetest"
-	"github.com/morrisgame/morris/internal/wire"
+	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
+	"github.com/morrisgame/morris/internal/server/wire"
 )
 
 // fakeClock is a time the test moves by hand.

@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/morrisgame/morris/internal/server"
+	"github.com/morrisgame/morris/internal/server/wire"
+)
+
+// fuzzServer is one server for every input of a fuzz run (in each fuzzing
+// process): the handler is called directly, on a real service and store.
+type fuzzServer struct {
+	ts   *testServer
+	h    http.Handler
+	ann  string
+	game int64
+}
+
+// FuzzBodies sends arbitrary bodies to every endpoint that reads one. No
+// input may panic or get a 5xx, and a body refused (4xx) must change
+// nothing: the game's version and the challenge stay as they were.
+func FuzzBodies(f *testing.F) {
+	for _, s := range []string{
+		`{}`, ``, `null`, `[]`, `{"name":"zed","password":"abcdefgh"}`, `{"move":"d6","ply":0}`, `{"move":"d6","ply":-1}`,
+		`{"move":"d6","ply":99999999999}`, `{"variant":"lasker","rules":["flying=never"],"color":"black"}`,
+		`{"clock":{"initialMs":60000,"incrementMs":1000}}`, `{"days":3}`, `{"level":7}`, `{"text":"hi"}`,
+		`{"kind":"end"}`, `{"days":0.5}`, `{"variant":"nine-mens-morris","acceptAll":true,"limit":3}`, `{"variant":"x","limit":-2}`, `{"rules":["x"]}`, "{\"text\":\"\x00\"}", `{"move":"d6"}{"move":"d5"}`,
+		strings.Repeat(`{"a":`, 1000), `{"name":"` + strings.Repeat("x", 20000) + `"}`,
+	} {
+		for ep := range 11 {
+			f.Add(uint8(ep), s)
+		}
+	}
+	ts := newTestServer(f, server.Config{})
+	fs := &fuzzServer{ts: ts, h: ts.Config.Handler, ann: ts.account(f, "ann")}
+	bob := ts.account(f, "bob")
+	var c wire.Challenge
+	ts.must(f, 201, "POST", "/api/challenge/bob", fs.ann, map[string]any{"color": "white"}, &c)
+	ts.must(f, 200, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
+	fs.game = c.Game
+	f.Fuzz(func(t *testing.T, ep uint8, body string) {
+		paths := []string{
+			"/api/account", "/api/token", "/api/challenge/bob", "/api/seek", "/api/challenge/ai",
+			fmt.Sprintf("/api/game/%d/move", fs.game), fmt.Sprintf("/api/game/%d/chat", fs.game),
+			fmt.Sprintf("/api/game/%d/follow", fs.game), "/api/account/vacation", fmt.Sprintf("/api/game/%d/draw/offer", fs.game),
+			"/api/account/pbm-challenges",
+		}
+		path := paths[int(ep)%len(paths)]
+		before, err := fs.ts.svc.Game(t.Context(), fs.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+fs.ann)
+		rec := httptest.NewRecorder()
+		fs.h.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("POST %s %q: %d %s", path, body, rec.Code, rec.Body)
+		}
+		if rec.Code >= 400 {
+			after, err := fs.ts.svc.Game(t.Context(), fs.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after.State.Version != before.State.Version {
+				t.Fatalf("POST %s %q refused with %d but the game moved from version %d to %d",
+					path, body, rec.Code, before.State.Version, after.State.Version)
+			}
+		}
+	})
+}
