@@ -39,7 +39,7 @@ func waitLong(t *testing.T, d time.Duration, what string, ok func() bool) {
 	}
 }
 
-func view(t *testing.T, s *Service, id int64) store.Game {
+func view(t *testing.T, s *Service, id int64) Game {
 	t.Helper()
 	v, err := s.View(context.Background(), id)
 	if err != nil {
@@ -270,7 +270,7 @@ func TestCloseWhileFlagTimerRuns(t *testing.T) {
 	s := newService(t, Config{})
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-	c, err := s.Challenge(ctx, ann, "bob", GameSpec{Control: store.TimeControl{Initial: 10 * time.Minute}})
+	c, err := s.Challenge(ctx, ann, "bob", GameSpec{Control: TimeControl{Initial: 10 * time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestFlagTimerPanics(t *testing.T) {
 	s := newServiceOn(t, dsn, cfg)
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-	c, err := s.Challenge(ctx, ann, "bob", GameSpec{Control: store.TimeControl{Initial: 10 * time.Second}})
+	c, err := s.Challenge(ctx, ann, "bob", GameSpec{Control: TimeControl{Initial: 10 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,12 +21,22 @@ type GameSpec struct {
 	Overrides []string // rule options: "flying=never"
 	Rated     bool
 	Color     string // the challenger's side: white, black or random ("" random)
-	Control   store.TimeControl
+	Control   TimeControl
 	// Start, if not empty, is the position text the game starts from
 	// (games against the engine only: a position set up on the study
 	// board). Its rules are the game's; Variant and Overrides, if given,
 	// must name the same rules.
 	Start string
+}
+
+// TimeControl is a game's time control: real time (an initial time per
+// side and an increment per move) or correspondence (a reminder after
+// NagDays and a forfeit after ForfeitDays without a move). The zero
+// TimeControl has no clock. It has the store's fields, and converts to
+// the store's TimeControl as it is.
+type TimeControl struct {
+	Initial, Increment   time.Duration
+	NagDays, ForfeitDays int
 }
 
 // rules checks a spec and returns its rules, with the defaults filled in.
@@ -117,7 +127,7 @@ func (s *Service) newGame(r *mill.Rules, sp GameSpec, challenger, opponent int64
 			white, black = opponent, challenger
 		}
 	}
-	g := store.Game{Variant: r.Variant(), Rules: r.String(), White: white, Black: black, Rated: sp.Rated, Control: sp.Control, NagSentPly: -1}
+	g := store.Game{Variant: r.Variant(), Rules: r.String(), White: white, Black: black, Rated: sp.Rated, Control: store.TimeControl(sp.Control), NagSentPly: -1}
 	var opts []mill.GameOption
 	if sp.Start != "" {
 		// Checked by rules(): the position parses.
@@ -198,7 +208,7 @@ func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSp
 	if err := guestsUnrated(sp.Rated, from); err != nil {
 		return wire.Challenge{}, err
 	}
-	c := store.Challenge{From: from.ID, Variant: r.Variant(), Rules: r.String(), Rated: sp.Rated, Color: sp.Color, Control: sp.Control, CreatedAt: s.now()}
+	c := store.Challenge{From: from.ID, Variant: r.Variant(), Rules: r.String(), Rated: sp.Rated, Color: sp.Color, Control: store.TimeControl(sp.Control), CreatedAt: s.now()}
 	if to != "" {
 		u, err := s.UserByName(ctx, to)
 		if err != nil {
@@ -280,7 +290,7 @@ func (s *Service) Accept(ctx context.Context, user User, id int64) (wire.Challen
 	if err := guestsUnrated(c.Rated, user); err != nil {
 		return wire.Challenge{}, err
 	}
-	sp := GameSpec{Variant: c.Variant, Rated: c.Rated, Color: c.Color, Control: c.Control}
+	sp := GameSpec{Variant: c.Variant, Rated: c.Rated, Color: c.Color, Control: TimeControl(c.Control)}
 	r, err := mill.ParseRules(c.Rules)
 	if err != nil {
 		return wire.Challenge{}, err
@@ -389,37 +399,37 @@ func (s *Service) PlayEngine(ctx context.Context, user User, level int, sp GameS
 // and the challenger's in the command itself. The challenger's own prefs
 // are not asked: they are whom they take challenges from, and this game
 // is one they ask for.
-func (s *Service) PbmChallenge(ctx context.Context, challenger User, opponent string, sp GameSpec) (store.Game, error) {
+func (s *Service) PbmChallenge(ctx context.Context, challenger User, opponent string, sp GameSpec) (Game, error) {
 	if sp.Start != "" {
-		return store.Game{}, errNotFromPosition
+		return Game{}, errNotFromPosition
 	}
 	sp.Color = "white"
 	r, err := sp.rules()
 	if err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	b, err := s.UserByName(ctx, opponent)
 	if err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	if challenger.ID == b.ID {
-		return store.Game{}, errorf(BadRequest, "a game needs two players")
+		return Game{}, errorf(BadRequest, "a game needs two players")
 	}
 	if challenger.Bot || b.Bot {
-		return store.Game{}, errorf(BadRequest, "the engine is played through the API (/api/challenge/ai)")
+		return Game{}, errorf(BadRequest, "the engine is played through the API (/api/challenge/ai)")
 	}
 	if err := guestsUnrated(sp.Rated, challenger, b); err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	if err := s.takes(ctx, b, challenger, r.Variant()); err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	g, err := s.st.CreateGame(ctx, s.newGame(r, sp, challenger.ID, b.ID))
 	if err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	s.started(ctx, g)
-	return g, nil
+	return Game(g), nil
 }
 
 // takes checks that user takes a pbm challenge from challenger in a
@@ -577,7 +587,7 @@ func (s *Service) Seek(ctx context.Context, user User, variant string, n int) ([
 		}
 		return nil, nil
 	}
-	sp := GameSpec{Variant: variant, Color: "random", Control: store.TimeControl{NagDays: 7, ForfeitDays: 21}}
+	sp := GameSpec{Variant: variant, Color: "random", Control: TimeControl{NagDays: 7, ForfeitDays: 21}}
 	var games []int64
 	for range n {
 		wc, err := s.Challenge(ctx, user, "", sp)

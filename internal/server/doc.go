@@ -1,7 +1,10 @@
 // Package server is the game service: it owns games, players and their
 // rules, and every gateway (the pbmserv text commands of internal/server/pbmserv,
 // the HTTP API, NDJSON streams and WebSocket of internal/server/httpapi, the web
-// client) is a thin layer over it.
+// client) is a thin layer over it. The gateways import the service, never
+// the store: what they need of the store's words (Game, TimeControl,
+// OfferKind, FollowKind, Active and Finished, ErrFull) the service gives
+// under its own names, and converts at its edge.
 //
 // # A change to a game
 //
@@ -21,12 +24,12 @@
 //	account.go     a new password, signing out everywhere, deleting an account; revoked tokens refused at
 //	               once on every process (the token cache, the relay's notice) and their streams ended
 //	owner.go       the owner of a game: load, replay, the shared-store check
-//	play.go        moves (Move, with the expected ply), resign, claim victory, offers and their answers,
+//	play.go        moves (Move, with the expected ply), resign, claim victory, offers (OfferKind) and their answers,
 //	               take-backs, chat, queued moves; the end of a game and its Glicko-2 ratings
-//	challenges.go  challenges, seeks and their pairing, games against the engine, pbmserv challenges
+//	challenges.go  GameSpec and TimeControl; challenges, seeks and their pairing, games against the engine, pbmserv challenges
 //	               (by a signed-in challenger, to a player who opted in) with limit/accept/reject,
 //	               and those prefs for the API
-//	follow.go      following a game (pbmserv subscribe/notify)
+//	follow.go      following a game (FollowKind: pbmserv subscribe/notify)
 //	timers.go      real-time flags (a timer per game, and a sweep for the flags of dead processes) and the
 //	               correspondence sweeper (reminders, forfeits, vacations)
 //	engine.go      the engine's moves off the request path: a bounded pool of workers taking the
@@ -37,7 +40,7 @@
 //	hub.go         the in-process fan-out of events to listeners (news only: the store has the truth)
 //	relay.go       the events of processes sharing a PostgreSQL database, carried between them (NOTIFY)
 //	streams.go     WatchGame (full game, then every change, resumable from a version) and WatchAccount
-//	queries.go     reads: a game in full, lists, standings, ratings, records
+//	queries.go     reads: Game and GameView, a game in full, lists, standings, ratings, records
 //	pbm_support.go what the pbmserv gateway reads beside the API's calls (a game's row without its moves)
 //	explorer.go    the opening explorer: finished games' positions counted as they end, Explore
 //	review.go      game reviews by the engine (a finished game's or a record's), the reviewer worker
@@ -52,7 +55,7 @@
 //	               per address both gateways count; games against the engine and open challenges per
 //	               user), challenges' expiry and abandoned engine games (both run by the sweeper)
 //	metrics.go     Prometheus metrics
-//	errors.go      Error and its Kind (an HTTP status, a pbmserv error line)
+//	errors.go      Error and its Kind (an HTTP status, a pbmserv error line), ErrFull
 //	recover.go     Safely: the recovery of panics in the goroutines off the request path (engine workers,
 //	               reviewer, explorer, timers, relay, the gateways' WebSocket readers and follows)
 //

@@ -114,8 +114,15 @@ func NewRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// ErrFull is the error of a change the store refused for want of room on
+// its disk (store.ErrFull itself, so errors.Is finds it in what the
+// service returns): Unavailable, answered with DiskFull. The store logs
+// the full disk itself, once rather than once per refusal, so a gateway
+// does not log it again.
+var ErrFull = store.ErrFull
+
 // DiskFull is what the gateways tell the user of a change the store
-// refused for want of room (store.ErrFull, a 503): the store's own text
+// refused for want of room (ErrFull, a 503): the store's own text
 // names the driver's error. The store logs the full disk itself, once
 // rather than once per refusal.
 const DiskFull = "the server cannot store anything at the moment (its disk is full): nothing was done; try again in a minute"

@@ -7,12 +7,21 @@ import (
 	"github.com/morrisgame/morris/internal/server/store"
 )
 
-// Follow makes user follow a game: every move (store.FollowMoves) or only
-// its end (store.FollowEnd) comes to their account stream. Anyone may
-// follow any game.
-func (s *Service) Follow(ctx context.Context, user User, id int64, kind store.SubscriptionKind) error {
+// FollowKind is what a follower of a game is told.
+type FollowKind string
+
+// Follow kinds: the store's, under the service's type.
+const (
+	FollowMoves = FollowKind(store.FollowMoves) // every move (pbmserv "subscribe")
+	FollowEnd   = FollowKind(store.FollowEnd)   // only the end (pbmserv "notify")
+)
+
+// Follow makes user follow a game: every move (FollowMoves) or only its
+// end (FollowEnd) comes to their account stream. Anyone may follow any
+// game.
+func (s *Service) Follow(ctx context.Context, user User, id int64, kind FollowKind) error {
 	return s.locked(ctx, id, func(o *owner) error {
-		if err := s.st.Subscribe(ctx, store.Subscription{Game: id, User: user.ID, Kind: kind}); err != nil {
+		if err := s.st.Subscribe(ctx, store.Subscription{Game: id, User: user.ID, Kind: store.SubscriptionKind(kind)}); err != nil {
 			return err
 		}
 		fs, err := s.st.Subscribers(ctx, id)

@@ -149,7 +149,7 @@ func TestOpenChallengesQuota(t *testing.T) {
 		ctx := context.Background()
 		ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
 		signUp(t, s, "cy")
-		rt := GameSpec{Control: store.TimeControl{Initial: 5 * time.Minute}}
+		rt := GameSpec{Control: TimeControl{Initial: 5 * time.Minute}}
 		var ids []int64
 		for _, to := range []string{"bob", "cy", "", ""} {
 			c, err := s.Challenge(ctx, ann, to, GameSpec{})
@@ -200,8 +200,8 @@ func TestChallengesExpire(t *testing.T) {
 		s := newServiceOn(t, dsn, Config{Now: clk.now, SweepEvery: time.Hour})
 		ctx := context.Background()
 		ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-		rt := GameSpec{Control: store.TimeControl{Initial: 3 * time.Minute, Increment: 2 * time.Second}}
-		corr := GameSpec{Control: store.TimeControl{NagDays: 3, ForfeitDays: 7}}
+		rt := GameSpec{Control: TimeControl{Initial: 3 * time.Minute, Increment: 2 * time.Second}}
+		corr := GameSpec{Control: TimeControl{NagDays: 3, ForfeitDays: 7}}
 		rtSeek, err := s.Challenge(ctx, ann, "", rt)
 		must(t, err)
 		rtChallenge, err := s.Challenge(ctx, ann, "bob", rt)
@@ -271,7 +271,7 @@ func TestAbandonedEngineGame(t *testing.T) {
 		must(t, err)
 		untimed, err := s.PlayEngine(ctx, ann, 1, GameSpec{Color: "white"})
 		must(t, err)
-		corr, err := s.PlayEngine(ctx, ann, 1, GameSpec{Color: "white", Control: store.TimeControl{NagDays: 5, ForfeitDays: 10}})
+		corr, err := s.PlayEngine(ctx, ann, 1, GameSpec{Color: "white", Control: TimeControl{NagDays: 5, ForfeitDays: 10}})
 		must(t, err)
 		people, err := s.PbmChallenge(ctx, ann, "bob", GameSpec{})
 		must(t, err)

@@ -10,10 +10,10 @@ import (
 // GameInfo returns a game's stored row without its moves: the pbmserv
 // gateway checks a board's variant with it before each command, and a
 // replay (View) of every move would cost more than the command.
-func (s *Service) GameInfo(ctx context.Context, id int64) (store.Game, error) {
+func (s *Service) GameInfo(ctx context.Context, id int64) (Game, error) {
 	g, err := s.st.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Game{}, errorf(NotFound, "no game %d", id)
+		return Game{}, errorf(NotFound, "no game %d", id)
 	}
-	return g, err
+	return Game(g), err
 }

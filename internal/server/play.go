@@ -277,10 +277,13 @@ func (s *Service) ClaimVictory(ctx context.Context, user User, id int64) error {
 	})
 }
 
-// Offer kinds.
+// OfferKind is what a player offers the opponent: a draw or a take-back.
+type OfferKind string
+
+// Offer kinds: the store's, under the service's type.
 const (
-	Draw     = store.DrawOffer
-	Takeback = store.TakebackOffer
+	Draw     = OfferKind(store.DrawOffer)
+	Takeback = OfferKind(store.TakebackOffer)
 )
 
 func (o *owner) pending(kind store.OfferKind) (store.Offer, bool) {
@@ -295,7 +298,8 @@ func (o *owner) pending(kind store.OfferKind) (store.Offer, bool) {
 // Offer offers a draw or asks for a take-back. An offer the opponent made
 // already is accepted instead. In a game against the engine a take-back
 // is granted at once and a draw offer declined.
-func (s *Service) Offer(ctx context.Context, user User, id int64, kind store.OfferKind) error {
+func (s *Service) Offer(ctx context.Context, user User, id int64, offer OfferKind) error {
+	kind := store.OfferKind(offer)
 	return s.locked(ctx, id, func(o *owner) error {
 		side, err := o.activePlayer(user.ID)
 		if err != nil {
@@ -307,13 +311,13 @@ func (s *Service) Offer(ctx context.Context, user User, id int64, kind store.Off
 			}
 			return nil // made already: nothing new to tell the opponent
 		}
-		if kind == Takeback {
+		if kind == store.TakebackOffer {
 			if _, err := o.takebackTo(side); err != nil {
 				return err
 			}
 		}
 		now := s.now()
-		if o.g.EngineLevel != 0 && kind == Takeback {
+		if o.g.EngineLevel != 0 && kind == store.TakebackOffer {
 			return s.takebackLocked(ctx, o, side) // the engine grants them all
 		}
 		if err := s.mayOffer(o, side, kind, now); err != nil {
@@ -347,20 +351,20 @@ func removeOffer(offers []store.Offer, kind store.OfferKind) []store.Offer {
 }
 
 // Answer accepts or declines the opponent's pending offer of that kind.
-func (s *Service) Answer(ctx context.Context, user User, id int64, kind store.OfferKind, accept bool) error {
+func (s *Service) Answer(ctx context.Context, user User, id int64, kind OfferKind, accept bool) error {
 	return s.locked(ctx, id, func(o *owner) error {
 		side, err := o.activePlayer(user.ID)
 		if err != nil {
 			return err
 		}
-		return s.answerLocked(ctx, o, side, kind, accept)
+		return s.answerLocked(ctx, o, side, store.OfferKind(kind), accept)
 	})
 }
 
 // PendingOffer returns the kind of the opponent's pending offer to user,
 // for pbmserv's accept and reject, which do not say which.
-func (s *Service) PendingOffer(ctx context.Context, user User, id int64) (store.OfferKind, error) {
-	var kind store.OfferKind
+func (s *Service) PendingOffer(ctx context.Context, user User, id int64) (OfferKind, error) {
+	var kind OfferKind
 	err := s.locked(ctx, id, func(o *owner) error {
 		side, err := o.player(user.ID)
 		if err != nil {
@@ -368,7 +372,7 @@ func (s *Service) PendingOffer(ctx context.Context, user User, id int64) (store.
 		}
 		for _, of := range o.offers {
 			if of.Side != int(side) {
-				kind = of.Kind
+				kind = OfferKind(of.Kind)
 				return nil
 			}
 		}
@@ -383,7 +387,7 @@ func (s *Service) answerLocked(ctx context.Context, o *owner, side mill.Color, k
 		return errorf(Conflict, "there is no %s offer from your opponent in game %d", kind, o.id)
 	}
 	if accept {
-		if kind == Draw {
+		if kind == store.DrawOffer {
 			return s.finishLocked(ctx, o, mill.Draw, mill.Agreement)
 		}
 		if err := s.takebackLocked(ctx, o, side.Other()); err != nil {

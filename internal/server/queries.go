@@ -37,9 +37,21 @@ func (s *Service) snapshot(ctx context.Context, id int64) (store.Snapshot, *mill
 	return snap, game, nil
 }
 
+// Game is a game without its moves, as the service returns it (GameInfo,
+// PbmChallenge, GameView): players, rules, status, result, time control,
+// clocks, ply and version. It is the store's row under the service's
+// name: the same fields, converted as it is. Status is Active or Finished.
+type Game store.Game
+
+// The life of a game (Game.Status).
+const (
+	Active   = store.Active   // being played
+	Finished = store.Finished // over: Result and Method say how
+)
+
 // GameView is a game as read from the store: for boards, records, lists.
 type GameView struct {
-	store.Game
+	Game
 	Moves []store.Move
 	Play  *mill.Game // the game replayed by the rules core
 }
@@ -50,7 +62,7 @@ func (s *Service) View(ctx context.Context, id int64) (GameView, error) {
 	if err != nil {
 		return GameView{}, err
 	}
-	return GameView{Game: snap.Game, Moves: snap.Moves, Play: game}, nil
+	return GameView{Game: Game(snap.Game), Moves: snap.Moves, Play: game}, nil
 }
 
 // Game returns a game in full (gameFull).

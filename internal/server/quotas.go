@@ -238,14 +238,14 @@ func (s *Service) mayOffer(o *owner, side mill.Color, kind store.OfferKind, now 
 	l := &o.offerLog
 	q := s.cfg.Quotas
 	switch kind {
-	case Draw:
+	case store.DrawOffer:
 		if at := l.drawAt[side]; at != 0 {
 			if next := at - 1 + q.DrawOfferPlies; o.g.Ply < next {
 				return errorf(Conflict, "you offered a draw in game %d at move %d: one offer in %d plies, so again from move %d",
 					o.id, at, q.DrawOfferPlies, next+1)
 			}
 		}
-	case Takeback:
+	case store.TakebackOffer:
 		if n := min(l.declined[side], 10); n > 0 {
 			wait := time.Duration(n*n) * q.TakebackDelay
 			if left := l.declinedAt[side].Add(wait).Sub(now); left > 0 {
@@ -258,14 +258,14 @@ func (s *Service) mayOffer(o *owner, side mill.Color, kind store.OfferKind, now 
 
 // offered notes side's offer of kind at the game's present ply.
 func (l *offerLog) offered(side mill.Color, kind store.OfferKind, ply int) {
-	if kind == Draw {
+	if kind == store.DrawOffer {
 		l.drawAt[side] = ply + 1
 	}
 }
 
 // answered notes the answer to side's offer of kind.
 func (l *offerLog) answered(side mill.Color, kind store.OfferKind, accept bool, now time.Time) {
-	if kind != Takeback {
+	if kind != store.TakebackOffer {
 		return
 	}
 	if accept {

@@ -114,7 +114,7 @@ func TestRelayAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	game.waitFor(t, "the chat message", 5*time.Second, func(l string) bool { return strings.Contains(l, "hello from a") })
-	if err := a.Offer(ctx, ann, g.ID, store.DrawOffer); err != nil {
+	if err := a.Offer(ctx, ann, g.ID, Draw); err != nil {
 		t.Fatal(err)
 	}
 	game.waitFor(t, "the draw offer", 5*time.Second, func(l string) bool {
@@ -273,7 +273,7 @@ func TestRelayKeepsCopies(t *testing.T) {
 	b := newServiceOn(t, dsn, Config{PollEvery: time.Hour, Metrics: mb})
 	ctx := context.Background()
 	ann, bob := signUp(t, a, "ann"), signUp(t, a, "bob")
-	g, err := pbmChallenge(ctx, a, "ann", "bob", GameSpec{Color: "white", Control: store.TimeControl{Initial: 5 * time.Minute, Increment: 2 * time.Second}})
+	g, err := pbmChallenge(ctx, a, "ann", "bob", GameSpec{Color: "white", Control: TimeControl{Initial: 5 * time.Minute, Increment: 2 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestRelayKeepsCopies(t *testing.T) {
 	if c := waitCopy(b, ver); !c.loaded || c.g.Version != ver {
 		t.Fatalf("after a chat message b's copy is at version %d (loaded %v), the store at %d", c.g.Version, c.loaded, ver)
 	}
-	if err := a.Offer(ctx, ann, g.ID, store.DrawOffer); err != nil {
+	if err := a.Offer(ctx, ann, g.ID, Draw); err != nil {
 		t.Fatal(err)
 	}
 	ver = storedCopy(t, b, g.ID).g.Version

@@ -57,18 +57,18 @@ func signUp(t testing.TB, s *Service, name string) User {
 // pbmChallenge starts a game as the pbmserv command does, white the
 // challenger; black takes challenges of the variant from anyone first, as
 // a player must have said for a pbm challenge to start a game.
-func pbmChallenge(ctx context.Context, s *Service, white, black string, sp GameSpec) (store.Game, error) {
+func pbmChallenge(ctx context.Context, s *Service, white, black string, sp GameSpec) (Game, error) {
 	a, err := s.UserByName(ctx, white)
 	if err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	b, err := s.UserByName(ctx, black)
 	if err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	variant := cmp.Or(sp.Variant, "nine-mens-morris")
 	if err := s.SetFilter(ctx, b, variant, nil, true); err != nil {
-		return store.Game{}, err
+		return Game{}, err
 	}
 	return s.PbmChallenge(ctx, a, black, sp)
 }
@@ -182,7 +182,7 @@ func testFlagFalls(t *testing.T, dsn string) {
 	ctx := context.Background()
 	ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
 	g, err := s.st.CreateGame(ctx, s.newGame(mill.MustRules("nine-mens-morris"), GameSpec{Color: "white",
-		Control: store.TimeControl{Initial: 300 * time.Millisecond}}, ann.ID, bob.ID))
+		Control: TimeControl{Initial: 300 * time.Millisecond}}, ann.ID, bob.ID))
 	if err != nil {
 		t.Fatal(err)
 	}

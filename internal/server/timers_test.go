@@ -92,7 +92,7 @@ func TestCorrespondence(t *testing.T) {
 		s := newServiceOn(t, dsn, Config{Now: clk.now, SweepEvery: time.Hour})
 		ctx := context.Background()
 		ann, bob := signUp(t, s, "ann"), signUp(t, s, "bob")
-		g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{Control: store.TimeControl{NagDays: 7, ForfeitDays: 21}})
+		g, err := pbmChallenge(ctx, s, "ann", "bob", GameSpec{Control: TimeControl{NagDays: 7, ForfeitDays: 21}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // answer is what a client is told of an error: a status, a message in the
@@ -43,7 +42,7 @@ func (a *api) failure(r *http.Request, err error, what ...any) answer {
 		kind, msg := server.Public(err)
 		ans = answer{code: kind.Status(), msg: msg}
 	}
-	if ans.code >= 500 && !errors.Is(err, store.ErrFull) { // the store logs a full disk itself, once rather than once a request
+	if ans.code >= 500 && !errors.Is(err, server.ErrFull) { // the store logs a full disk itself, once rather than once a request
 		ans.request = a.requestID(r)
 		if ans.code == http.StatusInternalServerError {
 			ans.msg = fmt.Sprintf("internal error (request %s)", ans.request)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 )
@@ -440,11 +439,11 @@ func (a *api) follow(w http.ResponseWriter, r *http.Request) error {
 		if err := readJSON(r, &b); err != nil {
 			return err
 		}
-		kind := store.FollowMoves
+		kind := server.FollowMoves
 		switch b.Kind {
 		case "", "moves":
 		case "end":
-			kind = store.FollowEnd
+			kind = server.FollowEnd
 		default:
 			return httpError(http.StatusBadRequest, "kind is moves or end, not %q", b.Kind)
 		}

@@ -11,25 +11,24 @@ import (
 
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/pbmserv"
-	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/internal/server/wire"
 )
 
 // pbmGame starts a game as the pbmserv command does, white the challenger;
 // black takes nine men's morris challenges from anyone first, as a player
 // must have said for a pbm challenge to start a game.
-func pbmGame(ts *testServer, white, black string) (store.Game, error) {
+func pbmGame(ts *testServer, white, black string) (server.Game, error) {
 	ctx := context.Background()
 	a, err := ts.svc.UserByName(ctx, white)
 	if err != nil {
-		return store.Game{}, err
+		return server.Game{}, err
 	}
 	b, err := ts.svc.UserByName(ctx, black)
 	if err != nil {
-		return store.Game{}, err
+		return server.Game{}, err
 	}
 	if err := ts.svc.SetFilter(ctx, b, "nine-mens-morris", nil, true); err != nil {
-		return store.Game{}, err
+		return server.Game{}, err
 	}
 	return ts.svc.PbmChallenge(ctx, a, black, server.GameSpec{})
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // ndjson prepares a streamed answer: NDJSON, flushed line by line, without
@@ -371,9 +370,9 @@ func (a *api) socketCommand(ctx context.Context, r *http.Request, user *server.U
 	case "claim-victory":
 		err = a.svc.ClaimVictory(ctx, *user, id)
 	case "draw", "takeback":
-		kind := store.DrawOffer
+		kind := server.Draw
 		if m.Type == "takeback" {
-			kind = store.TakebackOffer
+			kind = server.Takeback
 		}
 		switch m.Action {
 		case "offer":

@@ -10,7 +10,6 @@ import (
 
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/pbmserv/pbm"
-	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -174,16 +173,16 @@ func (g *Gateway) login(ctx context.Context, sess *Session, cmd pbm.Command) (se
 // game returns the stored game of the command's board, checked to be a
 // game of the command's game name: "tmm move 101 ..." on a game of nmm is
 // a mistake, and its move would be read on the wrong board.
-func (g *Gateway) game(ctx context.Context, cmd pbm.Command) (store.Game, error) {
+func (g *Gateway) game(ctx context.Context, cmd pbm.Command) (server.Game, error) {
 	info, err := g.svc.GameInfo(ctx, int64(cmd.Board))
 	if err != nil {
 		if server.KindOf(err) == server.NotFound {
-			return store.Game{}, fail(server.NotFound, "there is no board %d", cmd.Board)
+			return server.Game{}, fail(server.NotFound, "there is no board %d", cmd.Board)
 		}
-		return store.Game{}, err
+		return server.Game{}, err
 	}
 	if info.Variant != cmd.Game {
-		return store.Game{}, fail(server.BadRequest, "board %d is a game of %s (%s), not of %s: send %s %s ...",
+		return server.Game{}, fail(server.BadRequest, "board %d is a game of %s (%s), not of %s: send %s %s ...",
 			cmd.Board, pbm.ShortName(info.Variant), info.Variant, pbm.ShortName(cmd.Game),
 			pbm.ShortName(info.Variant), cmd.Verb)
 	}
@@ -192,14 +191,14 @@ func (g *Gateway) game(ctx context.Context, cmd pbm.Command) (store.Game, error)
 
 // gameAndLogin returns the command's board, checked as game does, and the
 // player its USERID and PASSWORD log in.
-func (g *Gateway) gameAndLogin(ctx context.Context, sess *Session, cmd pbm.Command) (store.Game, server.User, error) {
+func (g *Gateway) gameAndLogin(ctx context.Context, sess *Session, cmd pbm.Command) (server.Game, server.User, error) {
 	info, err := g.game(ctx, cmd)
 	if err != nil {
-		return store.Game{}, server.User{}, err
+		return server.Game{}, server.User{}, err
 	}
 	u, err := g.login(ctx, sess, cmd)
 	if err != nil {
-		return store.Game{}, server.User{}, err
+		return server.Game{}, server.User{}, err
 	}
 	return info, u, nil
 }
@@ -214,7 +213,7 @@ func (g *Gateway) view(ctx context.Context, cmd pbm.Command) (server.GameView, e
 
 // startPly is the ply of a game's start position: 0 unless the game began
 // from a set-up position, whose moves are numbered on from it.
-func startPly(info store.Game) int {
+func startPly(info server.Game) int {
 	if info.Start == "" {
 		return 0
 	}
@@ -227,7 +226,7 @@ func startPly(info store.Game) int {
 
 // plyOf turns the N of MOVE#N into the service's ply (the number of moves
 // stored before it), or server.AnyPly without #N.
-func plyOf(info store.Game, n int) (int, error) {
+func plyOf(info server.Game, n int) (int, error) {
 	if n == 0 {
 		return server.AnyPly, nil
 	}
@@ -239,7 +238,7 @@ func plyOf(info store.Game, n int) (int, error) {
 }
 
 // moveNumber is the number a board shows for the move at the service's ply.
-func moveNumber(info store.Game, ply int) int { return startPly(info) + ply + 1 }
+func moveNumber(info server.Game, ply int) int { return startPly(info) + ply + 1 }
 
 // standardText writes a move of the command, whose points are those of
 // the command's preset board, in standard notation: the service reads it

@@ -7,7 +7,6 @@ import (
 
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/pbmserv/pbm"
-	"github.com/morrisgame/morris/internal/server/store"
 )
 
 // The correspondence timers of a challenge that sets none, as pbmserv's.
@@ -62,7 +61,7 @@ func (g *Gateway) challenge(ctx context.Context, sess *Session, cmd pbm.Command)
 		Variant:   cmd.Game,
 		Overrides: cmd.Rules,
 		Rated:     len(cmd.Rules) == 0,
-		Control:   store.TimeControl{NagDays: nag, ForfeitDays: forfeit},
+		Control:   server.TimeControl{NagDays: nag, ForfeitDays: forfeit},
 	}
 	u, err := g.login(ctx, sess, cmd)
 	if err != nil {
@@ -107,7 +106,7 @@ func (g *Gateway) move(ctx context.Context, sess *Session, cmd pbm.Command) (str
 
 // played is the answer to a move played: a line, then the board as it is
 // now (with the opponent's queued reply, if it came at once).
-func (g *Gateway) played(ctx context.Context, info store.Game, ply int, text, name string) (string, error) {
+func (g *Gateway) played(ctx context.Context, info server.Game, ply int, text, name string) (string, error) {
 	v, err := g.svc.View(ctx, info.ID)
 	if err != nil {
 		return "", err
@@ -173,7 +172,7 @@ func (g *Gateway) action(ctx context.Context, sess *Session, cmd pbm.Command) (s
 	return "", fail(server.BadRequest, "the action %q is not served here", cmd.Action)
 }
 
-func offerName(kind store.OfferKind) string {
+func offerName(kind server.OfferKind) string {
 	if kind == server.Takeback {
 		return "take-back request"
 	}
@@ -182,13 +181,13 @@ func offerName(kind store.OfferKind) string {
 
 // afterOffer says what an offer, or the acceptance of one, did: an offer
 // the opponent had made already is taken by making it too.
-func (g *Gateway) afterOffer(ctx context.Context, before store.Game, u server.User, kind store.OfferKind) (string, error) {
+func (g *Gateway) afterOffer(ctx context.Context, before server.Game, u server.User, kind server.OfferKind) (string, error) {
 	v, err := g.svc.View(ctx, before.ID)
 	if err != nil {
 		return "", err
 	}
 	switch {
-	case v.Status == store.Finished:
+	case v.Status == server.Finished:
 		return fmt.Sprintf("ok: board %d is over: %s\n", v.ID, resultText(v.Result, v.Method, v.WhiteName, v.BlackName)), nil
 	case v.Ply < before.Ply:
 		return fmt.Sprintf("ok: board %d: %s taken back\n", v.ID, count(before.Ply-v.Ply, "move")) +

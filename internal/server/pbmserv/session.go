@@ -11,7 +11,6 @@ import (
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/clientaddr"
 	"github.com/morrisgame/morris/internal/server/pbmserv/pbm"
-	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 )
@@ -96,9 +95,9 @@ func (g *Gateway) subscribe(ctx context.Context, sess *Session, cmd pbm.Command)
 		if err != nil {
 			return "", err
 		}
-		kind := store.FollowMoves
+		kind := server.FollowMoves
 		if endOnly {
-			kind = store.FollowEnd
+			kind = server.FollowEnd
 		}
 		if err := g.svc.Follow(ctx, u, info.ID, kind); err != nil {
 			return "", err
@@ -112,7 +111,7 @@ func (g *Gateway) subscribe(ctx context.Context, sess *Session, cmd pbm.Command)
 	if err != nil {
 		return "", err
 	}
-	if v.Status == store.Finished {
+	if v.Status == server.Finished {
 		return "", fail(server.Conflict, "board %d is over: %s", v.ID, resultText(v.Result, v.Method, v.WhiteName, v.BlackName))
 	}
 	if err := g.watch(sess, v, endOnly); err != nil {
@@ -273,21 +272,21 @@ func (w *watcher) event(line []byte) error {
 			}
 			fmt.Fprintf(&out, "%smove %d, %s: %s\n", prefix, w.start+e.Ply+1, w.label(mover), text)
 		}
-		ended = e.Status == string(store.Finished)
+		ended = e.Status == string(server.Finished)
 	case "chat":
 		if !w.endOnly {
 			fmt.Fprintf(&out, "%s%s says: %s\n", prefix, e.User, e.Text)
 		}
 	case "gameState":
 		w.setToMove(e.ToMove)
-		ended = e.Status == string(store.Finished)
+		ended = e.Status == string(server.Finished)
 		if !ended && !w.endOnly {
 			if e.Ply < w.ply {
 				fmt.Fprintf(&out, "%s%s taken back, move %d to play\n", prefix, count(w.ply-e.Ply, "move"), w.start+e.Ply+1)
 			} else {
 				for _, of := range w.offers {
 					if !hasOffer(e.Offers, of) {
-						fmt.Fprintf(&out, "%sthe %s is declined\n", prefix, offerName(store.OfferKind(of.Kind)))
+						fmt.Fprintf(&out, "%sthe %s is declined\n", prefix, offerName(server.OfferKind(of.Kind)))
 					}
 				}
 			}

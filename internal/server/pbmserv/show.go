@@ -7,7 +7,6 @@ import (
 
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/pbmserv/pbm"
-	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
 )
@@ -26,7 +25,7 @@ func boardText(v server.GameView, played int) string {
 	if played > 0 {
 		h.LastMove, h.Before = moves[played-1], &positions[played-1]
 	}
-	if played == len(moves) && v.Status == store.Finished {
+	if played == len(moves) && v.Status == server.Finished {
 		o, ok1 := mill.ParseOutcome(v.Result)
 		m, ok2 := mill.ParseMethod(v.Method)
 		if ok1 && ok2 {
@@ -99,7 +98,7 @@ func (g *Gateway) preview(ctx context.Context, cmd pbm.Command) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	if v.Status == store.Finished || v.Play.Outcome() != mill.NoOutcome {
+	if v.Status == server.Finished || v.Play.Outcome() != mill.NoOutcome {
 		return "", fail(server.Conflict, "board %d is over (%s): there is nothing to try", cmd.Board, resultText(v.Result, v.Method, v.WhiteName, v.BlackName))
 	}
 	pos := v.Play.Position()
@@ -172,7 +171,7 @@ func (g *Gateway) games(ctx context.Context, cmd pbm.Command) (string, error) {
 func summaryLine(s wire.GameSummary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "board %d: White %s - Black %s", s.ID, s.White.Name, s.Black.Name)
-	if s.Status == string(store.Active) {
+	if s.Status == string(server.Active) {
 		fmt.Fprintf(&b, ", move %d", s.Ply+1)
 		switch s.ToMove {
 		case "white":
