@@ -8,6 +8,9 @@
 //	variants.go  the named presets (docs/rules.md, "Presets")
 //	rules.go     Rules: a preset with overrides, compiled into tables
 //	position.go  Position (a small comparable value), Play, hash keys
+//	move.go      Move: one whole turn, its captures included (a small comparable value); its kinds
+//	zobrist.go   the Zobrist keys behind the hash keys: fixed, the same in every build, so keys can be stored
+//	symmetry.go  a position under the board's symmetries: Transform, Canonical (one image for books and databases)
 //	movegen.go   legal move generation (place, slide, fly, captures, removals, passes)
 //	status.go    outcomes and how a game ended
 //	game.go      Game: history, repetition, the lot for the first player, resignation
@@ -15,6 +18,7 @@
 //	postext.go   position text
 //	diagram.go   the board drawn as text, in both orientations
 //	perft.go     perft, divide, and perft broken down by kind of move
+//	errors.go    the sentinel errors (ErrSyntax, ErrIllegalMove, ErrGameOver, ...), SyntaxError, MoveError
 //
 // A typical use:
 //
