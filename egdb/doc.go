@@ -7,12 +7,14 @@
 //
 // Where things are:
 //
-//	key.go    Key: a sector (pieces on the board and in hand), MovingSectors
-//	index.go  the index of a position in its sector: symmetry reduction and ranking
-//	game.go   the rules as a retro.Game: moves, unmoves, ends; Supported
-//	file.go   the file format: header, values, CRC-64
-//	build.go  Build: solve, write, resume, verify
-//	db.go     Open, Probe, BestMove, Value
+//	key.go        Key: a sector (pieces on the board and in hand), MovingSectors
+//	index.go      the index of a position in its sector: symmetry reduction and ranking
+//	game.go       the rules as a retro.Game: moves, unmoves, ends; Supported
+//	file.go       the file format: header, values, CRC-64
+//	build.go      Build: solve, write, resume, verify
+//	db.go         Open, Probe, BestMove, Value
+//	mmap_unix.go  a sector file mapped read-only into memory, no heap (mmap_other.go: read into the heap
+//	              where there is no mmap)
 //
 // # Sectors and positions
 //

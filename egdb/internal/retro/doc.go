@@ -9,11 +9,13 @@
 //
 // Where things are:
 //
-//	value.go   Value: the encoding of win/draw/loss and distance, Combine
-//	game.go    the Game and Worker interfaces, Ref and Child; Visitor, an order of the game's own
-//	order.go   Components: the groups of mutually dependent sectors, in solving order
-//	solve.go   SolveComponent: retrograde analysis of one group, by distance levels
-//	verify.go  Verify: every value re-derived from its children's values, separately
+//	value.go       Value: the encoding of win/draw/loss and distance, Combine
+//	game.go        the Game and Worker interfaces, Ref and Child; Visitor, an order of the game's own
+//	order.go       Components: the groups of mutually dependent sectors, in solving order
+//	solve.go       SolveComponent: retrograde analysis of one group, by distance levels
+//	verify.go      Verify: every value re-derived from its children's values, separately
+//	checkpoint.go  the solver's state of a component saved on disk (synced, renamed, CRC-64), so that a
+//	               solve killed in the middle goes on from the end of the last pass or level saved, not the start
 //
 // The algorithm (solve.go): every position of the group is first evaluated
 // forwards once: its children inside the group are counted (duplicates once),
