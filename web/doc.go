@@ -22,9 +22,11 @@
 //	static/js/notation.js   position text, move text and rules strings read on the client
 //	static/js/record.js     a game record written on the client (the analysis board's export)
 //	static/js/ui.js         shared parts: names, the new-game form, MoveList with the replay buttons and keys
+//	static/js/dom.js        the DOM without a framework: h and s (HTML and SVG elements), clear, replace, isTyping,
+//	                        debounce, dates
 //	static/js/sound.js      optional WebAudio tones (off by default)
 //	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
-//	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, account, user, study, rules
+//	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle
 //	static/i18n/en.json     every visible string; i18n/LANG.json the same keys in another language
 //	static/data/rules.json  the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill);
 //	                        data/rules.LANG.json the same prose in another language, the same facts
