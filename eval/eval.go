@@ -1,5 +1,3 @@
-// Package eval scores Mill positions for the search: a weighted sum of
-// features computed per side and per phase (placing, moving, flying).
 package eval
 
 import (

@@ -12,6 +12,8 @@
 // search.go; docs/search.md). testdata/suite.txt is its regression suite of
 // proved positions (TestSuite; docs/search.md).
 //
+// Where things are:
+//
 //	search.go  the engine, iterative deepening, PVS, extensions, quiescence
 //	tt.go      the transposition table (two atomic words an entry: no locks, no races)
 //	order.go   move ordering: scores, and the moves taken best first

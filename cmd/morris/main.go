@@ -1,7 +1,3 @@
-// Command morris is the Morris program: the rules engine's command line
-// (variants, show, moves, perft, replay), the engine's (engine, analyze,
-// solve, book, match, match-errors, play) and the server's (serve, puzzles,
-// bench-server). See the usage text in cli.go.
 package main
 
 import (

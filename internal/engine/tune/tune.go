@@ -1,6 +1,3 @@
-// Package tune tunes the evaluation by self-play: two weight sets play
-// paired games (colours swapped) from the same random openings at a fixed
-// depth, and a change is kept when it scores better with confidence.
 package tune
 
 import (

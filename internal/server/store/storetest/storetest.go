@@ -1,12 +1,3 @@
-// Package storetest gives tests a fresh database of each backend: SQLite
-// in a temporary folder always, and PostgreSQL when MORRIS_TEST_POSTGRES
-// holds a DSN (`export MORRIS_TEST_POSTGRES=$(bash .ci/postgres.sh)`), each
-// test in a schema of its own, dropped afterwards. The packages above the
-// store run their suites on both with it.
-//
-// It also mounts the disks that misbehave (disks.go): a small one that
-// fills up (SmallDisk, Fill) and a slow one (SlowDisk); and Log (log.go),
-// a server's log that a test reads while the server writes it.
 package storetest
 
 import (
