@@ -1,8 +1,9 @@
 // The tests of this file keep the house as drawn (the issue 46 layout): the
 // import rules, read from go list, on the code that is built (a _test.go
-// file may import more for its set-up). They live at the root of the
-// module because they are about all of it and belong to no package's room;
-// go test ./... runs them with the rest.
+// file may import more for its set-up); and the doc.go maps, which name
+// every file of their package. They live at the root of the module
+// because they are about all of it and belong to no package's room; go
+// test ./... runs them with the rest.
 package morris
 
 import (
@@ -15,6 +16,7 @@ import (
 	"go/token"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -351,6 +353,120 @@ func TestImportRulesCatch(t *testing.T) {
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("rule %q on %q from %s: got %q, want %q", tt.rule, tt.imports, tt.from, got, tt.want)
+		}
+	}
+}
+
+// The doc.go maps. A package's doc.go maps its files under a heading
+// "Where things are:" (or "# Where things are"): the indented lines after
+// it, one entry a line (the name first: a file, a folder with its slash,
+// or a pattern such as static/js/pages/*.js), the lines indented further
+// continuing the entry above. The rules:
+//
+//   - every package of the module with two or more non-test .go files
+//     besides doc.go (on any system: room_unix.go and room_other.go both
+//     count) has a doc.go with a map; a package of one file has its
+//     comment in that file and needs none;
+//   - a map names every non-test .go file of its package but doc.go, as
+//     an entry or in an entry's text ("room_unix.go ... (room_other.go:
+//     ...)");
+//   - every entry, and every .go file a map names, is in the package's
+//     folder: a map does not keep a file that moved or was removed.
+
+const mapHeading = "Where things are"
+
+// docMap returns the lines of the map of a doc.go, and whether it has one.
+func docMap(file string) ([]string, bool, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		return nil, false, err
+	}
+	if f.Doc == nil {
+		return nil, false, nil
+	}
+	var lines []string
+	in := false
+	for _, line := range strings.Split(f.Doc.Text(), "\n") {
+		switch {
+		case !in:
+			in = line == mapHeading+":" || line == "# "+mapHeading
+		case strings.HasPrefix(line, "\t"):
+			lines = append(lines, line)
+		case line != "":
+			return lines, true, nil // the text after the map
+		}
+	}
+	return lines, in, nil
+}
+
+// TestDocMaps checks that every package's doc.go maps its files.
+func TestDocMaps(t *testing.T) {
+	pkgs := packages(t)
+	var mine []*listed
+	for _, p := range pkgs {
+		if p.inModule() {
+			mine = append(mine, p)
+		}
+	}
+	slices.SortFunc(mine, func(a, b *listed) int { return strings.Compare(a.ImportPath, b.ImportPath) })
+	for _, p := range mine {
+		name := rel(p.ImportPath)
+		entries, err := os.ReadDir(p.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string // the non-test .go files but doc.go
+		hasDoc := false
+		for _, e := range entries {
+			n := e.Name()
+			switch {
+			case e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go"):
+			case n == "doc.go":
+				hasDoc = true
+			default:
+				files = append(files, n)
+			}
+		}
+		if !hasDoc {
+			if len(files) > 1 {
+				t.Errorf("%s has %d files (%s) and no doc.go: a package of more than one file maps them in a doc.go, under %q",
+					name, len(files), strings.Join(files, ", "), mapHeading+":")
+			}
+			continue
+		}
+		lines, ok, err := docMap(filepath.Join(p.Dir, "doc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			if len(files) > 1 {
+				t.Errorf("%s/doc.go has no map: a package of %d files (%s) maps them under %q", name, len(files), strings.Join(files, ", "), mapHeading+":")
+			}
+			continue
+		}
+		named := map[string]bool{}
+		for _, line := range lines {
+			entry := ""
+			if len(line) > 1 && line[1] != ' ' && line[1] != '\t' { // an entry, not the rest of one
+				entry = strings.Fields(line)[0]
+				if m, err := filepath.Glob(filepath.Join(p.Dir, entry)); err != nil || len(m) == 0 {
+					t.Errorf("%s/doc.go: the map's entry %s is not in %s", name, entry, name)
+				}
+			}
+			for _, w := range strings.FieldsFunc(line, func(r rune) bool {
+				return !(r == '_' || r == '.' || r == '-' || r == '/' || r == '*' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+			}) {
+				w = strings.TrimRight(w, ".")
+				named[w] = true
+				if w != entry && strings.HasSuffix(w, ".go") && !strings.Contains(w, "/") && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == w }) {
+					t.Errorf("%s/doc.go: the map names %s, which is not in %s", name, w, name)
+				}
+			}
+		}
+		for _, f := range files {
+			if !named[f] {
+				t.Errorf("%s/doc.go: %s is missing from the map (%q): add a line that says what it holds", name, f, mapHeading)
+			}
 		}
 	}
 }
