@@ -11,26 +11,40 @@
 //
 // # Where things are
 //
-//	web.go                  Handler: the embedded files, types, caching, gzip
-//	static/index.html       the page: header, notices, main
-//	static/css/app.css      the look: colours (light and dark, WCAG AA), layouts, the board's SVG classes
-//	static/js/app.js        the router (#/..., or the path), the header, notices, window.morrisDebug
-//	static/js/api.js        session (token in localStorage), JSON calls, the account stream (NDJSON over
-//	                        fetch + ReadableStream), GameSocket (WebSocket, commands with ids, reconnection
-//	                        with exponential backoff and ?since=<last version>), cached boards/variants/rules
-//	static/js/board.js      Board: the SVG board from GET /api/boards; click, tap, drag and keyboard; captures chosen
-//	static/js/notation.js   position text, move text and rules strings read on the client
-//	static/js/record.js     a game record written on the client (the analysis board's export)
-//	static/js/ui.js         shared parts: names, the new-game form, MoveList with the replay buttons and keys
-//	static/js/dom.js        the DOM without a framework: h and s (HTML and SVG elements), clear, replace, isTyping,
-//	                        debounce, dates
-//	static/js/sound.js      optional WebAudio tones (off by default)
-//	static/js/i18n.js       t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
-//	static/js/pages/*.js    the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle
-//	static/i18n/en.json     every visible string; i18n/LANG.json the same keys in another language
-//	static/data/rules.json  the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill);
-//	                        data/rules.LANG.json the same prose in another language, the same facts
-//	static/img/logo.svg     the logo and icon
+//	web.go                        Handler: the embedded files, types, caching, gzip
+//	static/index.html             the page: header, notices, main
+//	static/css/app.css            the look: colours (light and dark, WCAG AA), layouts, the board's SVG classes
+//	static/js/app.js              the router (#/..., or the path), the header, notices, window.morrisDebug
+//	static/js/api.js              session (token in localStorage), JSON calls, the account stream (NDJSON over
+//	                              fetch + ReadableStream), GameSocket (WebSocket, commands with ids, reconnection
+//	                              with exponential backoff and ?since=<last version>), cached boards/variants/rules
+//	static/js/board.js            Board: the SVG board from GET /api/boards; click, tap, drag and keyboard; captures chosen
+//	static/js/notation.js         position text, move text and rules strings read on the client
+//	static/js/record.js           a game record written on the client (the analysis board's export)
+//	static/js/ui.js               shared parts: names, the new-game form, MoveList with the replay buttons and keys
+//	static/js/dom.js              the DOM without a framework: h and s (HTML and SVG elements), clear, replace, isTyping,
+//	                              debounce, dates
+//	static/js/review.js           the engine's review, one panel for the game page and the study board: the request,
+//	                              the progress, the evaluation graph, the summaries, the marked moves and their marks
+//	                              in the move list
+//	static/js/sound.js            optional WebAudio tones (off by default)
+//	static/js/i18n.js             t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
+//	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle;
+//	                              game.js is the wiring of game/ (the parts share one ctrl: the state and each other)
+//	static/js/game/state.js       what the page knows (the game, the position shown, the connection), whose turn
+//	static/js/game/socket.js      the WebSocket, reconnection, the server's events applied, commands (HTTP while down)
+//	static/js/game/board.js       the board (the position of now or of the replay) and the moves made on it
+//	static/js/game/premove.js     moves that wait: premoves (real-time games), confirmations (correspondence)
+//	static/js/game/clock.js       the clocks counted down, a correspondence deadline, when a win may be claimed
+//	static/js/game/players.js     the game's facts and the player cards (hand, flying, removals owed, clock)
+//	static/js/game/status.js      the status line and the passing messages
+//	static/js/game/controls.js    pass, offers and answers, resign, claim; the premove and confirmation bars
+//	static/js/game/result.js      after the game: the result, the links, the review
+//	static/js/game/chat.js        the chat
+//	static/i18n/en.json           every visible string; i18n/LANG.json the same keys in another language
+//	static/data/rules.json        the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill);
+//	                              data/rules.LANG.json the same prose in another language, the same facts
+//	static/img/logo.svg           the logo and icon
 //
 // # Languages
 //

@@ -2,9 +2,8 @@
 // controls and results, the form of a new game, the move list with its
 // replay buttons.
 
-import { h, replace, s as svg } from './dom.js';
+import { h, replace } from './dom.js';
 import { t, has } from './i18n.js';
-import { api } from './api.js';
 import { moveNumber } from './notation.js';
 
 export function variantName(id) {
@@ -231,96 +230,4 @@ export function errorText(err) {
   if (err.status === 0 && err.message === 'disconnected') return t('error.disconnected');
   if (err.status === 429) return t('error.tooMany');
   return err.message || String(err);
-}
-
-// The engine's review (the game page's and the study board's).
-const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
-
-// reviewDone returns the elements of a finished review: the evaluation
-// drawn along the moves (a point a position; a click calls onGo with it),
-// how long the engine looked, the summary of each side, and the marked
-// moves with the better ones (a click goes to where each was played).
-export function reviewDone(rv, { cursor, onGo }) {
-  const sum = ['white', 'black'].map((side) => {
-    const x = rv.summary[side];
-    return x ? h('li', { testid: 'review-summary-' + side },
-      t('review.summary', { side: sideName(side), inaccuracies: x.inaccuracies, mistakes: x.mistakes, blunders: x.blunders, loss: x.averageLoss })) : null;
-  });
-  const marked = rv.moves.filter((m) => m.mark);
-  return [
-    reviewGraph(rv, cursor, onGo),
-    h('p', { class: 'muted small' }, rv.depth ? t('review.limitsDepth', { n: rv.depth }) : t('review.limitsMs', { n: rv.movetimeMs })),
-    h('ul', { class: 'review-summary' }, sum),
-    marked.length ? h('ol', { class: 'review-list', testid: 'review-list' }, marked.map((m) => h('li', {
-      class: 'mark-' + m.mark, testid: 'review-item-' + m.ply, 'data-mark': m.mark, 'data-best': m.best, tabindex: '0',
-      onclick: () => onGo(m.ply),
-      onkeydown: (e) => { if (e.key === 'Enter') onGo(m.ply); },
-    }, t('review.item', { move: m.move + MARKS[m.mark], mark: t('review.mark.' + m.mark), best: m.best, played: m.playedText, score: m.scoreText }))))
-      : h('p', { class: 'muted', testid: 'review-clean' }, t('review.clean')),
-  ];
-}
-
-// reviewGraph draws the evaluation for white along the moves.
-function reviewGraph(rv, cursor, onGo) {
-  const W = 300;
-  const H = 90;
-  const n = rv.evals.length;
-  const x = (i) => (n > 1 ? (i * (W - 8)) / (n - 1) + 4 : W / 2);
-  const y = (v) => H / 2 - (v / 1000) * (H / 2 - 4);
-  const points = rv.evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-  return svg('svg', { class: 'review-graph', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('review.graph'), testid: 'review-graph', 'data-points': n },
-    svg('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'white-half' }),
-    svg('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }),
-    svg('polyline', { points, class: 'eval' }),
-    rv.evals.map((v, i) => {
-      const m = i > 0 ? rv.moves[i - 1] : null;
-      return svg('circle', {
-        cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: m && m.mark ? 3.5 : 2.2,
-        class: ['pt', m && m.mark ? 'mark-' + m.mark : '', i === cursor ? 'current' : ''].join(' ').trim(),
-        testid: 'review-point-' + i, 'data-eval': v, onclick: () => onGo(i),
-      }, svg('title', {}, i === 0 ? t('review.start') : `${m.move}${m.mark ? MARKS[m.mark] : ''} (${(v / 100).toFixed(2)})`));
-    }));
-}
-
-// markMoveList puts a finished review's marks on the moves of a move list.
-export function markMoveList(moveList, rv) {
-  for (const m of rv.moves) {
-    const b = moveList.list.querySelector(`[data-testid="move-${m.ply}"]`);
-    if (!b || b.dataset.mark === (m.mark || '')) continue;
-    b.dataset.mark = m.mark || '';
-    if (m.mark) b.append(h('span', { class: 'mark mark-' + m.mark, 'aria-label': t('review.mark.' + m.mark) }, MARKS[m.mark]));
-  }
-}
-
-// showCursor marks the graph's point of the position shown.
-export function showReviewCursor(root, cursor) {
-  const g = root.querySelector('[data-testid="review-graph"]');
-  if (g) for (const c of g.querySelectorAll('circle')) c.classList.toggle('current', c.dataset.testid === 'review-point-' + cursor);
-}
-
-// followReview takes the first answer about a review (a promise) and
-// reads the review again (GET url(rv)) each second while it waits or runs,
-// calling onChange with each answer ({error} on a failure). It returns a
-// function that stops it.
-export function followReview(first, url, onChange) {
-  let timer = 0;
-  let stopped = false;
-  const step = async (p) => {
-    let rv;
-    try {
-      rv = await p;
-    } catch (err) {
-      rv = { error: errorText(err) };
-    }
-    if (stopped) return;
-    onChange(rv);
-    if (rv && !rv.error && (rv.status === 'queued' || rv.status === 'running')) {
-      timer = setTimeout(() => step(api('GET', url(rv), undefined, { auth: false })), 1000);
-    }
-  };
-  step(first);
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
 }

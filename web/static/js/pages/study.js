@@ -16,7 +16,8 @@ import { t } from '../i18n.js';
 import { api, boards, variants, rulesText, ensureToken, position as fetchPosition } from '../api.js';
 import { Board, handStones } from '../board.js';
 import { parsePosition, parseMove, diagonalMills, boardOf, presetOf, writePosition, adjacentNames } from '../notation.js';
-import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName, reviewDone, markMoveList, followReview } from '../ui.js';
+import { MoveList, replayKeys, variantSelect, resultText, sideName, errorText, rulesName } from '../ui.js';
+import { ReviewPanel } from '../review.js';
 import { writeRecord } from '../record.js';
 import { play as playSound, moveKind } from '../sound.js';
 
@@ -57,12 +58,10 @@ export function mount(main, _params, app, query, gameId) {
   const engineOut = h('div', { class: 'engine-out', testid: 'engine-output', hidden: true });
   const explorerOut = h('section', { class: 'explorer', testid: 'explorer', 'aria-live': 'polite' });
   const explored = new Map(); // position text -> the explorer's answer
-  const reviewOut = h('section', { class: 'review panel-sub', testid: 'review', 'aria-live': 'polite' });
-  // The review of the moves on the board: null, or the server's answer
-  // with reviewFor, the start and moves it is of.
-  let rv = null;
+  // The review of the moves on the board: its rv is null, or the server's
+  // answer, with reviewFor, the start and moves it is of.
+  const review = new ReviewPanel({ moveList, onGo: (k) => go(k) });
   let reviewFor = '';
-  let stopReview = () => {};
   const engineToggle = h('input', { type: 'checkbox', testid: 'engine-toggle', onchange: () => { st.engineOn = engineToggle.checked; analyse(); } });
   const passBtn = h('button', { type: 'button', class: 'btn small primary', testid: 'pass', hidden: true, onclick: () => { const m = st.view.legal.find((x) => x.kind === 'pass'); if (m) play(m); } }, t('game.pass'));
   const hands = h('div', { class: 'hands', testid: 'study-hands' });
@@ -399,35 +398,18 @@ export function mount(main, _params, app, query, gameId) {
   function requestReview() {
     const body = st.start ? { position: st.start, moves: st.moves } : { rules: st.rules, moves: st.moves };
     reviewFor = reviewKey();
-    stopReview();
-    stopReview = followReview(api('POST', '/api/review', body, { auth: false }), (x) => '/api/review/' + x.id, (x) => {
+    review.follow(api('POST', '/api/review', body, { auth: false }), (x) => '/api/review/' + x.id, (x) => {
       if (!alive) return;
-      rv = x;
+      review.rv = x;
       renderReview();
     });
   }
 
   function renderReview() {
     if (st.tab !== 'analysis') return;
-    const current = rv && reviewFor === reviewKey();
-    const title = h('h2', {}, t('review.title'));
-    if (!current) {
-      replace(reviewOut, st.moves.length ? [title,
-        h('button', { type: 'button', class: 'btn small', testid: 'review-request', onclick: requestReview }, t('review.requestMoves'))] : []);
-      return;
-    }
-    if (rv.error) {
-      replace(reviewOut, title, h('p', { class: 'form-error', testid: 'review-error' }, rv.error));
-      return;
-    }
-    if (rv.status !== 'done') {
-      replace(reviewOut, title,
-        h('p', { class: 'muted' }, rv.status === 'queued' ? t('review.queued') : t('review.progress', { done: rv.done, total: rv.total })),
-        h('progress', { testid: 'review-progress', max: String(rv.total), value: String(rv.done), 'data-done': rv.done, 'data-total': rv.total }));
-      return;
-    }
-    replace(reviewOut, title, ...reviewDone(rv, { cursor: st.cursor, onGo: (k) => go(k) }));
-    markMoveList(moveList, rv);
+    const current = review.rv && reviewFor === reviewKey();
+    review.render(current ? review.rv : null, st.cursor, st.moves.length ? [
+      h('button', { type: 'button', class: 'btn small', testid: 'review-request', onclick: requestReview }, t('review.requestMoves'))] : null);
   }
 
   function renderEngine() {
@@ -513,7 +495,7 @@ export function mount(main, _params, app, query, gameId) {
       h('label', { class: 'check engine-toggle' }, engineToggle, h('span', {}, t('study.engine'))),
       engineOut,
       moveList.el,
-      reviewOut,
+      review.el,
       explorerOut);
     engineToggle.checked = st.engineOn;
     renderEngine();
@@ -840,12 +822,12 @@ export function mount(main, _params, app, query, gameId) {
     position: st.view ? st.view.position : null,
     legal: st.view && st.viewKey === key(st.cursor) ? st.view.legal.map((m) => m.text) : [],
     analysis: st.analysis,
-    review: rv && !rv.error ? { status: rv.status, done: rv.done, total: rv.total } : null,
+    review: review.rv && !review.rv.error ? { status: review.rv.status, done: review.rv.done, total: review.rv.total } : null,
   }));
 
   return () => {
     alive = false;
-    stopReview();
+    review.stop();
     offKeys();
     if (analysisCtl) analysisCtl.abort();
   };
