@@ -30,7 +30,8 @@
 //	static/js/sound.js            optional WebAudio tones (off by default)
 //	static/js/i18n.js             t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
 //	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle;
-//	                              game.js is the wiring of game/ (the parts share one ctrl: the state and each other)
+//	                              game.js and study.js are the wiring of game/ and study/ (the parts of a page share
+//	                              one ctrl: the state and each other)
 //	static/js/game/state.js       what the page knows (the game, the position shown, the connection), whose turn
 //	static/js/game/socket.js      the WebSocket, reconnection, the server's events applied, commands (HTTP while down)
 //	static/js/game/board.js       the board (the position of now or of the replay) and the moves made on it
@@ -41,6 +42,15 @@
 //	static/js/game/controls.js    pass, offers and answers, resign, claim; the premove and confirmation bars
 //	static/js/game/result.js      after the game: the result, the links, the review
 //	static/js/game/chat.js        the chat
+//	static/js/study/state.js      the study board's state: rules, start, moves, cursor, the view shown, the tab
+//	static/js/study/board.js      the moves played freely, stepped through, taken back; the positions' views; the hands
+//	static/js/study/tabs.js       the tabs, and the analysis tab (a new board of any preset)
+//	static/js/study/engine.js     the engine's analysis of the position shown, the endgame databases' values
+//	static/js/study/explorer.js   the opening explorer of the position shown
+//	static/js/study/review.js     the review of the moves on the board (in review.js's panel)
+//	static/js/study/setup.js      the set-up tab: the board as an editor, the check, the game and the link from it
+//	static/js/study/import.js     records imported (or a position text), a stored game loaded
+//	static/js/study/export.js     the record of the board, to copy or download
 //	static/i18n/en.json           every visible string; i18n/LANG.json the same keys in another language
 //	static/data/rules.json        the rules of every preset in plain English, in our own words (agreeing with docs/rules.md; TestRulesDataAgrees checks the facts against mill);
 //	                              data/rules.LANG.json the same prose in another language, the same facts

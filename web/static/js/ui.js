@@ -1,6 +1,6 @@
 // Pieces of the interface shared by the pages: names of variants, time
 // controls and results, the form of a new game, the move list with its
-// replay buttons.
+// replay buttons, a button that copies a field.
 
 import { h, replace } from './dom.js';
 import { t, has } from './i18n.js';
@@ -230,4 +230,22 @@ export function errorText(err) {
   if (err.status === 0 && err.message === 'disconnected') return t('error.disconnected');
   if (err.status === 429) return t('error.tooMany');
   return err.message || String(err);
+}
+
+// copyButton is a button that copies the text of field (an input or a
+// textarea) to the clipboard; where the clipboard is closed to the page,
+// the browser's copy of the selection.
+export function copyButton(testid, field, app) {
+  return h('button', {
+    type: 'button', class: 'btn small', testid,
+    onclick: async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(field.value);
+        app.notify(t('study.copied'));
+      } catch {
+        document.execCommand('copy');
+      }
+    },
+  }, t('study.copy'));
 }

@@ -1,0 +1,72 @@
+// The export tab: the record of what is on the board, written here (or a
+// stored game's, GET /api/game/ID/export, while unchanged), to copy or
+// download.
+
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { api, position as fetchPosition } from '../api.js';
+import { parsePosition, presetOf } from '../notation.js';
+import { errorText, copyButton } from '../ui.js';
+import { writeRecord } from '../record.js';
+import { key, body } from './state.js';
+
+export function studyExport(ctrl) {
+  const { st, app, views } = ctrl;
+
+  // recordText is the record text of what is on the board.
+  function recordText() {
+    const v = views.get(key(st, st.moves.length));
+    const src = st.source;
+    const fresh = !st.start;
+    const lot = ctrl.data.rules.presets[presetOf(st.rules)] && ctrl.data.rules.presets[presetOf(st.rules)].first === 'lot';
+    const result = v && v.status !== '*' ? v.status : (src.kind === 'import' && !src.changed ? src.result : '*');
+    return writeRecord({
+      event: src.kind === 'import' && src.tags.Event ? src.tags.Event : t('study.recordEvent'),
+      site: location.host,
+      white: src.kind === 'import' ? src.tags.White : undefined,
+      black: src.kind === 'import' ? src.tags.Black : undefined,
+      result,
+      termination: v && v.status !== '*' ? v.method : undefined,
+      rules: st.rules,
+      seed: fresh && lot ? 0 : undefined,
+      position: fresh ? undefined : st.start,
+      startPly: st.start ? parsePosition(st.start).ply : 0,
+      moves: st.moves,
+    });
+  }
+
+  async function renderTab() {
+    if (st.tab !== 'export') return;
+    const area = h('textarea', { rows: 12, readonly: true, testid: 'export-text', id: 'export-text', spellcheck: 'false' });
+    const download = h('a', { class: 'btn small', testid: 'export-download', download: 'morris.pgn', href: '#' }, t('study.download'));
+    const stored = st.source.kind === 'game' && !st.source.changed;
+    replace(ctrl.tabs.body,
+      h('p', { class: 'muted' }, stored ? t('study.exportStored') : t('study.exportBoard')),
+      h('label', { class: 'field' }, h('span', {}, t('study.record')), area),
+      h('div', { class: 'row' }, copyButton('export-copy', area, app), download));
+    let text;
+    if (stored) {
+      try {
+        text = await api('GET', `/api/game/${st.source.id}/export`, undefined, { auth: false, text: true });
+      } catch (err) {
+        text = recordText();
+        app.notify(errorText(err), 'error');
+      }
+    } else {
+      // The view of the last position tells the result.
+      if (!views.get(key(st, st.moves.length))) {
+        try {
+          views.set(key(st, st.moves.length), await fetchPosition(body(st, st.moves.length)));
+        } catch { /* written without a result */ }
+      }
+      text = recordText();
+    }
+    if (!ctrl.alive) return;
+    area.value = text;
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    download.href = url;
+    download.download = stored ? `morris-${st.source.id}.pgn` : 'morris-analysis.pgn';
+  }
+
+  return { renderTab };
+}
