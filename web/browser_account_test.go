@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // status sends a JSON request to the API and returns its status, whatever
@@ -98,4 +100,31 @@ func TestBrowserAccount(t *testing.T) {
 	if got := s.status(t, "GET", "/api/user/ann", "", nil); got != 404 {
 		t.Errorf("the deleted account's page: got %d, want 404", got)
 	}
+}
+
+func TestBrowserSignUp(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 45*time.Second)
+	p := b.newPage("signup")
+	p.open("/signup")
+	p.waitVisible("signup-form")
+	p.fill("signup-name", "ada")
+	p.fill("signup-password", "lovelace")
+	p.fill("signup-email", "ada@example.org")
+	p.click("signup-submit")
+	p.waitJS("nav-me for ada", `(() => { const me = document.querySelector('[data-testid="nav-me"]'); return !!me && me.dataset.name === 'ada' && me.textContent.includes('ada'); })()`)
+	p.waitState("the lobby after signing up", func(s debugState) bool { return s.Page == "home" })
+	if eval[bool](p, `!!document.querySelector('[data-testid="nav-signup"]')`) {
+		b.fatalf("the header still offers to sign up after signing up")
+	}
+	// The account is real: the token in the page works on the API.
+	tok := eval[string](p, `JSON.parse(localStorage.getItem('morris.session')).token`)
+	var me struct{ Name string }
+	s.call(t, "GET", "/api/account", tok, nil, &me)
+	if me.Name != "ada" {
+		t.Fatalf("GET /api/account with the page's token: got %q, want ada", me.Name)
+	}
+	// The session survives a reload.
+	p.run("reload", chromedp.Reload())
+	p.waitJS("nav-me after a reload", `(() => { const me = document.querySelector('[data-testid="nav-me"]'); return !!me && me.dataset.name === 'ada'; })()`)
 }

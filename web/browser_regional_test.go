@@ -283,3 +283,122 @@ func TestBrowserDaSanQi(t *testing.T) {
 	}
 	t.Logf("game %d: %d plies of da san qi by clicks, %d marks, %s by %s", id, len(moves), marks, g.Outcome(), g.Method())
 }
+
+// TestBrowserShah: Shah by clicks between two players: the 24 placements
+// (no mills: each side takes the first legal point, corners and
+// midpoints alternate), the removal at the end of placing by a click on
+// the piece, and the pass of the side whose pieces all stand away from
+// the one empty point, by the pass button; then the remover's slide into
+// the hole.
+func TestBrowserShah(t *testing.T) {
+	start := time.Now()
+	s := startSite(t)
+	tok := map[string]string{"white": s.account(t, "ann", "annpass1"), "black": s.account(t, "bob", "bobpass1")}
+	id := s.gameBetween(t, tok["white"], "bob", tok["black"], map[string]any{"variant": "shah"})
+	b := newBrowser(t, s, 60*time.Second)
+	ann := b.newPage("ann")
+	bob := b.newPage("bob")
+	ann.signIn("ann", "annpass1")
+	bob.signIn("bob", "bobpass1")
+	players := map[string]*page{"white": ann, "black": bob}
+	for _, p := range players {
+		p.openGame(id)
+		p.waitJS("the variant shown", `document.querySelector('[data-testid="game-variant"]').dataset.variant === 'shah'`)
+	}
+
+	var moves []string
+	turn := func() (*page, debugState) {
+		t.Helper()
+		g := s.game(t, id)
+		p := players[g.State.ToMove]
+		return p, p.waitMyTurn()
+	}
+	// Placing.
+	for {
+		p, st := turn()
+		if st.Status != "active" {
+			b.fatalf("the game ended while placing: %s by %s", st.Result, st.Method)
+		}
+		if strings.HasPrefix(st.Legal[0], "x") {
+			break
+		}
+		m := st.Legal[0]
+		p.playMove(m)
+		moves = append(moves, m)
+		if len(moves) > 24 {
+			b.fatalf("still placing after 24 moves: %v", moves)
+		}
+	}
+	if len(moves) != 24 {
+		b.fatalf("the removal came after %d placements, want 24", len(moves))
+	}
+
+	// The removal: every legal move takes a piece; the page says so and
+	// marks the pieces that may go.
+	remover, st := turn()
+	remover.waitJS("the status asks for a removal", `document.querySelector('[data-testid="status"]').textContent.includes('choose a piece to remove')`)
+	for _, m := range st.Legal {
+		if !strings.HasPrefix(m, "x") {
+			b.fatalf("a move that is not a removal at the removal turn: %v", st.Legal)
+		}
+	}
+	if n := eval[int](remover, `document.querySelectorAll('[data-testid="board-svg"] .capturable').length`); n != len(st.Legal) {
+		b.fatalf("%d pieces marked capturable, %d removals legal", n, len(st.Legal))
+	}
+	g := s.game(t, id)
+	v := s.position(t, g.State.Position, nil)
+	var removal string
+	for _, m := range v.Legal {
+		if m.Kind != "remove" {
+			b.fatalf("the server's legal moves at the removal: %+v", v.Legal)
+		}
+		if after := s.position(t, g.State.Position, []string{m.Text}); len(after.Legal) == 1 && after.Legal[0].Kind == "pass" {
+			removal = m.Text
+			break
+		}
+	}
+	if removal == "" {
+		// Every removal leaves the other side a slide: no pass to test.
+		b.fatalf("no removal after these placements leaves a pass: %v", v.Legal)
+	}
+	remover.playMove(removal)
+	moves = append(moves, removal)
+
+	// The other side can only pass: the pass button.
+	passer, st := turn()
+	if passer == remover || !slices.Equal(st.Legal, []string{"pass"}) {
+		b.fatalf("after the removal: page %s with legal %v; want the other player with [pass]", passer.name, st.Legal)
+	}
+	passer.waitVisible("pass")
+	passer.waitJS("the status says to pass", `document.querySelector('[data-testid="status"]').textContent.includes('You cannot move: pass')`)
+	if n := eval[int](passer, `document.querySelectorAll('[data-testid="board-svg"] .is-target, [data-testid="board-svg"] .movable').length`); n != 0 {
+		b.fatalf("the board offers %d points to a side that must pass", n)
+	}
+	if eval[bool](remover, existsJS("pass")) {
+		b.fatalf("the side not to move has a pass button")
+	}
+	passer.playMove("pass")
+	moves = append(moves, "pass")
+
+	// The remover slides into the hole by clicks.
+	remover2, st := turn()
+	if remover2 != remover {
+		b.fatalf("after the pass %s is to move, want %s", remover2.name, remover.name)
+	}
+	if remover.waitVisible("status"); eval[bool](remover, existsJS("pass")) {
+		b.fatalf("a pass button when a slide is legal")
+	}
+	m := chooseMove(st.Legal)
+	remover.playMove(m)
+	moves = append(moves, m)
+
+	g = s.game(t, id)
+	if !slices.Equal(g.State.Moves, moves) {
+		b.fatalf("the server has %v, the pages played %v", g.State.Moves, moves)
+	}
+	for _, p := range players {
+		p.waitMoves(moves)
+		checkBoard(b, p, s, g.Start, moves)
+	}
+	t.Logf("game %d: %d Shah plies by clicks (removal %s, a pass) in %v", id, len(moves), removal, time.Since(start).Round(time.Millisecond))
+}

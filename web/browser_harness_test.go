@@ -14,9 +14,9 @@ package web_test
 // page of the test and names it in the message; any console error or
 // uncaught exception in a page fails the test.
 //
-// go test ./web -run BrowserScreenshots -screenshots writes the README's
-// screenshots to docs/screenshots (MORRIS_SCREENSHOTS=DIR: to DIR, which
-// when relative is from web/).
+// This file is the harness: the server (site), the browser and its pages,
+// moves by clicks, games made through the API; the browser_*_test.go files
+// hold the scenarios, a file a feature.
 
 import (
 	"bytes"
@@ -26,14 +26,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,19 +39,14 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 
-	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/auth"
 	"github.com/morrisgame/morris/internal/server/httpapi"
 	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
-	"github.com/morrisgame/morris/puzzle"
 	"github.com/morrisgame/morris/web"
 )
-
-var screenshotsFlag = flag.Bool("screenshots", false, "TestBrowserScreenshots: write the README's screenshots to ../docs/screenshots")
 
 const (
 	// stepTimeout bounds one browser action or one wait.
@@ -919,297 +912,6 @@ func (p *page) checkResultShown(result string) {
 	}
 }
 
-// ---- the scenarios ----
-
-func TestBrowserSignUp(t *testing.T) {
-	s := startSite(t)
-	b := newBrowser(t, s, 45*time.Second)
-	p := b.newPage("signup")
-	p.open("/signup")
-	p.waitVisible("signup-form")
-	p.fill("signup-name", "ada")
-	p.fill("signup-password", "lovelace")
-	p.fill("signup-email", "ada@example.org")
-	p.click("signup-submit")
-	p.waitJS("nav-me for ada", `(() => { const me = document.querySelector('[data-testid="nav-me"]'); return !!me && me.dataset.name === 'ada' && me.textContent.includes('ada'); })()`)
-	p.waitState("the lobby after signing up", func(s debugState) bool { return s.Page == "home" })
-	if eval[bool](p, `!!document.querySelector('[data-testid="nav-signup"]')`) {
-		b.fatalf("the header still offers to sign up after signing up")
-	}
-	// The account is real: the token in the page works on the API.
-	tok := eval[string](p, `JSON.parse(localStorage.getItem('morris.session')).token`)
-	var me struct{ Name string }
-	s.call(t, "GET", "/api/account", tok, nil, &me)
-	if me.Name != "ada" {
-		t.Fatalf("GET /api/account with the page's token: got %q, want ada", me.Name)
-	}
-	// The session survives a reload.
-	p.run("reload", chromedp.Reload())
-	p.waitJS("nav-me after a reload", `(() => { const me = document.querySelector('[data-testid="nav-me"]'); return !!me && me.dataset.name === 'ada'; })()`)
-}
-
-// TestBrowserEngineGame: a guest starts a game against the engine from
-// /play and plays it by clicks to its end (resigning after maxPlies), and
-// the page and the server agree on it. The engine plays at random at level
-// 1, so it may end a game in the placing phase (a blockade at the last
-// placement, however the clicks choose): such a game is followed by
-// another through the page's "play again" link, up to maxGames, until one
-// has slides by clicks.
-func TestBrowserEngineGame(t *testing.T) {
-	start := time.Now()
-	s := startSite(t)
-	b := newBrowser(t, s, 110*time.Second)
-	p := b.newPage("engine")
-	p.open("/play")
-	const maxGames = 4
-	for game := 1; ; game++ {
-		n, g := playEngineGame(t, s, p)
-		t.Logf("game %d: %d plies (%d placements, %d slides and flights, %d captures by clicks), %s by %s, in %v",
-			g.ID, len(g.State.Moves), n.placements, n.slides, n.captures, g.State.Result, g.State.Method, time.Since(start).Round(time.Millisecond))
-		// A win by material (white is the clicks' side) needs captures.
-		if n.captures == 0 && g.State.Result == "1-0" && g.State.Method == "material" {
-			t.Errorf("game %d: won by material with no capture by clicks", g.ID)
-		}
-		if n.slides > 0 {
-			return
-		}
-		if game == maxGames {
-			t.Fatalf("%d games against the engine ended with no slide by clicks: want one that reaches the moving phase", maxGames)
-		}
-		p.click("play-again")
-	}
-}
-
-// playEngineGame starts a game against the engine from the /play form
-// (which the page shows), plays it by clicks to its end, and checks that
-// the page and the server agree on it.
-func playEngineGame(t *testing.T, s *site, p *page) (clickCounts, apiGame) {
-	t.Helper()
-	b := p.b
-	p.waitVisible("engine-form")
-	p.choose("engine-variant", "nine-mens-morris")
-	p.choose("engine-level", "1")
-	p.choose("engine-control", "none")
-	p.choose("engine-color", "white")
-	p.click("engine-submit")
-	st := p.waitState("the new game", func(s debugState) bool { return gameLoaded(s) && s.Status == "active" })
-	if st.MySide != "white" {
-		b.fatalf("got side %q, want white", st.MySide)
-	}
-	id := st.ID
-	p.waitJS("the guest's name in the header", `!!document.querySelector('[data-testid="nav-me"]')`)
-
-	const maxPlies = 240
-	n := p.playEngine(maxPlies)
-	if st, _ := p.state(); st.Status == "active" {
-		t.Logf("no end after %d plies: resigning", st.Ply)
-		p.waitMyTurn()
-		p.resign()
-	}
-	st = p.waitState("the end", func(s debugState) bool { return s.ID == id && s.Status == "finished" })
-	g := s.game(t, id)
-	if g.State.Status != "finished" || !slices.Equal(st.Moves, g.State.Moves) || st.Result != g.State.Result {
-		b.fatalf("the page ended with %s %v; the server has %s %s %v", st.Result, st.Moves, g.State.Status, g.State.Result, g.State.Moves)
-	}
-	p.checkResultShown(g.State.Result)
-	p.waitVisible("play-again")
-	return n, g
-}
-
-// TestBrowserTwoPlayers: ann challenges bob from the lobby, bob accepts in
-// his lobby, they play by clicks, each seeing the other's moves, while a
-// third browser that is not signed in watches from the lobby's list of
-// games; ann's connection drops while bob moves, bob's page is reloaded
-// while ann moves, and nothing is lost; bob resigns through the UI.
-func TestBrowserTwoPlayers(t *testing.T) {
-	start := time.Now()
-	s := startSite(t)
-	s.account(t, "ann", "annpass1")
-	s.account(t, "bob", "bobpass1")
-	b := newBrowser(t, s, 100*time.Second)
-	ann := b.newPage("ann")
-	bob := b.newPage("bob")
-	watcher := b.newPage("watcher")
-	ann.signIn("ann", "annpass1")
-	bob.signIn("bob", "bobpass1")
-
-	// The challenge, from ann's lobby.
-	ann.click("tab-challenge")
-	ann.waitVisible("challenge-form")
-	ann.fill("challenge-user", "bob")
-	ann.choose("challenge-variant", "nine-mens-morris")
-	ann.choose("challenge-control", "none")
-	ann.choose("challenge-color", "white")
-	ann.click("challenge-submit")
-	ann.waitJS("the challenge listed as sent", `!!document.querySelector('[data-testid^="challenge-"][data-direction="out"]')`)
-
-	// Bob sees it come in (the account stream) and accepts.
-	bob.waitJS("the challenge listed as received", `!!document.querySelector('[data-testid^="challenge-accept-"]')`)
-	cid := eval[string](bob, `document.querySelector('[data-testid^="challenge-"][data-direction="in"]').dataset.id`)
-	bob.click("challenge-accept-" + cid)
-	bs := bob.waitState("bob's game page", func(s debugState) bool { return gameLoaded(s) && s.Status == "active" })
-	id := bs.ID
-	// Ann is taken to the game when bob accepts.
-	as := ann.waitState("ann taken to the game", func(s debugState) bool { return gameLoaded(s) && s.ID == id && s.Status == "active" })
-	if as.MySide != "white" || bs.MySide != "black" {
-		b.fatalf("sides: ann %q, bob %q; want white and black", as.MySide, bs.MySide)
-	}
-
-	// The watcher finds the game in the lobby's games in progress.
-	watcher.open("/")
-	watcher.waitVisible(fmt.Sprintf("active-game-%d", id))
-	watcher.click(fmt.Sprintf("active-game-%d", id))
-	ws := watcher.waitState("the watcher on the game", func(s debugState) bool { return gameLoaded(s) && s.ID == id && s.Connection == "open" })
-	if ws.MySide != "" {
-		b.fatalf("the watcher has side %q, want none", ws.MySide)
-	}
-	watcher.waitVisible("spectating")
-	if eval[bool](watcher, `!!document.querySelector('[data-testid="resign"]') || !!document.querySelector('[data-testid="point-a1"].is-target')`) {
-		b.fatalf("the watcher is offered moves or a resign button")
-	}
-
-	players := map[string]*page{"white": ann, "black": bob}
-	var moves []string
-	// move plays one ply by clicks for the side to move and waits until
-	// all three pages show it and the server has it.
-	move := func() {
-		t.Helper()
-		g := s.game(t, id)
-		p := players[g.State.ToMove]
-		st := p.waitMyTurn()
-		m := chooseMove(st.Legal)
-		p.playMove(m)
-		moves = append(moves, m)
-		for _, q := range []*page{ann, bob, watcher} {
-			q.waitMoves(moves)
-		}
-		if g := s.game(t, id); !slices.Equal(g.State.Moves, moves) {
-			b.fatalf("the server has %v, the pages %v", g.State.Moves, moves)
-		}
-	}
-	for range 6 {
-		move()
-	}
-
-	// Ann's connection drops (and the watcher's) just after her move;
-	// bob moves before they are back (the client waits at least 375 ms
-	// before it reconnects). They come back with ?since and get the move.
-	move() // ann's
-	ann.run("drop the connection", chromedp.Evaluate[chromedp.Void](`window.morrisDebug.dropConnection()`))
-	watcher.run("drop the connection", chromedp.Evaluate[chromedp.Void](`window.morrisDebug.dropConnection()`))
-	st := bob.waitMyTurn()
-	m := chooseMove(st.Legal)
-	bob.playMove(m)
-	moves = append(moves, m)
-	if st, _ := ann.state(); st.Connection == "open" || slices.Equal(st.Moves, moves) {
-		t.Logf("ann was back (%s, %d moves) before bob's move: the drop did not span it", st.Connection, len(st.Moves))
-	}
-	for _, q := range []*page{ann, watcher} {
-		q.waitState("reconnected with every move", func(s debugState) bool {
-			return s.Connection == "open" && slices.Equal(s.Moves, moves)
-		})
-	}
-	if g := s.game(t, id); !slices.Equal(g.State.Moves, moves) {
-		b.fatalf("the server has %v, the pages %v", g.State.Moves, moves)
-	}
-
-	// Bob's page is reloaded while ann moves.
-	st = ann.waitMyTurn()
-	m = chooseMove(st.Legal)
-	bob.run("reload", chromedp.Evaluate[chromedp.Void](`location.reload()`))
-	ann.playMove(m)
-	moves = append(moves, m)
-	bob.waitState("bob back after a reload", func(s debugState) bool {
-		return s.Page == "game" && s.Connection == "open" && s.MySide == "black" && slices.Equal(s.Moves, moves)
-	})
-	watcher.waitMoves(moves)
-
-	// Bob's connection drops on his turn and he moves at once, before it
-	// is back (the page sends the move over HTTP meanwhile).
-	st = bob.waitMyTurn()
-	m = chooseMove(st.Legal)
-	bob.run("drop the connection", chromedp.Evaluate[chromedp.Void](`window.morrisDebug.dropConnection()`))
-	bob.waitState("bob's page reconnecting", func(s debugState) bool { return s.Connection != "open" })
-	bob.clickMove(m)
-	if st, _ := bob.state(); st.Connection == "open" {
-		t.Logf("bob was back before his last click: his move may have gone on the socket")
-	}
-	bob.waitPlayed(m, len(moves))
-	moves = append(moves, m)
-	for _, q := range []*page{ann, bob, watcher} {
-		q.waitState("every move after bob's drop", func(s debugState) bool {
-			return s.Connection == "open" && slices.Equal(s.Moves, moves)
-		})
-	}
-
-	// A few more moves after all that, then bob resigns on his turn.
-	for range 3 {
-		move()
-	}
-	bob.waitMyTurn()
-	bob.resign()
-	g := s.game(t, id)
-	if g.State.Status != "finished" || g.State.Result != "1-0" || g.State.Method != "resignation" {
-		b.fatalf("after bob resigned the server has %s %s by %s, want finished 1-0 by resignation", g.State.Status, g.State.Result, g.State.Method)
-	}
-	for _, q := range []*page{ann, bob, watcher} {
-		st := q.waitState("the end", func(s debugState) bool { return s.Status == "finished" })
-		if st.Result != "1-0" || st.Method != "resignation" || !slices.Equal(st.Moves, g.State.Moves) {
-			b.fatalf("page %s ended with %s by %s after %v; the server has 1-0 by resignation after %v", q.name, st.Result, st.Method, st.Moves, g.State.Moves)
-		}
-		q.checkResultShown("1-0")
-	}
-
-	// The watcher replays the game: the start is empty, the end is the
-	// final position.
-	watcher.click("replay-first")
-	watcher.waitState("the start shown", func(s debugState) bool { return s.Cursor == 0 })
-	checkBoard(b, watcher, s, g.Start, nil)
-	watcher.click("replay-last")
-	watcher.waitState("the end shown", func(s debugState) bool { return s.Cursor == len(moves) })
-	checkBoard(b, watcher, s, g.Start, moves)
-	t.Logf("game %d: %d plies by clicks between two browsers, watched from a third, in %v", id, len(moves), time.Since(start).Round(time.Millisecond))
-}
-
-// TestBrowserSeek: an open seek posted from one lobby and joined from
-// another; both players land on the game with their sides.
-func TestBrowserSeek(t *testing.T) {
-	s := startSite(t)
-	s.account(t, "gus", "guspass1")
-	s.account(t, "hal", "halpass1")
-	b := newBrowser(t, s, 45*time.Second)
-	gus := b.newPage("gus")
-	hal := b.newPage("hal")
-	gus.signIn("gus", "guspass1")
-	gus.click("tab-seek")
-	gus.waitVisible("seek-form")
-	gus.choose("seek-variant", "lasker")
-	gus.choose("seek-control", "days")
-	gus.choose("seek-color", "black")
-	gus.click("seek-submit")
-	gus.waitJS("gus's seek listed with a cancel button", `!!document.querySelector('[data-testid^="seek-cancel-"]')`)
-	hal.signIn("hal", "halpass1")
-	hal.waitJS("gus's seek in hal's lobby", `!!document.querySelector('[data-testid^="seek-accept-"]')`)
-	id := eval[string](hal, `document.querySelector('[data-testid^="seek-accept-"]').closest('[data-id]').dataset.id`)
-	hal.click("seek-accept-" + id)
-	hs := hal.waitState("hal's game", func(s debugState) bool { return gameLoaded(s) })
-	gs := gus.waitState("gus taken to the game", func(s debugState) bool { return gameLoaded(s) && s.ID == hs.ID })
-	if gs.MySide != "black" || hs.MySide != "white" {
-		b.fatalf("sides: gus %q, hal %q; want black and white", gs.MySide, hs.MySide)
-	}
-	for _, p := range []*page{gus, hal} {
-		p.waitJS("the variant shown", `document.querySelector('[data-testid="game-variant"]').dataset.variant === 'lasker'`)
-	}
-	// Lasker: hal (white) may place or slide from the first move; one
-	// move each by clicks.
-	hal.playMove(chooseMove(hal.waitMyTurn().Legal))
-	gus.playMove(chooseMove(gus.waitMyTurn().Legal))
-	g := s.game(t, hs.ID)
-	for _, p := range []*page{gus, hal} {
-		p.waitMoves(g.State.Moves)
-	}
-}
-
 // checkBoard checks that the page's board shows the position after moves
 // from start, as the server computes it.
 func checkBoard(b *browser, p *page, s *site, start string, moves []string) {
@@ -1236,335 +938,145 @@ func checkBoard(b *browser, p *page, s *site, start string, moves []string) {
 	}
 }
 
-// TestBrowserReplay: a finished game replayed move by move on its page
-// with the replay buttons, the move list and the keys; at every step the
-// board shows the position the server computes.
-func TestBrowserReplay(t *testing.T) {
-	s := startSite(t)
-	white := s.account(t, "cleo", "cleopass")
-	black := s.account(t, "dan", "danpass1")
-	g := s.finishedGame(t, white, black, "dan", 40)
-	moves := g.State.Moves
-	if g.State.Status != "finished" || len(moves) < 20 {
-		t.Fatalf("the game to replay: %s after %d moves", g.State.Status, len(moves))
-	}
+// ---- games between players ----
 
-	b := newBrowser(t, s, 60*time.Second)
-	p := b.newPage("replay")
-	p.open(fmt.Sprintf("/game/%d", g.ID))
-	st := p.waitState("the finished game", func(s debugState) bool { return gameLoaded(s) && s.Status == "finished" && len(s.Moves) == len(moves) })
-	if st.Cursor != len(moves) || !slices.Equal(st.Moves, moves) {
-		b.fatalf("opened at cursor %d with %v; want the end of %v", st.Cursor, st.Moves, moves)
-	}
-	p.checkResultShown(g.State.Result)
-	checkBoard(b, p, s, g.Start, moves)
+// gameBetween makes a game between two users through the API: a challenge
+// from white (whiteTok) to blackName, with body's settings and white's
+// colour, accepted by blackTok. It returns the game's id.
+func (s *site) gameBetween(t *testing.T, whiteTok, blackName, blackTok string, body map[string]any) int {
+	t.Helper()
+	body["color"] = "white"
+	var c struct{ ID int }
+	s.call(t, "POST", "/api/challenge/"+blackName, whiteTok, body, &c)
+	var acc struct{ Game int }
+	s.call(t, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), blackTok, nil, &acc)
+	return acc.Game
+}
 
-	at := func(k int) {
-		t.Helper()
-		p.waitState(fmt.Sprintf("cursor %d", k), func(s debugState) bool { return s.Cursor == k })
-		checkBoard(b, p, s, g.Start, moves[:k])
-		// The move list marks the move shown.
-		if k > 0 {
-			p.waitJS(fmt.Sprintf("move-%d current", k-1), fmt.Sprintf(`document.querySelector('[data-testid="move-%d"]').classList.contains('current')`, k-1))
+// fullGame is GET /api/game/ID with the offers, the chat and the clocks.
+type fullGame struct {
+	Variant string `json:"variant"`
+	State   struct {
+		Moves  []string `json:"moves"`
+		ToMove string   `json:"toMove"`
+		Status string   `json:"status"`
+		Result string   `json:"result"`
+		Method string   `json:"method"`
+		Offers []struct {
+			Kind string `json:"kind"`
+			By   string `json:"by"`
+		} `json:"offers"`
+		Clocks *struct {
+			WhiteMs int64  `json:"whiteMs"`
+			BlackMs int64  `json:"blackMs"`
+			Running string `json:"running"`
+		} `json:"clocks"`
+	} `json:"state"`
+	Chat []struct {
+		User string `json:"user"`
+		Text string `json:"text"`
+	} `json:"chat"`
+}
+
+func (s *site) fullGame(t *testing.T, id int) fullGame {
+	t.Helper()
+	var g fullGame
+	s.call(t, "GET", fmt.Sprintf("/api/game/%d", id), "", nil, &g)
+	return g
+}
+
+// playAPI plays one move for the side to move through the API (chooseMove
+// over the server's legal moves) and returns it.
+func (s *site) playAPI(t *testing.T, id int, tokens map[string]string) string {
+	t.Helper()
+	g := s.game(t, id)
+	v := s.position(t, g.State.Position, nil)
+	var texts []string
+	for _, m := range v.Legal {
+		texts = append(texts, m.Text)
+	}
+	m := chooseMove(texts)
+	s.call(t, "POST", fmt.Sprintf("/api/game/%d/move", id), tokens[g.State.ToMove], map[string]any{"move": m, "ply": len(g.State.Moves)}, nil)
+	return m
+}
+
+// waitGame waits until the server's game satisfies ok (a click's command
+// may still be on its way when the page's click returns).
+func (s *site) waitGame(b *browser, id int, what string, ok func(g apiGame) bool) apiGame {
+	b.t.Helper()
+	d := time.Now().Add(stepTimeout)
+	for {
+		g := s.game(b.t, id)
+		if ok(g) {
+			return g
 		}
-	}
-	p.click("replay-first")
-	at(0)
-	if w, bl := p.pieces(); len(w)+len(bl) != 0 {
-		b.fatalf("the start has pieces: white %v, black %v", w, bl)
-	}
-	for k := 1; k <= len(moves); k++ {
-		p.click("replay-next")
-		at(k)
-	}
-	for k := len(moves) - 1; k >= len(moves)-5; k-- {
-		p.click("replay-prev")
-		at(k)
-	}
-	// A click on a move shows the position after it.
-	p.click("move-9")
-	at(10)
-	// The keys: Home, the arrows, End (the focus off the board).
-	p.run("blur", chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur && document.activeElement.blur()`))
-	p.run("Home", chromedp.KeyEvent(kb.Home))
-	at(0)
-	p.run("ArrowRight", chromedp.KeyEvent(kb.ArrowRight))
-	at(1)
-	p.run("End", chromedp.KeyEvent(kb.End))
-	at(len(moves))
-	if eval[bool](p, `document.querySelector('[data-testid="replay-next"]').disabled !== true`) {
-		b.fatalf("replay-next is enabled at the end")
+		if time.Now().After(d) {
+			b.fatalf("the server's game %d: timed out waiting for %s; it has %s %s %v", id, what, g.State.Status, g.State.Result, g.State.Moves)
+		}
+		time.Sleep(40 * time.Millisecond)
 	}
 }
 
-// TestBrowserStudyAndRules: a record imported on the study page, stepped
-// through, analysed by the engine; and every preset's rules page draws its
-// board with the board's points.
-func TestBrowserStudyAndRules(t *testing.T) {
-	s := startSite(t)
-	white := s.account(t, "eve", "evepass1")
-	black := s.account(t, "fay", "faypass1")
-	g := s.finishedGame(t, white, black, "fay", 24)
-	var record string
-	s.call(t, "GET", fmt.Sprintf("/api/game/%d/export", g.ID), "", nil, &record)
-
-	b := newBrowser(t, s, 80*time.Second)
-	p := b.newPage("study")
-	p.open("/study")
-	p.waitVisible("study-page")
-	p.waitState("the study board", func(s debugState) bool { return s.Page == "study" && s.Status == "active" && len(s.Legal) > 0 })
-	p.click("tab-import")
-	p.waitVisible("import-form")
-	p.choose("import-text", record)
-	p.click("import-submit")
-	st := p.waitState("the record loaded", func(s debugState) bool { return slices.Equal(s.Moves, g.State.Moves) && s.Status != "loading" })
-	if st.Cursor != 0 || !strings.HasPrefix(st.Rules, "nine-mens-morris") {
-		b.fatalf("imported: cursor %d, rules %q; want 0 and nine-mens-morris", st.Cursor, st.Rules)
-	}
-	p.waitJS("the study's info names the players", `(() => { const el = document.querySelector('[data-testid="study-info"]'); return !!el && el.textContent.includes('eve') && el.textContent.includes('fay'); })()`)
-	checkBoard(b, p, s, g.Start, nil)
-	p.click("replay-last")
-	p.waitState("the end of the record", func(s debugState) bool { return s.Cursor == len(g.State.Moves) && s.Position != "" })
-	checkBoard(b, p, s, g.Start, g.State.Moves)
-	// Back in the middle, with the engine on.
-	mid := 12
-	p.click(fmt.Sprintf("move-%d", mid-1))
-	p.waitState("the middle", func(s debugState) bool { return s.Cursor == mid })
-	checkBoard(b, p, s, g.Start, g.State.Moves[:mid])
-	p.click("engine-toggle")
-	st = p.waitState("the engine's analysis", func(s debugState) bool {
-		return s.Analysis != nil && (s.Analysis.Best != "" || s.Analysis.Error != "")
-	})
-	if st.Analysis.Error != "" || !slices.Contains(st.Legal, st.Analysis.Best) {
-		b.fatalf("analysis: best %q (error %q); want one of %v", st.Analysis.Best, st.Analysis.Error, st.Legal)
-	}
-	p.waitVisible("engine-score")
-	p.waitJS("the best move shown", fmt.Sprintf(`document.querySelector('[data-testid="engine-best"]').textContent === %q`, st.Analysis.Best))
-	// A move played on the analysis board from there.
-	m := chooseMove(st.Legal)
-	before := p.waitState("the study board's legal moves", func(s debugState) bool { return len(s.Legal) > 0 })
-	from, to, caps, _ := clicksOf(m)
-	if from != "" {
-		p.click("point-" + from)
-	}
-	p.click("point-" + to)
-	for _, c := range caps {
-		p.click("point-" + c)
-	}
-	st = p.waitState("the move on the analysis board", func(s debugState) bool { return s.Cursor == before.Cursor+1 && len(s.Moves) == before.Cursor+1 })
-	if st.Moves[mid] != m {
-		b.fatalf("played %s on the analysis board, got %v", m, st.Moves)
-	}
-
-	// Every preset's rules page draws its board.
-	var variants []struct{ ID, Board string }
-	s.call(t, "GET", "/api/variants", "", nil, &variants)
-	boards := s.boards(t)
-	p.open("/rules")
-	for _, v := range variants {
-		p.waitJS("the card of "+v.ID, fmt.Sprintf(`(() => { const c = document.querySelector('[data-testid="rules-card-%s"]'); return !!c && c.querySelectorAll('[data-point]').length === %d; })()`, v.ID, len(boards[v.Board].Points)))
-	}
-	for _, v := range variants {
-		p.open("/rules/" + v.ID)
-		n := len(boards[v.Board].Points)
-		p.waitJS(v.ID+"'s board", fmt.Sprintf(`(() => { const r = document.querySelector('[data-testid="rules-page"][data-variant=%q]'); if (!r) return false;
-			const svg = r.querySelector('[data-testid="board-svg"]'); const b = r.querySelector('[data-testid="board"]');
-			return !!svg && !!b && b.dataset.board === %q && svg.querySelectorAll('[data-point]').length === %d
-				&& !!r.querySelector('[data-testid="rules-title"]') && r.querySelector('[data-testid="rules-text"] li') !== null; })()`, v.ID, v.Board, n))
-	}
+// gameExtras is the part of morrisDebug.state() on a game page that
+// debugState leaves out.
+type gameExtras struct {
+	Offers []struct {
+		Kind string `json:"kind"`
+		By   string `json:"by"`
+	} `json:"offers"`
+	Chat []struct {
+		User string `json:"user"`
+		Text string `json:"text"`
+	} `json:"chat"`
+	Clocks *struct {
+		White float64 `json:"white"`
+		Black float64 `json:"black"`
+	} `json:"clocks"`
 }
 
-// screenshotDir is where TestBrowserScreenshots writes: MORRIS_SCREENSHOTS,
-// or docs/screenshots with -screenshots; "" when neither is set.
-func screenshotDir() string {
-	if d := os.Getenv("MORRIS_SCREENSHOTS"); d != "" {
-		return d
-	}
-	if *screenshotsFlag {
-		return filepath.Join("..", "docs", "screenshots")
-	}
-	return ""
-}
-
-// shoot saves a screenshot of the page's viewport as dir/name.png.
-func (p *page) shoot(dir, name string) {
+func (p *page) extras() gameExtras {
 	p.b.t.Helper()
-	// Close the notice (a welcome), keep the mouse and the focus from
-	// marking anything, and let transitions settle.
-	p.run("settle", chromedp.Evaluate[chromedp.Void](`(() => {
-			const n = document.querySelector('[data-testid="notice"]');
-			if (n && !n.hidden) n.querySelector('.notice-close').click();
-			if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
-		})()`),
-		chromedp.MouseEvent("mouseMoved", 1, 1), chromedp.Sleep(400*time.Millisecond))
-	ctx, cancel := p.b.stepCtx(p.ctx)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.b.fatalf("screenshot %s: %v", name, err)
+	raw := eval[[]byte](p, `window.morrisDebug.state()`)
+	var x gameExtras
+	if err := json.Unmarshal(raw, &x); err != nil {
+		p.b.fatalf("page %s: state %s: %v", p.name, raw, err)
 	}
-	file := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(file, png, 0o644); err != nil {
-		p.b.t.Fatal(err)
-	}
-	p.b.t.Logf("wrote %s", file)
+	return x
 }
 
-// TestBrowserScreenshots takes the README's pictures of the main pages:
-// the lobby, a game against the engine, a game between people, the study
-// page with the engine's analysis, a rules page and a game on a phone.
-func TestBrowserScreenshots(t *testing.T) {
-	dir := screenshotDir()
-	if dir == "" {
-		t.Skip("screenshots: run with -screenshots or MORRIS_SCREENSHOTS=DIR")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s := startSite(t)
-	tok := map[string]string{}
-	for _, name := range []string{"ann", "bob", "cleo", "dan", "eve"} {
-		tok[name] = s.account(t, name, name+"pass1")
-	}
-	newGame := func(white, black string, body map[string]any) int {
-		var c struct{ ID int }
-		body["color"] = "white"
-		s.call(t, "POST", "/api/challenge/"+black, tok[white], body, &c)
-		var acc struct{ Game int }
-		s.call(t, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), tok[black], nil, &acc)
-		return acc.Game
-	}
-	// The people: a game between ann and bob in the middle, with a
-	// chat; a game between dan and eve to watch; an open seek by cleo;
-	// a challenge from dan to ann.
-	annBob := newGame("ann", "bob", map[string]any{"variant": "nine-mens-morris", "clock": map[string]int{"initialMs": 600000, "incrementMs": 5000}})
-	s.playByAPI(t, annBob, tok["ann"], tok["bob"], 23)
-	s.call(t, "POST", fmt.Sprintf("/api/game/%d/chat", annBob), tok["bob"], map[string]string{"text": "good game so far!"}, nil)
-	s.call(t, "POST", fmt.Sprintf("/api/game/%d/chat", annBob), tok["ann"], map[string]string{"text": "thanks, you too"}, nil)
-	danEve := newGame("dan", "eve", map[string]any{"variant": "morabaraba", "days": 3})
-	s.playByAPI(t, danEve, tok["dan"], tok["eve"], 8)
-	s.call(t, "POST", "/api/seek", tok["cleo"], map[string]any{"variant": "lasker", "clock": map[string]int{"initialMs": 300000, "incrementMs": 3000}, "rated": true}, nil)
-	var challenge struct{ ID int }
-	s.call(t, "POST", "/api/challenge/ann", tok["dan"], map[string]any{"variant": "twelve-mens-morris", "days": 2}, &challenge)
-	var record string
-	s.call(t, "GET", fmt.Sprintf("/api/game/%d/export", annBob), "", nil, &record)
+// openGame opens a game's page and waits until it has the game over an
+// open connection.
+func (p *page) openGame(id int) debugState {
+	p.b.t.Helper()
+	p.open(fmt.Sprintf("/game/%d", id))
+	return p.waitState(fmt.Sprintf("game %d open", id), func(s debugState) bool {
+		return gameLoaded(s) && s.ID == id && s.Connection == "open"
+	})
+}
 
-	b := newBrowser(t, s, 100*time.Second)
-	// Taller than the tests' viewport: a game page with both players' cards.
-	desktop := chromedp.EmulateViewport(1280, 1050)
-	ann := b.newPage("ann")
-	ann.run("viewport", desktop)
-	ann.signIn("ann", "annpass1")
-	ann.waitState("the lobby filled", func(s debugState) bool { return slices.Contains(s.ActiveGames, danEve) })
-	ann.waitVisible("challenge-accept-" + strconv.Itoa(challenge.ID))
-	ann.waitVisible("my-game-" + strconv.Itoa(annBob))
-	ann.shoot(dir, "lobby")
+// ---- reading the page ----
 
-	ann.open(fmt.Sprintf("/game/%d", annBob))
-	ann.waitState("the game", func(s debugState) bool { return gameLoaded(s) && s.Connection == "open" && s.ToMove == "black" })
-	ann.waitVisible("chat-message")
-	ann.shoot(dir, "game")
+// existsJS is a script true when an element with the test id exists.
+func existsJS(id string) string {
+	return fmt.Sprintf(`!!document.querySelector('[data-testid=%q]')`, id)
+}
 
-	engine := b.newPage("engine")
-	engine.run("viewport", desktop)
-	engine.open("/play")
-	engine.waitVisible("engine-form")
-	engine.choose("engine-level", "2")
-	engine.choose("engine-control", "realtime")
-	engine.choose("engine-color", "white")
-	engine.click("engine-submit")
-	engine.waitState("the engine game", func(s debugState) bool { return gameLoaded(s) })
-	engine.playEngine(22)
-	engine.waitMyTurn()
-	engine.shoot(dir, "engine")
+// clockMs reads a clock's data-ms (-1 when it has none yet).
+func (p *page) clockMs(side string) float64 {
+	p.b.t.Helper()
+	return eval[float64](p, fmt.Sprintf(`(() => { const c = document.querySelector('[data-testid="clock-%s"]'); return c && c.dataset.ms !== '' && c.dataset.ms !== undefined ? Number(c.dataset.ms) : -1; })()`, side))
+}
 
-	study := b.newPage("study")
-	study.run("viewport", desktop)
-	study.open("/study")
-	study.waitState("the study board", func(s debugState) bool { return s.Page == "study" && len(s.Legal) > 0 })
-	study.click("tab-import")
-	study.choose("import-text", record)
-	study.click("import-submit")
-	study.waitState("the record", func(s debugState) bool { return len(s.Moves) == 23 })
-	study.click("move-19")
-	study.waitState("move 20", func(s debugState) bool { return s.Cursor == 20 && len(s.Legal) > 0 })
-	study.click("engine-toggle")
-	study.waitState("the analysis", func(s debugState) bool { return s.Analysis != nil && s.Analysis.Best != "" })
-	study.waitVisible("engine-pv")
-	study.shoot(dir, "study")
+// xy is a point in the viewport, in CSS pixels.
+type xy struct{ X, Y float64 }
 
-	rules := b.newPage("rules")
-	rules.run("viewport", desktop)
-	rules.open("/rules/nine-mens-morris")
-	rules.waitVisible("rules-text")
-	rules.shoot(dir, "rules")
-	// The client in another language, chosen with the header's switch.
-	rules.choose("lang-select", "de")
-	rules.waitJS("the page in German", `window.morrisDebug && window.morrisDebug.language() === 'de'`)
-	rules.waitVisible("rules-text")
-	rules.shoot(dir, "rules-de")
-	rules.choose("lang-select", "en")
-	rules.waitJS("the page in English", `window.morrisDebug && window.morrisDebug.language() === 'en'`)
-
-	// A finished game reviewed by the engine, and the study page's
-	// explorer and board editor.
-	done := newGame("cleo", "dan", map[string]any{"variant": "nine-mens-morris"})
-	s.playByAPI(t, done, tok["cleo"], tok["dan"], 30)
-	if g := s.game(t, done); g.State.Status == "active" {
-		s.call(t, "POST", fmt.Sprintf("/api/game/%d/resign", done), tok["dan"], nil, nil)
+// center is the centre of an element in the viewport.
+func (p *page) center(id string) xy {
+	p.b.t.Helper()
+	c := eval[*xy](p, fmt.Sprintf(`(() => { const el = document.querySelector('[data-testid=%q]'); if (!el) return null;
+		const r = el.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, id))
+	if c == nil {
+		p.b.fatalf("page %s: no %s", p.name, id)
 	}
-	s.call(t, "POST", fmt.Sprintf("/api/game/%d/review", done), "", nil, nil)
-	rev := b.newPage("review")
-	rev.run("viewport", desktop)
-	rev.open(fmt.Sprintf("/game/%d", done))
-	rev.waitVisible("review-graph")
-	rev.shoot(dir, "review")
-	rev.open("/study")
-	rev.waitState("the study board", func(s debugState) bool { return s.Page == "study" && len(s.Legal) > 0 })
-	rev.waitVisible("explorer-total")
-	rev.shoot(dir, "explorer")
-	rev.click("tab-setup")
-	rev.click("setup-clear")
-	for _, pt := range []string{"a1", "d2", "g1", "b4", "f6"} {
-		rev.click("point-" + pt)
-	}
-	rev.click("setup-tool-black")
-	for _, pt := range []string{"a7", "d6", "g7", "f4"} {
-		rev.click("point-" + pt)
-	}
-	rev.choose("setup-hand-white", "0")
-	rev.choose("setup-hand-black", "0")
-	rev.shoot(dir, "editor")
-
-	// A puzzle from the 3v3 databases.
-	r := mill.MustRules("nine-mens-morris")
-	tbs, _ := egdbtest.Build(t, r)
-	po := puzzle.Defaults
-	po.Sectors = [][2]int{{3, 3}}
-	pz, err := puzzle.Find(tbs, r, rand.New(rand.NewPCG(5, 6)), po)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := s.svc.Store().AddPuzzle(context.Background(), store.Puzzle{Rules: r.String(), Position: pz.Position.String(), Solution: pz.Texts(),
-		Plies: pz.Plies, Source: "tablebase", CreatedAt: time.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev.open(fmt.Sprintf("/puzzle/%d", pid))
-	rev.waitVisible("puzzle-status")
-	rev.waitJS("the puzzle to solve", `document.querySelector('[data-testid="puzzle-status"]').dataset.status === 'solving'`)
-	rev.shoot(dir, "puzzle")
-
-	rules.choose("lang-select", "zh")
-	rules.waitJS("the page in Chinese", `window.morrisDebug && window.morrisDebug.language() === 'zh'`)
-	rules.open("/")
-	rules.waitVisible("lobby-play-engine")
-	rules.shoot(dir, "lobby-zh")
-
-	phone := b.newPage("phone")
-	phone.run("phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
-	phone.signIn("bob", "bobpass1")
-	phone.open(fmt.Sprintf("/game/%d", annBob))
-	phone.waitState("the game", func(s debugState) bool { return gameLoaded(s) && s.Connection == "open" })
-	phone.shoot(dir, "phone")
+	return *c
 }
