@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +16,7 @@ func TestBrowserCorrespondence(t *testing.T) {
 	s := startSite(t)
 	ann := s.account(t, "ann", "annpass1")
 	bob := s.account(t, "bob", "bobpass1")
-	var c struct{ ID, Game int }
-	s.call(t, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white", "days": 4}, &c)
-	s.call(t, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
+	game := s.gameBetween(t, ann, "bob", bob, map[string]any{"days": 4})
 
 	b := newBrowser(t, s, 60*time.Second)
 	p := b.newPage("ann")
@@ -49,5 +46,5 @@ func TestBrowserCorrespondence(t *testing.T) {
 	}
 	p.waitVisible("notice-open-game")
 	p.click("notice-open-game")
-	p.waitState("the game opened from the reminder", func(st debugState) bool { return gameLoaded(st) && st.ID == c.Game && st.MySide == "white" })
+	p.waitState("the game opened from the reminder", func(st debugState) bool { return gameLoaded(st) && st.ID == game && st.MySide == "white" })
 }

@@ -3,7 +3,6 @@ package web_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -80,16 +79,7 @@ func TestBrowserDrag(t *testing.T) {
 	// A drop on a point that is not a target plays nothing and leaves the
 	// piece selected.
 	st = ann.waitMyTurn()
-	var slide string
-	for _, m := range st.Legal {
-		if strings.HasPrefix(m, place+"-") && !strings.Contains(m, "x") {
-			slide = m
-			break
-		}
-	}
-	if slide == "" {
-		b.fatalf("no slide from %s in %v", place, st.Legal)
-	}
+	slide := slideFrom(b, st, place)
 	_, target, _, _ := clicksOf(slide)
 	const off = "f4" // empty and not next to b4
 	if slices.Contains(st.Legal, place+"-"+off) || eval[string](ann, fmt.Sprintf(`document.querySelector('[data-testid="point-%s"]').dataset.piece`, off)) != "" {

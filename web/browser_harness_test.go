@@ -836,6 +836,18 @@ func (p *page) clickMove(move string) {
 	}
 }
 
+// slideFrom is the first legal slide (or flight) from point that takes
+// nothing.
+func slideFrom(b *browser, st debugState, point string) string {
+	for _, m := range st.Legal {
+		if strings.HasPrefix(m, point+"-") && !strings.Contains(m, "x") {
+			return m
+		}
+	}
+	b.fatalf("no slide from %s in %v", point, st.Legal)
+	return ""
+}
+
 // waitPlayed waits until the page has move as its move of ply.
 func (p *page) waitPlayed(move string, ply int) {
 	p.b.t.Helper()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -104,16 +103,7 @@ func TestBrowserKeyboard(t *testing.T) {
 	// A slide: Space on the piece selects it, Escape drops it, Space again,
 	// the arrows to the target, Enter.
 	st = ann.waitMyTurn()
-	var slide string
-	for _, m := range st.Legal {
-		if strings.HasPrefix(m, place+"-") && !strings.Contains(m, "x") {
-			slide = m
-			break
-		}
-	}
-	if slide == "" {
-		b.fatalf("no slide from %s in %v", place, st.Legal)
-	}
+	slide := slideFrom(b, st, place)
 	_, target, _, _ := clicksOf(slide)
 	ann.keyTo(place)
 	ann.key(" ")

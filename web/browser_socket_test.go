@@ -22,16 +22,14 @@ func TestBrowserSocketSignIn(t *testing.T) {
 	s := startSite(t)
 	ann := s.account(t, "ann", "annpass1")
 	bob := s.account(t, "bob", "bobpass1")
-	var c struct{ ID, Game int }
-	s.call(t, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white"}, &c)
-	s.call(t, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
+	game := s.gameBetween(t, ann, "bob", bob, map[string]any{})
 
 	b := newBrowser(t, s, 60*time.Second)
 	p := b.newPage("ann")
 	p.signIn("ann", "annpass1")
-	p.open(fmt.Sprintf("/game/%d", c.Game))
+	p.open(fmt.Sprintf("/game/%d", game))
 	st := p.waitState("ann's game", func(s debugState) bool {
-		return gameLoaded(s) && s.ID == c.Game && s.Connection == "open" && s.ToMove == "white"
+		return gameLoaded(s) && s.ID == game && s.Connection == "open" && s.ToMove == "white"
 	})
 	if st.MySide != "white" {
 		b.fatalf("ann's page plays %q, want white", st.MySide)
@@ -39,14 +37,14 @@ func TestBrowserSocketSignIn(t *testing.T) {
 	st = p.waitMyTurn()
 	m := chooseMove(st.Legal)
 	p.playMove(m)
-	if g := s.game(t, c.Game); len(g.State.Moves) != 1 || g.State.Moves[0] != m {
+	if g := s.game(t, game); len(g.State.Moves) != 1 || g.State.Moves[0] != m {
 		b.fatalf("the server has %v, want [%s]", g.State.Moves, m)
 	}
 	reqs := s.requests.String()
-	if strings.Contains(reqs, fmt.Sprintf("POST /api/game/%d/move", c.Game)) {
+	if strings.Contains(reqs, fmt.Sprintf("POST /api/game/%d/move", game)) {
 		b.fatalf("the move went over HTTP, want it over the socket:\n%s", reqs)
 	}
-	if !strings.Contains(reqs, fmt.Sprintf("GET /api/game/%d/ws", c.Game)) {
+	if !strings.Contains(reqs, fmt.Sprintf("GET /api/game/%d/ws", game)) {
 		b.fatalf("the page opened no socket:\n%s", reqs)
 	}
 
@@ -57,7 +55,7 @@ func TestBrowserSocketSignIn(t *testing.T) {
 	p.expectConsoleError("401")
 	p.run("drop the connection", chromedp.Evaluate[chromedp.Void](`window.morrisDebug.dropConnection()`))
 	p.waitJS("signed out", `!document.querySelector('[data-testid="nav-me"]') && !!document.querySelector('[data-testid="nav-signin"]')`)
-	st = p.waitState("the game, watched", func(s debugState) bool { return gameLoaded(s) && s.ID == c.Game && s.Connection == "open" })
+	st = p.waitState("the game, watched", func(s debugState) bool { return gameLoaded(s) && s.ID == game && s.Connection == "open" })
 	if st.MySide != "" {
 		b.fatalf("after the token was refused the page plays %q, want a spectator's page", st.MySide)
 	}
@@ -73,14 +71,12 @@ func TestBrowserSignInElsewhere(t *testing.T) {
 	s := startSite(t)
 	ann := s.account(t, "ann", "annpass1")
 	bob := s.account(t, "bob", "bobpass1")
-	var c struct{ ID, Game int }
-	s.call(t, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white"}, &c)
-	s.call(t, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
+	game := s.gameBetween(t, ann, "bob", bob, map[string]any{})
 
 	b := newBrowser(t, s, 60*time.Second)
 	p := b.newPage("ann")
-	p.open(fmt.Sprintf("/game/%d", c.Game))
-	st := p.waitState("the game, watched", func(s debugState) bool { return gameLoaded(s) && s.ID == c.Game && s.Connection == "open" })
+	p.open(fmt.Sprintf("/game/%d", game))
+	st := p.waitState("the game, watched", func(s debugState) bool { return gameLoaded(s) && s.ID == game && s.Connection == "open" })
 	if st.MySide != "" {
 		b.fatalf("before signing in: side %q, want a spectator", st.MySide)
 	}
@@ -99,7 +95,7 @@ func TestBrowserSignInElsewhere(t *testing.T) {
 	// And she can play from it.
 	p.playMove(chooseMove(st.Legal))
 	p.waitState("her move stored", func(s debugState) bool { return len(s.Moves) == 1 })
-	if g := s.game(t, c.Game); len(g.State.Moves) != 1 {
+	if g := s.game(t, game); len(g.State.Moves) != 1 {
 		b.fatalf("the server has %v, want one move", g.State.Moves)
 	}
 }
