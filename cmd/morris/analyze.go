@@ -20,7 +20,7 @@ import (
 // principal variation; or, with -record, goes through the moves of games and
 // says for each what the engine would have played and what the move played
 // lost.
-func cmdAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func cmdAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	const synopsis = "[position flags] [-depth D | -movetime MS] [-record FILE [-game N]] [-v]"
 	fs := newFlags("analyze", synopsis, stderr)
 	var pf positionFlags
@@ -69,7 +69,7 @@ func cmdAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		a.position(g)
+		a.position(ctx, g)
 		return nil
 	}
 	var in io.Reader = stdin
@@ -91,7 +91,7 @@ func cmdAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if n > 1 && *gameN == 0 {
 			fmt.Fprintln(stdout)
 		}
-		if err := a.game(n, sc.Record()); err != nil {
+		if err := a.game(ctx, n, sc.Record()); err != nil {
 			fmt.Fprintf(stdout, "game %d: %v\n", n, err)
 			failed++
 		}
@@ -119,7 +119,7 @@ type analyzer struct {
 }
 
 // search searches the last of history, printing the iterations if verbose.
-func (a *analyzer) search(history []mill.Position, lim search.Limits) search.Result {
+func (a *analyzer) search(ctx context.Context, history []mill.Position, lim search.Limits) search.Result {
 	var report func(search.Info)
 	if a.verbose {
 		root := history[len(history)-1]
@@ -128,7 +128,7 @@ func (a *analyzer) search(history []mill.Position, lim search.Limits) search.Res
 				in.Depth, in.SelDepth, search.ScoreTextAlong(root, in.PV, in.Score), in.Nodes, in.Time.Milliseconds(), pvText(root, in.PV))
 		}
 	}
-	return a.e.Search(context.Background(), history, lim, report)
+	return a.e.Search(ctx, history, lim, report)
 }
 
 // pvText returns a principal variation in the standard notation.
@@ -148,14 +148,14 @@ func pvText(p mill.Position, pv []mill.Move) string {
 }
 
 // position analyzes the current position of g.
-func (a *analyzer) position(g *mill.Game) {
+func (a *analyzer) position(ctx context.Context, g *mill.Game) {
 	p := g.Position()
 	fmt.Fprintf(a.out, "position:  %s\n", p)
 	if o := g.Outcome(); o != mill.NoOutcome {
 		fmt.Fprintf(a.out, "result:    %s by %s: nothing to analyze\n", o, g.Method())
 		return
 	}
-	res := a.search(g.Positions(), a.lim)
+	res := a.search(ctx, g.Positions(), a.lim)
 	fmt.Fprintf(a.out, "best move: %s\n", p.MoveText(res.Move))
 	fmt.Fprintf(a.out, "score:     %s for %s, the side to move\n", search.ScoreTextAlong(p, res.PV, res.Score), p.SideToMove())
 	fmt.Fprintf(a.out, "pv:        %s\n", pvText(p, res.PV))
@@ -168,7 +168,7 @@ func (a *analyzer) position(g *mill.Game) {
 // as far ahead), what the move played lost and its mark ("?!" an
 // inaccuracy, "?" a mistake, "??" a blunder), then a summary a side. The
 // server's game review is the same review.
-func (a *analyzer) game(n int, rec *record.Record) error {
+func (a *analyzer) game(ctx context.Context, n int, rec *record.Record) error {
 	g, err := rec.Game()
 	if g == nil {
 		return err
@@ -179,7 +179,7 @@ func (a *analyzer) game(n int, rec *record.Record) error {
 	}
 	fmt.Fprintln(a.out, title)
 	fmt.Fprintf(a.out, "%-7s %-13s %-13s %-9s %-9s %5s\n", "move", "played", "best", "best", "played", "loss")
-	moves, rerr := review.Game(context.Background(), a.e, g, a.lim, nil)
+	moves, rerr := review.Game(ctx, a.e, g, a.lim, nil)
 	counted := [2]bool{}
 	for _, m := range moves {
 		loss := "-"

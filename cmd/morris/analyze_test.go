@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // analyze runs cmdAnalyze with one thread and a small table: repeatable.
 func analyze(args ...string) (stdout, stderr string, err error) {
 	var out, errb bytes.Buffer
-	err = cmdAnalyze(append([]string{"-threads", "1", "-hash", "8"}, args...), strings.NewReader(""), &out, &errb)
+	err = cmdAnalyze(context.Background(), append([]string{"-threads", "1", "-hash", "8"}, args...), strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), err
 }
 
@@ -57,7 +58,7 @@ func TestAnalyzeVerbose(t *testing.T) {
 	// a depth: every move gets a line.
 	var b, errb bytes.Buffer
 	pgn := "[Variant \"nine-mens-morris\"]\n\n1. d6 d5 2. b4 *\n"
-	if err := cmdAnalyze([]string{"-depth", "2", "-hash", "1", "-record", "-"}, strings.NewReader(pgn), &b, &errb); err != nil {
+	if err := cmdAnalyze(context.Background(), []string{"-depth", "2", "-hash", "1", "-record", "-"}, strings.NewReader(pgn), &b, &errb); err != nil {
 		t.Fatalf("-record -: %v", err)
 	}
 	if n := strings.Count(b.String(), "\n"); n != 2+3+2 {
@@ -103,7 +104,7 @@ func TestAnalyzeBad(t *testing.T) {
 func TestAnalyzeSameSide(t *testing.T) {
 	pgn := "[Variant \"el-filja\"]\n[Position \"el-filja 8/3BWWBW/BB3BWW w 0,0 xw2,xb 0 40\"]\n\n21. xb6 *\n"
 	var b, errb bytes.Buffer
-	if err := cmdAnalyze([]string{"-depth", "7", "-threads", "1", "-hash", "8", "-record", "-"}, strings.NewReader(pgn), &b, &errb); err != nil {
+	if err := cmdAnalyze(context.Background(), []string{"-depth", "7", "-threads", "1", "-hash", "8", "-record", "-"}, strings.NewReader(pgn), &b, &errb); err != nil {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
 	if !strings.Contains(b.String(), "mate 4    mate 4") || !strings.Contains(b.String(), "0 blunder(s)") {

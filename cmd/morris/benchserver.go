@@ -36,7 +36,7 @@ import (
 // so that white's moves cross from one process to another. Without -url
 // it starts a server in this process on loopback, on SQLite in a
 // temporary folder or on -db.
-func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdBenchServer(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	url := fs.String("url", "", "running servers (http://host:port), comma-separated when several share a database; empty to start one in this process")
@@ -66,7 +66,6 @@ func cmdBenchServer(args []string, _ io.Reader, stdout, stderr io.Writer) error 
 	if *limits && *users > 200*250 {
 		return badInput("-limits gives each user an address of 127.2.0.0/16: at most %d users", 200*250)
 	}
-	ctx := commandContext()
 	var bases []string
 	for _, u := range strings.Split(*url, ",") {
 		if u = strings.TrimRight(strings.TrimSpace(u), "/"); u != "" {

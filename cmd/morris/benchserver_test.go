@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // are not checked (they are measurements, not facts).
 func TestBenchServer(t *testing.T) {
 	var out, errs bytes.Buffer
-	code := run([]string{"bench-server", "-games", "4", "-users", "4", "-duration", "1s", "-warmup", "300ms", "-rate", "40"}, nil, &out, &errs)
+	code := run(context.Background(), []string{"bench-server", "-games", "4", "-users", "4", "-duration", "1s", "-warmup", "300ms", "-rate", "40"}, nil, &out, &errs)
 	if code != exitOK {
 		t.Fatalf("bench-server: exit %d\n%s%s", code, out.String(), errs.String())
 	}
@@ -24,7 +25,7 @@ func TestBenchServer(t *testing.T) {
 	}
 	for _, args := range [][]string{{"-games", "0"}, {"-users", "1"}, {"-rate", "-1"}, {"-variant", "chess"}, {"-limits", "-url", "http://127.0.0.1:1"}} {
 		var o, e bytes.Buffer
-		if code := run(append([]string{"bench-server"}, args...), nil, &o, &e); code != exitUsage {
+		if code := run(context.Background(), append([]string{"bench-server"}, args...), nil, &o, &e); code != exitUsage {
 			t.Errorf("bench-server %v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
@@ -34,7 +35,7 @@ func TestBenchServer(t *testing.T) {
 // each user on an address of its own, honest play is never refused.
 func TestBenchServerLimits(t *testing.T) {
 	var out, errs bytes.Buffer
-	code := run([]string{"bench-server", "-limits", "-games", "40", "-users", "20", "-duration", "2s", "-warmup", "500ms", "-rate", "200"}, nil, &out, &errs)
+	code := run(context.Background(), []string{"bench-server", "-limits", "-games", "40", "-users", "20", "-duration", "2s", "-warmup", "500ms", "-rate", "200"}, nil, &out, &errs)
 	if code != exitOK {
 		t.Fatalf("bench-server -limits: exit %d\n%s%s", code, out.String(), errs.String())
 	}

@@ -19,7 +19,7 @@ import (
 // cmdBook builds an opening book by the engine's own analysis, appending to
 // its file as it goes (an interrupted build resumes where it stopped), or
 // with -show prints what a book knows of a position.
-func cmdBook(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdBook(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	const synopsis = "-plies N [-deeper K -margin CP] [-movetime MS | -depth D] -out FILE [-variant V] [-count]\n" +
 		"       morris book -show [position flags] [-book FILE]"
 	fs := newFlags("book", synopsis, stderr)
@@ -73,7 +73,6 @@ func cmdBook(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := g.Rules()
-	ctx := commandContext()
 	if *count {
 		counts, err := book.Count(ctx, r, *plies)
 		if err != nil {

@@ -13,8 +13,12 @@ import (
 )
 
 func bookCmd(args ...string) (stdout, stderr string, err error) {
+	return bookCmdContext(context.Background(), args...)
+}
+
+func bookCmdContext(ctx context.Context, args ...string) (stdout, stderr string, err error) {
 	var out, errb bytes.Buffer
-	err = cmdBook(args, strings.NewReader(""), &out, &errb)
+	err = cmdBook(ctx, args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), err
 }
 
@@ -80,10 +84,8 @@ func TestBook(t *testing.T) {
 func TestBookInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	defer func(old func() context.Context) { commandContext = old }(commandContext)
-	commandContext = func() context.Context { return ctx }
 	file := filepath.Join(t.TempDir(), "b.book")
-	_, _, err := bookCmd("-plies", "1", "-depth", "1", "-hash", "1", "-out", file, "-q")
+	_, _, err := bookCmdContext(ctx, "-plies", "1", "-depth", "1", "-hash", "1", "-out", file, "-q")
 	if err == nil || !strings.Contains(err.Error(), "interrupted: 0 positions") || !strings.Contains(err.Error(), "the same command goes on") {
 		t.Errorf("got %v, want an interruption", err)
 	}

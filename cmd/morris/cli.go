@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,9 +68,11 @@ Position flags:
   -seed N           the seed of the lot for the first player (presets with first=lot)
 `
 
+// A command runs with the context of the process (main cancels it on an
+// interrupt or SIGTERM), its arguments and the standard streams.
 type command struct {
 	name string
-	run  func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
+	run  func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
 }
 
 var commands = []command{
@@ -98,7 +101,8 @@ func (e usageError) Unwrap() error { return e.err }
 
 func badInput(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run runs the command of args and returns the process's exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		fmt.Fprint(stderr, usage)
 		if len(args) == 0 {
@@ -110,7 +114,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(args[1:], stdin, stdout, stderr)
+		err := c.run(ctx, args[1:], stdin, stdout, stderr)
 		switch {
 		case err == nil:
 			return exitOK
@@ -209,7 +213,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func cmdVariants(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdVariants(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("variants", "", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -261,7 +265,7 @@ func positionCommand(name, pbmDoc string, args []string, stderr io.Writer) (*mil
 	return g, *pbm, err
 }
 
-func cmdShow(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdShow(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	g, pbm, err := positionCommand("show", "draw the board as pbmserv prints it: rank 1 at the top", args, stderr)
 	if err != nil {
 		return err
@@ -294,7 +298,7 @@ func cmdShow(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func cmdMoves(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdMoves(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	g, pbm, err := positionCommand("moves", "print the moves in the pbmserv dialect", args, stderr)
 	if err != nil {
 		return err
@@ -310,7 +314,7 @@ func cmdMoves(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func cmdPerft(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdPerft(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("perft", "[position flags] -depth D [-divide] [-detail]", stderr)
 	var pf positionFlags
 	pf.register(fs)
@@ -353,7 +357,7 @@ func cmdPerft(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func cmdReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func cmdReplay(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", "FILE...", stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -33,7 +34,7 @@ func golden(t *testing.T, name, got string) {
 
 func runCLI(args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errb)
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
 

@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/morrisgame/morris/internal/engine/uci"
 	"github.com/morrisgame/morris/mill"
@@ -16,7 +13,7 @@ import (
 // cmdEngine speaks the engine protocol (docs/protocol.md) on standard input
 // and output until quit, the end of the input, or SIGINT/SIGTERM. The flags
 // are the defaults a tool can change with setoption.
-func cmdEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func cmdEngine(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("engine", "[-variant V] [-level N] [-hash MB] [-threads N]", stderr)
 	variant := fs.String("variant", "nine-mens-morris", "the preset to start with, optionally with overrides: nine-mens-morris,flying=never")
 	level := fs.Int("level", uci.MaxLevel, "playing level: 1 (a beginner) .. 10 (full strength)")
@@ -39,8 +36,6 @@ func cmdEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return usageError{err}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if *tbDir != "" {
 		// As if the tool had set the option first: errors are reported the same way.
 		stdin = io.MultiReader(strings.NewReader("setoption name Tablebases value "+*tbDir+"\n"), stdin)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 func TestEngine(t *testing.T) {
 	script := "uci\nisready\nsetoption name Hash value 4\nposition startpos moves d6 d5\ngo depth 3\n"
 	var out, errb bytes.Buffer
-	if err := cmdEngine([]string{"-hash", "4", "-level", "10"}, strings.NewReader(script), &out, &errb); err != nil {
+	if err := cmdEngine(context.Background(), []string{"-hash", "4", "-level", "10"}, strings.NewReader(script), &out, &errb); err != nil {
 		t.Fatalf("cmdEngine: %v (stderr %q)", err, errb.String())
 	}
 	for _, want := range []string{"id name Morris\n", "uciok\n", "readyok\n", "info depth 3 ", "\nbestmove "} {
@@ -24,7 +25,7 @@ func TestEngine(t *testing.T) {
 
 	// The flags are the defaults the engine announces.
 	out.Reset()
-	if err := cmdEngine([]string{"-variant", "shah", "-level", "4", "-threads", "2", "-hash", "8"}, strings.NewReader("uci\nquit\n"), &out, &errb); err != nil {
+	if err := cmdEngine(context.Background(), []string{"-variant", "shah", "-level", "4", "-threads", "2", "-hash", "8"}, strings.NewReader("uci\nquit\n"), &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Variant type combo default shah ", "Level type spin default 4 ", "Threads type spin default 2 ", "Hash type spin default 8 "} {
@@ -40,7 +41,7 @@ func TestEngineBadFlags(t *testing.T) {
 		{"-variant", "checkers"}, {"-variant", "nine-mens-morris,flying=sometimes"}, {"extra"}, {"-nosuchflag"},
 	} {
 		var out, errb bytes.Buffer
-		err := cmdEngine(args, strings.NewReader("uci\n"), &out, &errb)
+		err := cmdEngine(context.Background(), args, strings.NewReader("uci\n"), &out, &errb)
 		var ue usageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%q: got %v, want a usage error", args, err)

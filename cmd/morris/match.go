@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -52,7 +51,7 @@ Player specs:
 
 Flags:`
 
-func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("match", matchSynopsis, stderr)
 	a := fs.String("a", "", "player A (required)")
 	b := fs.String("b", "", "player B (required)")
@@ -279,8 +278,6 @@ func cmdMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			t.Wins, t.Draws, t.Losses, 100*t.Score(), test, eta)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	cfg.Progress = progress
 	res, runErr := match.Run(ctx, cfg)
 	if runErr != nil && res.Tally.Games() == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func TestMatchCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	err := cmdMatch([]string{"-a", "greedy", "-b", "random", "-games", "3", "-openings-file", openings,
+	err := cmdMatch(context.Background(), []string{"-a", "greedy", "-b", "random", "-games", "3", "-openings-file", openings,
 		"-records", records, "-concurrency", "2"}, strings.NewReader(""), &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
@@ -67,7 +68,7 @@ func TestMatchCommand(t *testing.T) {
 		{"-a", "greedy", "-b", "random", "-openings-file", filepath.Join(dir, "none.txt")},
 		{"-a", "greedy", "-b", "random", "-variant", "lasker", "-openings-file", openings},
 	} {
-		err := cmdMatch(args, strings.NewReader(""), &out, &errb)
+		err := cmdMatch(context.Background(), args, strings.NewReader(""), &out, &errb)
 		var ue usageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
@@ -93,7 +94,7 @@ func TestMatchSPRT(t *testing.T) {
 			const most = 1000 // pairs
 			var out, errb bytes.Buffer
 			args := append(tc.args, "-games", strconv.Itoa(most), "-concurrency", "2")
-			if err := cmdMatch(args, strings.NewReader(""), &out, &errb); err != nil {
+			if err := cmdMatch(context.Background(), args, strings.NewReader(""), &out, &errb); err != nil {
 				t.Fatalf("%v: %v\n%s", args, err, errb.String())
 			}
 			m := verdict.FindStringSubmatch(out.String())
@@ -120,7 +121,7 @@ func TestMatchSPRT(t *testing.T) {
 
 	// Without a verdict the match plays all its games and says so.
 	var out, errb bytes.Buffer
-	if err := cmdMatch([]string{"-a", "greedy", "-b", "random", "-games", "3", "-sprt", "0,10", "-q"}, strings.NewReader(""), &out, &errb); err != nil {
+	if err := cmdMatch(context.Background(), []string{"-a", "greedy", "-b", "random", "-games", "3", "-sprt", "0,10", "-q"}, strings.NewReader(""), &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if want := "SPRT [0, 10]: no verdict (LLR 0.09 in [-2.94, 2.94]) after 6 games\n"; !strings.Contains(out.String(), want) {
@@ -173,7 +174,7 @@ func TestMatchAdjudicate(t *testing.T) {
 	records := filepath.Join(t.TempDir(), "games.pgn")
 	var out, errb bytes.Buffer
 	// A reads the same databases: one open, shared with the adjudicator.
-	err := cmdMatch([]string{"-a", "level:10,depth=2,tablebases=" + dir, "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "4",
+	err := cmdMatch(context.Background(), []string{"-a", "level:10,depth=2,tablebases=" + dir, "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "4",
 		"-opening-plies", "2", "-adjudicate", dir, "-records", records}, strings.NewReader(""), &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
@@ -222,7 +223,7 @@ func TestMatchAdjudicate(t *testing.T) {
 	records = filepath.Join(t.TempDir(), "drawn.pgn")
 	out.Reset()
 	errb.Reset()
-	err = cmdMatch([]string{"-a", "greedy", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "6",
+	err = cmdMatch(context.Background(), []string{"-a", "greedy", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3", "-games", "6",
 		"-opening-plies", "3", "-drawn-openings", dir, "-records", records}, strings.NewReader(""), &out, &errb)
 	if err != nil {
 		t.Fatalf("-drawn-openings: %v\n%s", err, errb.String())
@@ -248,7 +249,7 @@ func TestMatchAdjudicate(t *testing.T) {
 		{"-drawn-openings", dir, "-openings-file", records},
 	} {
 		args := append([]string{"-a", "random", "-b", "greedy", "-variant", "nine-mens-morris,pieces=3"}, flags...)
-		err := cmdMatch(args, strings.NewReader(""), &out, &errb)
+		err := cmdMatch(context.Background(), args, strings.NewReader(""), &out, &errb)
 		var ue usageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%v: got %v, want a usage error", flags, err)
@@ -257,7 +258,7 @@ func TestMatchAdjudicate(t *testing.T) {
 
 	_, other := egdbtest.Build(t, mill.MustRules("twelve-mens-morris-small"))
 	for _, d := range []string{filepath.Join(dir, "none"), other} {
-		err := cmdMatch([]string{"-a", "random", "-b", "greedy", "-adjudicate", d}, strings.NewReader(""), &out, &errb)
+		err := cmdMatch(context.Background(), []string{"-a", "random", "-b", "greedy", "-adjudicate", d}, strings.NewReader(""), &out, &errb)
 		var ue usageError
 		if !errors.As(err, &ue) {
 			t.Errorf("-adjudicate %s: got %v, want a usage error", d, err)
@@ -278,7 +279,7 @@ func TestMatchResume(t *testing.T) {
 	noDate := regexp.MustCompile(`(?m)^\[Date .*\n`)
 	whole := filepath.Join(dir, "whole.pgn")
 	var out, errb bytes.Buffer
-	if err := cmdMatch(args(whole), strings.NewReader(""), &out, &errb); err != nil {
+	if err := cmdMatch(context.Background(), args(whole), strings.NewReader(""), &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	wantOut := out.String()
@@ -307,7 +308,7 @@ func TestMatchResume(t *testing.T) {
 		}
 		out.Reset()
 		errb.Reset()
-		if err := cmdMatch(args(part, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
+		if err := cmdMatch(context.Background(), args(part, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
 			t.Fatalf("resumed after %d games: %v\n%s", cut, err, errb.String())
 		}
 		got, err := os.ReadFile(part)
@@ -325,7 +326,7 @@ func TestMatchResume(t *testing.T) {
 		}
 	}
 	fresh := filepath.Join(dir, "fresh.pgn") // no file yet: the whole match
-	if err := cmdMatch(args(fresh, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
+	if err := cmdMatch(context.Background(), args(fresh, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(fresh); noDate.ReplaceAllString(string(got), "") != noDate.ReplaceAllString(string(data), "") {
@@ -345,7 +346,7 @@ func TestMatchResume(t *testing.T) {
 		{"-a", "random", "-b", "greedy", "-resume"},    // no file
 	} {
 		before, _ := os.ReadFile(a[len(a)-1])
-		err := cmdMatch(a, strings.NewReader(""), &out, &errb)
+		err := cmdMatch(context.Background(), a, strings.NewReader(""), &out, &errb)
 		var ue usageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%v: got %v, want a usage error", a, err)
@@ -402,7 +403,7 @@ done
 	records := filepath.Join(dir, "games.pgn")
 	args := []string{"-a", "greedy", "-b", "cmd:" + engine, "-games", "2", "-records", records}
 	var out, errb bytes.Buffer
-	if err := cmdMatch(args, strings.NewReader(""), &out, &errb); err != nil {
+	if err := cmdMatch(context.Background(), args, strings.NewReader(""), &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	want := out.String()
@@ -429,7 +430,7 @@ done
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := cmdMatch(append(args, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
+	if err := cmdMatch(context.Background(), append(args, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
 		t.Fatalf("resumed: %v\n%s", err, errb.String())
 	}
 	if out.String() != want {
@@ -447,7 +448,7 @@ func TestMatchPerfect(t *testing.T) {
 	_, dir := egdbtest.Build(t, r, egdb.StartKey(r))
 	_, partial := egdbtest.Build(t, r) // 3v3 only
 	var out, errb bytes.Buffer
-	if code := run([]string{"match", "-a", "perfect:" + dir, "-b", "level:1", "-variant", "nine-mens-morris,pieces=3",
+	if code := run(context.Background(), []string{"match", "-a", "perfect:" + dir, "-b", "level:1", "-variant", "nine-mens-morris,pieces=3",
 		"-games", "1", "-opening-plies", "0", "-q"}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -462,7 +463,7 @@ func TestMatchPerfect(t *testing.T) {
 	} {
 		out.Reset()
 		errb.Reset()
-		code := run([]string{"match", "-a", "random", "-b", "perfect:" + tc.dir, "-variant", tc.variant}, strings.NewReader(""), &out, &errb)
+		code := run(context.Background(), []string{"match", "-a", "random", "-b", "perfect:" + tc.dir, "-variant", tc.variant}, strings.NewReader(""), &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), tc.want) || out.Len() > 0 {
 			t.Errorf("%s, %s: got exit %d, %q, output %q; want exit 2, %q and no game", tc.variant, tc.dir, code, errb.String(), out.String(), tc.want)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,7 +15,7 @@ import (
 // cmdMatchErrors counts the errors against the endgame databases of the
 // whole game in the game records of matches (match.Errors): per player and
 // phase, the moves judged, the errors and the errors per 1,000 moves.
-func cmdMatchErrors(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func cmdMatchErrors(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	const synopsis = "-tablebases DIR [-v] FILE... (\"-\" reads standard input)"
 	fs := newFlags("match-errors", synopsis, stderr)
 	dir := fs.String("tablebases", "", "the endgame databases of the whole game (morris solve -game -dir DIR)")

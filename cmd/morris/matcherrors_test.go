@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,12 +23,12 @@ func TestMatchErrorsCommand(t *testing.T) {
 	_, dir := egdbtest.Build(t, r, egdb.StartKey(r))
 	recs := filepath.Join(t.TempDir(), "games.pgn")
 	var out, errb bytes.Buffer
-	if code := run([]string{"match", "-a", "perfect:" + dir + ",name=perfect", "-b", "random", "-variant", "nine-mens-morris,pieces=3",
+	if code := run(context.Background(), []string{"match", "-a", "perfect:" + dir + ",name=perfect", "-b", "random", "-variant", "nine-mens-morris,pieces=3",
 		"-games", "4", "-q", "-records", recs}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errb.String())
 	}
 	out.Reset()
-	if code := run([]string{"match-errors", "-tablebases", dir, recs}, strings.NewReader(""), &out, &errb); code != 0 {
+	if code := run(context.Background(), []string{"match-errors", "-tablebases", dir, recs}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("match-errors: exit %d: %s", code, errb.String())
 	}
 	t.Logf("\n%s", out.String())
@@ -71,7 +72,7 @@ func TestMatchErrorsCommand(t *testing.T) {
 	} {
 		out.Reset()
 		errb.Reset()
-		code := run(append([]string{"match-errors"}, tc.args...), strings.NewReader(""), &out, &errb)
+		code := run(context.Background(), append([]string{"match-errors"}, tc.args...), strings.NewReader(""), &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%q: got exit %d, %q; want exit 2 and %q", tc.args, code, errb.String(), tc.want)
 		}

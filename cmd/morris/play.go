@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +34,7 @@ one line at a time.
 
 Flags:`
 
-func cmdPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func cmdPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("play", playSynopsis, stderr)
 	var pf positionFlags
 	pf.register(fs)
@@ -95,8 +94,6 @@ func cmdPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer saveFile.Close()
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	f, isFile := stdin.(*os.File)
 	terminal := isFile && isTerminal(f)
 	if terminal && !*plain {

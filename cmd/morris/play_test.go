@@ -23,7 +23,7 @@ func playScript(t *testing.T, input string, args ...string) (string, *record.Rec
 	save := filepath.Join(t.TempDir(), "game.pgn")
 	var out, errb bytes.Buffer
 	args = append([]string{"-save", save, "-seed", "1"}, args...)
-	if err := cmdPlay(args, strings.NewReader(input), &out, &errb); err != nil {
+	if err := cmdPlay(context.Background(), args, strings.NewReader(input), &out, &errb); err != nil {
 		t.Fatalf("morris play %v: %v\nstderr: %s\nstdout: %s", args, err, errb.String(), out.String())
 	}
 	f, err := os.Open(save)
@@ -135,7 +135,7 @@ func TestPlayBadFlags(t *testing.T) {
 		{"-level", "0"}, {"-level", "11"}, {"-color", "green"}, {"-variant", "chess"}, {"-movetime", "-5"}, {"extra"},
 	} {
 		var out, errb bytes.Buffer
-		err := cmdPlay(args, strings.NewReader(""), &out, &errb)
+		err := cmdPlay(context.Background(), args, strings.NewReader(""), &out, &errb)
 		var ue usageError
 		if err == nil || !errors.As(err, &ue) {
 			t.Errorf("%v: got %v, want a usage error", args, err)

@@ -25,7 +25,7 @@ import (
 // finished games that the databases hold where one move wins or one move
 // saves the draw. Every puzzle starts at the newcomer's rating; the
 // players' attempts rate it.
-func cmdPuzzles(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func cmdPuzzles(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	const synopsis = "-tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N] [-from-games]"
 	fs := newFlags("puzzles", synopsis, stderr)
 	tbDir := fs.String("tablebases", "", "endgame databases (a directory made by morris solve) to draw the puzzles from (required)")
@@ -87,7 +87,6 @@ func cmdPuzzles(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if dsn == "" {
 		dsn = filepath.Join(*data, "morris.db")
 	}
-	ctx := commandContext()
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		return err

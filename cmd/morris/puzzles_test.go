@@ -24,7 +24,7 @@ func TestPuzzlesCommand(t *testing.T) {
 	db, tbDir := egdbtest.Build(t, r)
 	data := t.TempDir()
 	var out, errb bytes.Buffer
-	if err := cmdPuzzles([]string{"-tablebases", tbDir, "-data", data, "-n", "4", "-seed", "3"}, nil, &out, &errb); err != nil {
+	if err := cmdPuzzles(context.Background(), []string{"-tablebases", tbDir, "-data", data, "-n", "4", "-seed", "3"}, nil, &out, &errb); err != nil {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
 	if !strings.Contains(out.String(), "4 puzzles made") {
@@ -65,7 +65,7 @@ func TestPuzzlesCommand(t *testing.T) {
 	}
 	st.Close()
 	out.Reset()
-	if err := cmdPuzzles([]string{"-tablebases", tbDir, "-data", data, "-from-games", "-n", "5"}, nil, &out, &errb); err != nil {
+	if err := cmdPuzzles(context.Background(), []string{"-tablebases", tbDir, "-data", data, "-from-games", "-n", "5"}, nil, &out, &errb); err != nil {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
 	if !strings.Contains(out.String(), "from game 101: "+pz.Position.String()) {
@@ -78,7 +78,7 @@ func TestPuzzlesCommand(t *testing.T) {
 		{"-tablebases", tbDir, "-data", data, "-sectors", "x"},
 		{"-tablebases", t.TempDir() + "/none", "-data", data},
 	} {
-		if err := cmdPuzzles(args, nil, &out, &errb); err == nil {
+		if err := cmdPuzzles(context.Background(), args, nil, &out, &errb); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}

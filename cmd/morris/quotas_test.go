@@ -63,7 +63,7 @@ func TestQuotaFlags(t *testing.T) {
 			t.Errorf("%v: got %v, want an error naming %s", args, err, args[len(args)-2])
 		}
 	}
-	if code := run([]string{"serve", "-pbm-addr", "", "-analysis-queue", "0"}, strings.NewReader(""), io.Discard, io.Discard); code != exitUsage {
+	if code := run(context.Background(), []string{"serve", "-pbm-addr", "", "-analysis-queue", "0"}, strings.NewReader(""), io.Discard, io.Discard); code != exitUsage {
 		t.Errorf("serve -analysis-queue 0: exit %d, want %d", code, exitUsage)
 	}
 }
@@ -148,7 +148,7 @@ func TestServeQuotaFlags(t *testing.T) {
 		{"-challenge-expiry", "30s"},
 		{"-realtime-expiry", "-5m"},
 	} {
-		err := cmdServe(append(args, "-data", filepath.Join(t.TempDir(), "data"), "-addr", "127.0.0.1:0", "-pbm-addr", ""), nil, io.Discard, io.Discard)
+		err := cmdServe(context.Background(), append(args, "-data", filepath.Join(t.TempDir(), "data"), "-addr", "127.0.0.1:0", "-pbm-addr", ""), nil, io.Discard, io.Discard)
 		var ue usageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%q: got %v, want a usage error", args, err)

@@ -120,7 +120,7 @@ func streamLimit(asked int, log *slog.Logger) int {
 }
 
 // cmdServe runs the game server until an interrupt or SIGTERM.
-func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", env("MORRIS_ADDR", "localhost:8080"), "HTTP address: the API, streams, WebSocket, POST /pbm, /healthz, /metrics (MORRIS_ADDR)")
@@ -160,7 +160,6 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		handler = slog.NewJSONHandler(stderr, opts)
 	}
 	log := slog.New(handler)
-	ctx := commandContext()
 	if *rate <= 0 {
 		return badInput("-rate must be positive")
 	}

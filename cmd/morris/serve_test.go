@@ -411,7 +411,7 @@ func TestServeTablebases(t *testing.T) {
 	t.Setenv("MORRIS_TABLEBASES", empty)
 	for _, args := range [][]string{{"-tablebases", filepath.Join(dir, "missing")}, {}} {
 		var errb bytes.Buffer
-		code := run(append([]string{"serve", "-addr", freeAddr(t), "-pbm-addr", "", "-data", filepath.Join(dir, "bad")}, args...), strings.NewReader(""), io.Discard, &errb)
+		code := run(context.Background(), append([]string{"serve", "-addr", freeAddr(t), "-pbm-addr", "", "-data", filepath.Join(dir, "bad")}, args...), strings.NewReader(""), io.Discard, &errb)
 		if code != exitUsage || !strings.Contains(errb.String(), "-tablebases") {
 			t.Errorf("serve %v (MORRIS_TABLEBASES=%s): exit %d, %q; want %d and a message about -tablebases", args, empty, code, errb.String(), exitUsage)
 		}
@@ -419,7 +419,7 @@ func TestServeTablebases(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "bad")); err == nil {
 		t.Errorf("a failed start made the data folder")
 	}
-	if code := run([]string{"serve", "-tablebases", "", "-engine-hash", "0"}, strings.NewReader(""), io.Discard, io.Discard); code != exitUsage {
+	if code := run(context.Background(), []string{"serve", "-tablebases", "", "-engine-hash", "0"}, strings.NewReader(""), io.Discard, io.Discard); code != exitUsage {
 		t.Errorf("serve -engine-hash 0: exit %d, want %d", code, exitUsage)
 	}
 }

@@ -18,13 +18,7 @@ import (
 	"github.com/morrisgame/morris/mill"
 )
 
-// commandContext is the context of long commands (solve). main may replace
-// it with one that is cancelled on an interrupt; without that, an
-// interrupted solve simply dies, which is safe too: sector files are
-// written whole or not at all, and the next run resumes.
-var commandContext = context.Background
-
-func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func cmdSolve(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("solve", "-variant V -dir DIR [-max N | -sectors 3v3,4v3,... | -game] [-threads N] [-verify]", stderr)
 	variant := fs.String("variant", "nine-mens-morris", "preset, optionally with overrides: nine-mens-morris,protection=always")
 	rulesFlag := fs.String("rules", "", "rule overrides, comma-separated name=value")
@@ -126,7 +120,7 @@ func cmdSolve(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		CheckpointEvery: *every,
 		Resident:        int64(*residentGB * (1 << 30)),
 	}
-	results, err := egdb.Build(commandContext(), r, *dir, keys, opt)
+	results, err := egdb.Build(ctx, r, *dir, keys, opt)
 	bar.clear()
 	if err != nil {
 		if errors.Is(err, egdb.ErrSector) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"maps"
 	"os"
@@ -18,7 +19,7 @@ import (
 
 func solve(args ...string) (stdout, stderr string, err error) {
 	var out, errb bytes.Buffer
-	err = cmdSolve(args, strings.NewReader(""), &out, &errb)
+	err = cmdSolve(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), err
 }
 
