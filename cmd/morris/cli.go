@@ -68,29 +68,45 @@ Position flags:
   -seed N           the seed of the lot for the first player (presets with first=lot)
 `
 
-// A command runs with the context of the process (main cancels it on an
-// interrupt or SIGTERM), its arguments and the standard streams.
+// A command runs with the context of the process, its arguments and the
+// standard streams.
 type command struct {
 	name string
 	run  func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+	// stops says that the command stops cleanly when its context ends
+	// (a build saved, a match's score printed, a server shut down): main
+	// cancels the context on an interrupt or SIGTERM for these. The others
+	// end with the process, as the signal's default.
+	stops bool
 }
 
 var commands = []command{
-	{"variants", cmdVariants},
-	{"show", cmdShow},
-	{"moves", cmdMoves},
-	{"perft", cmdPerft},
-	{"replay", cmdReplay},
-	{"engine", cmdEngine},
-	{"analyze", cmdAnalyze},
-	{"match", cmdMatch},
-	{"match-errors", cmdMatchErrors},
-	{"play", cmdPlay},
-	{"solve", cmdSolve},
-	{"book", cmdBook},
-	{"serve", cmdServe},
-	{"puzzles", cmdPuzzles},
-	{"bench-server", cmdBenchServer},
+	{"variants", cmdVariants, false},
+	{"show", cmdShow, false},
+	{"moves", cmdMoves, false},
+	{"perft", cmdPerft, false},
+	{"replay", cmdReplay, false},
+	{"engine", cmdEngine, true},
+	{"analyze", cmdAnalyze, false},
+	{"match", cmdMatch, true},
+	{"match-errors", cmdMatchErrors, false},
+	{"play", cmdPlay, true},
+	{"solve", cmdSolve, true},
+	{"book", cmdBook, true},
+	{"serve", cmdServe, true},
+	{"puzzles", cmdPuzzles, true},
+	{"bench-server", cmdBenchServer, true},
+}
+
+// stopsOnSignal reports whether the command of args stops cleanly when its
+// context ends, so that main should turn signals into a cancellation.
+func stopsOnSignal(args []string) bool {
+	for _, c := range commands {
+		if len(args) > 0 && c.name == args[0] {
+			return c.stops
+		}
+	}
+	return false
 }
 
 // usageError is an error in the command line or its input: exit code 2.

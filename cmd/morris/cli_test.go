@@ -4,11 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"flag"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -154,4 +159,69 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSignal runs the program in a process of its own and sends it
+// SIGTERM: a command that stops on its context (engine, thinking with go
+// infinite) answers its move and exits 0; one that does not (a deep perft)
+// ends with the process, as the signal's default, instead of running on.
+func TestSignal(t *testing.T) {
+	t.Run("engine", func(t *testing.T) {
+		cmd := exec.Command(os.Args[0], "engine", "-hash", "1")
+		cmd.Env = append(os.Environ(), "MORRIS_RUN_MAIN=1")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stdin.Close()
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		// readyok: the program runs the command, its signals caught.
+		io.WriteString(stdin, "isready\ngo infinite\n")
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() && sc.Text() != "readyok" {
+		}
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		var rest []string
+		for sc.Scan() {
+			rest = append(rest, sc.Text())
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("engine after SIGTERM: %v, want exit 0", err)
+		}
+		if len(rest) == 0 || !strings.HasPrefix(rest[len(rest)-1], "bestmove ") {
+			t.Errorf("engine after SIGTERM: got %q, want a bestmove last", rest)
+		}
+	})
+	t.Run("perft", func(t *testing.T) {
+		cmd := exec.Command(os.Args[0], "perft", "-depth", "20")
+		cmd.Env = append(os.Environ(), "MORRIS_RUN_MAIN=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		time.Sleep(200 * time.Millisecond)
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+				t.Errorf("perft after SIGTERM: %v, want killed by the signal", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Errorf("perft still running 20 s after SIGTERM")
+		}
+	})
 }
