@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +24,20 @@ import (
 	"github.com/morrisgame/morris/mill"
 )
 
+const benchSynopsis = `[-url URL,...] [-db postgres://...] [-limits] [-games N] [-users N] [-rate N]
+       [-duration D] [-warmup D] [-streams=false] [-variant V] [-seed N] [-cpuprofile FILE]
+
+Plays N concurrent games over the HTTP API, pairs of users making random
+moves, each move sent with its ply (stored durably before it is answered),
+and prints the moves a second and the latency percentiles of the move
+requests; with a stream a game, also the time from a move sent to its event
+on the stream, and the servers' memory. Without -url it starts a server in
+this process on loopback, on SQLite in a temporary folder or on -db. -url
+takes several servers sharing a database: a game's white player sends to
+one, its black player to the next, and its stream is open on black's.
+
+Flags:`
+
 // cmdBenchServer is the load generator: N concurrent games played over the
 // HTTP API by pairs of users, every move sent with its ply (so stored
 // durably before it is answered), for a duration or a number of moves. It
@@ -37,8 +50,7 @@ import (
 // it starts a server in this process on loopback, on SQLite in a
 // temporary folder or on -db.
 func cmdBenchServer(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench-server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("bench-server", benchSynopsis, stderr)
 	url := fs.String("url", "", "running servers (http://host:port), comma-separated when several share a database; empty to start one in this process")
 	streams := fs.Bool("streams", true, "open a game stream for every game and measure when each move reaches it")
 	db := fs.String("db", "", "with no -url: a postgres:// URL for the server started here (default SQLite in a temporary folder)")
@@ -51,8 +63,8 @@ func cmdBenchServer(ctx context.Context, args []string, _ io.Reader, stdout, std
 	rate := fs.Float64("rate", 2000, "moves a second offered in all, spread evenly over the games; 0 for as fast as the server answers")
 	limits := fs.Bool("limits", false, "with no -url: run the server with its default rate limits and quotas (as morris serve does) instead of none, every user calling from an address of its own on 127.2.0.0/16, as a club's members do; refusals are counted apart")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measured span of this process (the server too, without -url) to this file")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *games < 1 || *users < 2 || *duration <= 0 || *rate < 0 {
 		return badInput("-games must be at least 1, -users at least 2, -duration positive")

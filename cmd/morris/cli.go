@@ -45,7 +45,7 @@ Usage:
                                         by player and phase, from game records (morris match -records)
   morris play    [position flags] [-level N] [-color white|black|random] [-save FILE] [-plain]
                                         play against the engine in the terminal
-  morris solve   -variant V -dir DIR [-max N | -sectors 3v3,4v3] [-threads N] [-verify]
+  morris solve   -variant V -dir DIR [-max N | -sectors 3v3,4v3 | -game] [-threads N] [-verify]
                                         build endgame databases (resumable); counts to DIR/summary.txt
   morris book    -plies N [-deeper K -margin CP] [-movetime MS | -depth D] -out FILE [-variant V] [-count]
                                         build an opening book by the engine's analysis (resumable)
@@ -57,8 +57,11 @@ Usage:
                                         run the game server (README: The server; docs/api.md)
   morris puzzles -tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N]
                                         make puzzles (one winning move) from endgame databases into the server's store
-  morris bench-server [-url URL,...] [-games N] [-users N] [-rate N] [-duration D] [-limits]
+  morris bench-server [-url URL,...] [-db postgres://...] [-limits] [-games N] [-users N] [-rate N]
+                 [-duration D] [-warmup D] [-streams=false] [-variant V] [-seed N] [-cpuprofile FILE]
                                         drive N concurrent games over the API and print moves/s and latency
+
+Every command's -h prints its flags (morris help COMMAND is the same).
 
 Position flags:
   -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
@@ -119,6 +122,10 @@ func badInput(format string, args ...any) error { return usageError{fmt.Errorf(f
 
 // run runs the command of args and returns the process's exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		// help COMMAND: the command's own usage, as COMMAND -h prints it.
+		args = []string{args[1], "-h"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		fmt.Fprint(stderr, usage)
 		if len(args) == 0 {

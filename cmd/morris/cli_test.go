@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -224,4 +225,74 @@ func TestSignal(t *testing.T) {
 			t.Errorf("perft still running 20 s after SIGTERM")
 		}
 	})
+}
+
+// TestHelp: every command's -h (and help COMMAND) prints its usage on
+// standard error and exits 0, as the program's own -h does.
+func TestHelp(t *testing.T) {
+	for _, c := range commands {
+		for _, args := range [][]string{{c.name, "-h"}, {c.name, "-help"}, {"help", c.name}} {
+			out, errs, code := runCLI(args...)
+			if code != exitOK || out != "" || !strings.HasPrefix(errs, "Usage: morris "+c.name+" ") {
+				t.Errorf("morris %s: exit %d, stdout %q, stderr begins %q; want exit 0, no output, stderr beginning %q",
+					strings.Join(args, " "), code, out, firstLine(errs), "Usage: morris "+c.name+" ")
+			}
+		}
+	}
+	if _, errs, code := runCLI("-h"); code != exitOK || !strings.HasPrefix(errs, "morris: the Mill family") {
+		t.Errorf("morris -h: exit %d, stderr begins %q", code, firstLine(errs))
+	}
+	if _, _, code := runCLI("help", "nope"); code != exitUsage {
+		t.Errorf("morris help nope: exit %d, want %d", code, exitUsage)
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// TestUsageFlags: every flag that the program's usage names for a command
+// is one of the command's flags (as its -h lists them), and every command
+// is in the usage.
+func TestUsageFlags(t *testing.T) {
+	flagsOf := func(name string) map[string]bool {
+		_, errs, _ := runCLI(name, "-h")
+		have := map[string]bool{}
+		for _, line := range strings.Split(errs, "\n") {
+			if f, ok := strings.CutPrefix(line, "  -"); ok {
+				have[strings.Fields(f)[0]] = true
+			}
+		}
+		return have
+	}
+	flagRE := regexp.MustCompile(`(?:^|[\s\[|])-([a-z][a-z0-9-]*)`)
+	seen := map[string]bool{}
+	name := ""
+	for _, line := range strings.Split(usage, "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "Position flags:") {
+			name = ""
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "  morris "); ok {
+			name, _, _ = strings.Cut(rest, " ")
+			seen[name] = true
+		} else if name == "" || !strings.HasPrefix(line, "                 ") || strings.HasPrefix(line, strings.Repeat(" ", 40)) {
+			continue // not a synopsis, or a command's description
+		}
+		if len(line) > 40 && line[38:40] == "  " && line[40] != ' ' {
+			line = line[:40] // the description that follows a short synopsis
+		}
+		have := flagsOf(name)
+		for _, m := range flagRE.FindAllStringSubmatch(line, -1) {
+			if !have[m[1]] {
+				t.Errorf("the usage names -%s for morris %s, which has no such flag:\n%s", m[1], name, line)
+			}
+		}
+	}
+	for _, c := range commands {
+		if !seen[c.name] {
+			t.Errorf("morris %s is not in the usage", c.name)
+		}
+	}
 }

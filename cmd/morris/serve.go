@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -119,10 +118,19 @@ func streamLimit(asked int, log *slog.Logger) int {
 	return asked
 }
 
+const serveSynopsis = `[-addr HOST:PORT] [-pbm-addr HOST:PORT] [-data DIR | -db postgres://...] [-tablebases DIR]
+       [-engine-hash MB] [-engine-workers N] [-rate N] [-trusted-proxies LIST] [-max-streams N] [quotas...]
+
+Runs the game server until an interrupt or SIGTERM: the HTTP API, streams and
+WebSocket, the web client and the pbmserv text commands (README: The server;
+docs/api.md, docs/deploy.md, docs/security.md). Every flag has an environment
+variable, named beside it (MORRIS_ADDR for -addr); the flag wins.
+
+Flags:`
+
 // cmdServe runs the game server until an interrupt or SIGTERM.
 func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("serve", serveSynopsis, stderr)
 	addr := fs.String("addr", env("MORRIS_ADDR", "localhost:8080"), "HTTP address: the API, streams, WebSocket, POST /pbm, /healthz, /metrics (MORRIS_ADDR)")
 	pbmAddr := fs.String("pbm-addr", env("MORRIS_PBM_ADDR", "localhost:7070"), "pbmserv text port, one command a line; empty for none (MORRIS_PBM_ADDR)")
 	data := fs.String("data", env("MORRIS_DATA", "morris-data"), "data folder: the SQLite database (MORRIS_DATA)")
@@ -140,15 +148,12 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
 	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
 	quotaFlag := quotaFlags(fs) // quotas.go
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	quotas, err := quotaFlag()
 	if err != nil {
 		return badInput("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return badInput("unexpected argument %q", fs.Arg(0))
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
