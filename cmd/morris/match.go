@@ -52,61 +52,105 @@ Player specs:
 Flags:`
 
 func cmdMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("match", matchSynopsis, stderr)
-	a := fs.String("a", "", "player A (required)")
-	b := fs.String("b", "", "player B (required)")
-	variant := fs.String("variant", "", "preset, optionally with overrides (default nine-mens-morris)")
-	rules := fs.String("rules", "", "rule overrides, comma-separated name=value")
-	pairs := fs.Int("games", 10, "pairs of games (each opening with the colours swapped); with -sprt, the most to play")
-	nOpenings := fs.Int("openings", 0, "random openings to play (default: one per pair); pairs cycle through them")
-	openingsFile := fs.String("openings-file", "", "read the openings from a file, one a line: moves, or a position text then moves")
-	openingPlies := fs.Int("opening-plies", 4, "random moves in each random opening")
-	movetime := fs.Int("movetime", 0, "milliseconds per move for players without their own limits")
-	depth := fs.Int("depth", 0, "search depth for players without their own limits")
-	concurrency := fs.Int("concurrency", 1, "games played at once")
-	maxPlies := fs.Int("max-plies", 1000, "a game not over after this many plies is drawn (adjudicated)")
-	records := fs.String("records", "", "write the game records to this file")
-	resume := fs.Bool("resume", false, "go on with the match whose first games -records FILE holds (run with the same flags): count them and play the rest")
-	seed := fs.Uint64("seed", 1, "seed of the openings and the players' random choices")
-	quiet := fs.Bool("q", false, "print no progress")
-	adjudicate := fs.String("adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
-	drawnOpenings := fs.String("drawn-openings", "", "keep only the random openings that the endgame databases in this directory call drawn, so that no game is decided before it starts")
-	sprtBounds := fs.String("sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
-	alpha := fs.Float64("alpha", 0.05, "with -sprt, the chance of accepting ELO1 when ELO0 holds")
-	beta := fs.Float64("beta", 0.05, "with -sprt, the chance of accepting ELO0 when ELO1 holds")
-	if err := parseFlags(fs, args); err != nil {
+	c, err := parseMatchFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	sprt, err := sprtFlags(fs, *sprtBounds, *alpha, *beta)
+	if err := c.validate(); err != nil {
+		return err
+	}
+	return c.run(ctx, stdout, stderr)
+}
+
+// matchConfig is what match's flags say. validate checks them and
+// resolves what they name: the rules, the players, the sequential test.
+type matchConfig struct {
+	a, b                      string // the players' specs
+	variant, rules            string
+	pairs                     int // pairs of games; with -sprt, the most
+	nOpenings, openingPlies   int
+	openingsFile              string
+	movetime, depth           int // the players' limits, unless their specs set them
+	concurrency, maxPlies     int
+	records                   string
+	resume, quiet             bool
+	seed                      uint64
+	adjudicate, drawnOpenings string // directories of endgame databases
+	sprtBounds                string
+	alpha, beta               float64
+	set                       map[string]bool // the flags given
+
+	// Set by validate.
+	r            *mill.Rules
+	specA, specB match.Spec
+	sprt         *match.SPRT // nil without -sprt
+}
+
+func parseMatchFlags(args []string, stderr io.Writer) (*matchConfig, error) {
+	c := &matchConfig{set: map[string]bool{}}
+	fs := newFlags("match", matchSynopsis, stderr)
+	fs.StringVar(&c.a, "a", "", "player A (required)")
+	fs.StringVar(&c.b, "b", "", "player B (required)")
+	fs.StringVar(&c.variant, "variant", "", "preset, optionally with overrides (default nine-mens-morris)")
+	fs.StringVar(&c.rules, "rules", "", "rule overrides, comma-separated name=value")
+	fs.IntVar(&c.pairs, "games", 10, "pairs of games (each opening with the colours swapped); with -sprt, the most to play")
+	fs.IntVar(&c.nOpenings, "openings", 0, "random openings to play (default: one per pair); pairs cycle through them")
+	fs.StringVar(&c.openingsFile, "openings-file", "", "read the openings from a file, one a line: moves, or a position text then moves")
+	fs.IntVar(&c.openingPlies, "opening-plies", 4, "random moves in each random opening")
+	fs.IntVar(&c.movetime, "movetime", 0, "milliseconds per move for players without their own limits")
+	fs.IntVar(&c.depth, "depth", 0, "search depth for players without their own limits")
+	fs.IntVar(&c.concurrency, "concurrency", 1, "games played at once")
+	fs.IntVar(&c.maxPlies, "max-plies", 1000, "a game not over after this many plies is drawn (adjudicated)")
+	fs.StringVar(&c.records, "records", "", "write the game records to this file")
+	fs.BoolVar(&c.resume, "resume", false, "go on with the match whose first games -records FILE holds (run with the same flags): count them and play the rest")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of the openings and the players' random choices")
+	fs.BoolVar(&c.quiet, "q", false, "print no progress")
+	fs.StringVar(&c.adjudicate, "adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
+	fs.StringVar(&c.drawnOpenings, "drawn-openings", "", "keep only the random openings that the endgame databases in this directory call drawn, so that no game is decided before it starts")
+	fs.StringVar(&c.sprtBounds, "sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
+	fs.Float64Var(&c.alpha, "alpha", 0.05, "with -sprt, the chance of accepting ELO1 when ELO0 holds")
+	fs.Float64Var(&c.beta, "beta", 0.05, "with -sprt, the chance of accepting ELO0 when ELO1 holds")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	return c, nil
+}
+
+// validate checks the flags, and resolves the rules, the players (checked
+// against the rules: a perfect player's databases are opened for that)
+// and the sequential test.
+func (c *matchConfig) validate() error {
+	sprt, err := parseSPRT(c.sprtBounds, c.alpha, c.beta, c.set["alpha"] || c.set["beta"])
 	if err != nil {
 		return err
 	}
 	switch {
-	case *a == "" || *b == "":
+	case c.a == "" || c.b == "":
 		return badInput("want both players: -a SPEC -b SPEC")
-	case *pairs < 1:
-		return badInput("-games %d: want at least 1 pair", *pairs)
-	case *movetime < 0 || *depth < 0 || *concurrency < 1 || *maxPlies < 1 || *openingPlies < 0 || *nOpenings < 0:
+	case c.pairs < 1:
+		return badInput("-games %d: want at least 1 pair", c.pairs)
+	case c.movetime < 0 || c.depth < 0 || c.concurrency < 1 || c.maxPlies < 1 || c.openingPlies < 0 || c.nOpenings < 0:
 		return badInput("-movetime, -depth, -openings, -opening-plies: want 0 or more; -concurrency, -max-plies: 1 or more")
-	case *nOpenings > 0 && *openingsFile != "":
+	case c.nOpenings > 0 && c.openingsFile != "":
 		return badInput("give -openings or -openings-file, not both")
-	case *resume && *records == "":
+	case c.resume && c.records == "":
 		return badInput("-resume goes on with the games of -records FILE: give the file")
-	case *drawnOpenings != "" && *openingsFile != "":
+	case c.drawnOpenings != "" && c.openingsFile != "":
 		return badInput("-drawn-openings chooses among random openings, not those of -openings-file")
 	}
-	pf := positionFlags{variant: *variant, rules: *rules}
+	pf := positionFlags{variant: c.variant, rules: c.rules}
 	g, err := pf.game()
 	if err != nil {
 		return err
 	}
 	r := g.Rules()
-	def := match.Limits{Depth: *depth, MoveTime: time.Duration(*movetime) * time.Millisecond}
-	specA, err := match.ParseSpec(*a, def)
+	def := match.Limits{Depth: c.depth, MoveTime: time.Duration(c.movetime) * time.Millisecond}
+	specA, err := match.ParseSpec(c.a, def)
 	if err != nil {
 		return usageError{err}
 	}
-	specB, err := match.ParseSpec(*b, def)
+	specB, err := match.ParseSpec(c.b, def)
 	if err != nil {
 		return usageError{err}
 	}
@@ -121,125 +165,51 @@ func cmdMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		specA.Name += " (A)"
 		specB.Name += " (B)"
 	}
+	c.r, c.specA, c.specB, c.sprt = r, specA, specB, sprt
+	return nil
+}
 
-	// openDB opens the databases of a flag. They are shared with the players
-	// that read the same directory. The games wait for the checks of the
-	// files, so that every game is judged by the whole set (once a
-	// directory: both flags may name the same).
-	checked := map[string]bool{}
-	openDB := func(flag, dir string) (*egdb.DB, error) {
-		db, err := match.OpenTablebases(dir)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		if !db.Covers(r) {
-			return nil, badInput("-%s %s: the databases are of %s, not of %s", flag, dir, db.Rules(), r)
-		}
-		if !*quiet && !checked[dir] {
-			fmt.Fprintf(stderr, "checking the files of %s\n", dir)
-		}
-		checked[dir] = true
-		if err := db.Wait(); err != nil {
-			return nil, fmt.Errorf("-%s %s: %w", flag, dir, err)
-		}
-		return db, nil
-	}
-	var adj match.Adjudicator
-	if *adjudicate != "" {
-		db, err := openDB("adjudicate", *adjudicate)
-		if err != nil {
-			return err
-		}
-		adj = func(p mill.Position) (mill.Outcome, string, bool) {
-			o, v, ok := db.Verdict(p)
-			if !ok {
-				return mill.NoOutcome, "", false
-			}
-			return o, fmt.Sprintf("the databases: %s for %s at ply %d", v, p.SideToMove(), p.Ply()), true
-		}
-	}
+// games is the most games the match plays.
+func (c *matchConfig) games() int { return 2 * c.pairs }
 
-	var openings []match.Opening
-	if *openingsFile != "" {
-		f, err := os.Open(*openingsFile)
-		if err != nil {
-			return usageError{err}
-		}
-		openings, err = match.ReadOpenings(r, f, *seed)
-		f.Close()
-		if err != nil {
-			return badInput("%s: %v", *openingsFile, err)
-		}
-	} else {
-		n := *nOpenings
-		if n == 0 {
-			n = *pairs
-		}
-		rng := rand.New(rand.NewPCG(*seed, 0x6f70656e))
-		if *drawnOpenings == "" {
-			openings = match.RandomOpenings(r, n, *openingPlies, rng)
-		} else {
-			db, err := openDB("drawn-openings", *drawnOpenings)
-			if err != nil {
-				return err
-			}
-			// A position the databases do not hold is refused too: it is
-			// not known to be drawn.
-			held := false
-			drawn := func(p mill.Position) bool {
-				v, ok := db.Probe(p)
-				held = held || ok
-				return ok && v.Result == egdb.Draw
-			}
-			var refused int
-			openings, refused, err = match.RandomOpeningsWhere(r, n, *openingPlies, rng, drawn)
-			switch {
-			case err != nil && !held:
-				return badInput("-drawn-openings: the databases of %s hold no position after %d plies (the placing phase is built by morris solve -game)", *drawnOpenings, *openingPlies)
-			case err != nil:
-				return badInput("-drawn-openings: %v", err)
-			}
-			if !*quiet {
-				fmt.Fprintf(stderr, "openings: %d drawn by the databases, %d refused as won or lost\n", len(openings), refused)
-			}
-		}
+// run plays the match that validate checked, writes its records and
+// prints its result.
+func (c *matchConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
+	dbs := &matchDatabases{rules: c.r, quiet: c.quiet, stderr: stderr, checked: map[string]bool{}}
+	adj, err := c.adjudicator(dbs)
+	if err != nil {
+		return err
 	}
-
-	cfg := match.Config{Rules: r, A: specA, B: specB, Openings: openings, Pairs: *pairs,
-		Concurrency: *concurrency, MaxPlies: *maxPlies, Seed: *seed, SPRT: sprt, Adjudicate: adj}
-	event := fmt.Sprintf("morris match: %s vs %s", specA.Name, specB.Name)
+	openings, err := c.openings(dbs, stderr)
+	if err != nil {
+		return err
+	}
+	cfg := match.Config{Rules: c.r, A: c.specA, B: c.specB, Openings: openings, Pairs: c.pairs,
+		Concurrency: c.concurrency, MaxPlies: c.maxPlies, Seed: c.seed, SPRT: c.sprt, Adjudicate: adj}
+	event := fmt.Sprintf("morris match: %s vs %s", c.specA.Name, c.specB.Name)
 	sep := "" // what the file needs before a record is added to it
-	if *resume {
-		cfg.Played, sep, err = resumeRecords(*records, cfg, event)
+	if c.resume {
+		cfg.Played, sep, err = resumeRecords(c.records, cfg, event)
 		if err != nil {
 			return err
 		}
-		if !*quiet {
+		if !c.quiet {
 			var t match.Tally
 			for _, g := range cfg.Played {
 				t.Add(g)
 			}
 			fmt.Fprintf(stderr, "resuming after %d of %d games (%s): A %+d =%d -%d\n",
-				len(cfg.Played), 2**pairs, *records, t.Wins, t.Draws, t.Losses)
+				len(cfg.Played), c.games(), c.records, t.Wins, t.Draws, t.Losses)
 		}
 	}
-	var w *record.Writer
-	if *records != "" {
-		flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-		if *resume {
-			flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-		}
-		f, err := os.OpenFile(*records, flags, 0o644)
-		if err != nil {
-			return usageError{err}
-		}
-		defer f.Close()
-		w = record.NewWriter(&separated{w: f, sep: sep})
-		defer w.Flush()
+	w, closeRecords, err := c.openRecords(sep)
+	if err != nil {
+		return err
 	}
+	defer closeRecords()
 	var writeErr error
 	start := time.Now()
-	progress := func(gm *match.Game, t match.Tally) {
+	cfg.Progress = func(gm *match.Game, t match.Tally) {
 		if w != nil && writeErr == nil {
 			// Each game reaches the file as it ends, so that a match
 			// stopped at any moment can be resumed from it.
@@ -248,57 +218,194 @@ func cmdMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 				writeErr = w.Flush()
 			}
 		}
-		if *quiet {
-			return
+		if !c.quiet {
+			c.progress(stderr, gm, t, len(cfg.Played), start)
 		}
-		mg := gm.Game
-		how := mg.Method().String()
-		switch {
-		case gm.Adjudicated:
-			how = "the ply limit"
-		case gm.Verdict != "":
-			how = gm.Verdict
-		case gm.Fault != "":
-			how = gm.Fault
-		case gm.Claim != "":
-			how = "a claimed draw: " + gm.Claim
-		}
-		test := ""
-		if sprt != nil {
-			lower, upper := sprt.Bounds()
-			test = fmt.Sprintf("; LLR %.2f [%.2f, %.2f]", sprt.LLR(), lower, upper)
-		}
-		// What is left, at the pace of this run's games so far.
-		eta := ""
-		if done, left := gm.Index+1-len(cfg.Played), 2**pairs-gm.Index-1; done > 0 && left > 0 {
-			eta = fmt.Sprintf("; about %v left", (time.Since(start) * time.Duration(left) / time.Duration(done)).Round(time.Second))
-		}
-		fmt.Fprintf(stderr, "game %d/%d: %s - %s %s by %s, %d plies; A %+d =%d -%d (%.1f%%)%s%s\n",
-			gm.Index+1, 2**pairs, gm.Names[0], gm.Names[1], mg.Outcome(), how, mg.Position().Ply(),
-			t.Wins, t.Draws, t.Losses, 100*t.Score(), test, eta)
 	}
-
-	cfg.Progress = progress
 	res, runErr := match.Run(ctx, cfg)
 	if runErr != nil && res.Tally.Games() == 0 {
 		return runErr
 	}
+	if !c.quiet {
+		fmt.Fprintf(stderr, "%d games in %v\n", res.Tally.Games(), time.Since(start).Round(time.Second))
+	}
+	c.report(stdout, res, runErr != nil)
+	if writeErr != nil {
+		return fmt.Errorf("writing the records: %w", writeErr)
+	}
+	if w != nil {
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("writing the records: %w", err)
+		}
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return errors.New("interrupted")
+	}
+	return runErr
+}
+
+// matchDatabases opens the endgame databases of a match's flags. They are
+// shared with the players that read the same directory. The games wait for
+// the checks of the files, so that every game is judged by the whole set
+// (once a directory: both flags may name the same).
+type matchDatabases struct {
+	rules   *mill.Rules
+	quiet   bool
+	stderr  io.Writer
+	checked map[string]bool
+}
+
+func (d *matchDatabases) open(flag, dir string) (*egdb.DB, error) {
+	db, err := match.OpenTablebases(dir)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if !db.Covers(d.rules) {
+		return nil, badInput("-%s %s: the databases are of %s, not of %s", flag, dir, db.Rules(), d.rules)
+	}
+	if !d.quiet && !d.checked[dir] {
+		fmt.Fprintf(d.stderr, "checking the files of %s\n", dir)
+	}
+	d.checked[dir] = true
+	if err := db.Wait(); err != nil {
+		return nil, fmt.Errorf("-%s %s: %w", flag, dir, err)
+	}
+	return db, nil
+}
+
+// adjudicator is the verdict of the databases of -adjudicate (nil without).
+func (c *matchConfig) adjudicator(dbs *matchDatabases) (match.Adjudicator, error) {
+	if c.adjudicate == "" {
+		return nil, nil
+	}
+	db, err := dbs.open("adjudicate", c.adjudicate)
+	if err != nil {
+		return nil, err
+	}
+	return func(p mill.Position) (mill.Outcome, string, bool) {
+		o, v, ok := db.Verdict(p)
+		if !ok {
+			return mill.NoOutcome, "", false
+		}
+		return o, fmt.Sprintf("the databases: %s for %s at ply %d", v, p.SideToMove(), p.Ply()), true
+	}, nil
+}
+
+// openings reads the openings of -openings-file, or draws random ones
+// (those the databases of -drawn-openings call drawn, with that flag).
+func (c *matchConfig) openings(dbs *matchDatabases, stderr io.Writer) ([]match.Opening, error) {
+	if c.openingsFile != "" {
+		f, err := os.Open(c.openingsFile)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		defer f.Close()
+		openings, err := match.ReadOpenings(c.r, f, c.seed)
+		if err != nil {
+			return nil, badInput("%s: %v", c.openingsFile, err)
+		}
+		return openings, nil
+	}
+	n := c.nOpenings
+	if n == 0 {
+		n = c.pairs
+	}
+	rng := rand.New(rand.NewPCG(c.seed, 0x6f70656e))
+	if c.drawnOpenings == "" {
+		return match.RandomOpenings(c.r, n, c.openingPlies, rng), nil
+	}
+	db, err := dbs.open("drawn-openings", c.drawnOpenings)
+	if err != nil {
+		return nil, err
+	}
+	// A position the databases do not hold is refused too: it is not
+	// known to be drawn.
+	held := false
+	drawn := func(p mill.Position) bool {
+		v, ok := db.Probe(p)
+		held = held || ok
+		return ok && v.Result == egdb.Draw
+	}
+	openings, refused, err := match.RandomOpeningsWhere(c.r, n, c.openingPlies, rng, drawn)
+	switch {
+	case err != nil && !held:
+		return nil, badInput("-drawn-openings: the databases of %s hold no position after %d plies (the placing phase is built by morris solve -game)", c.drawnOpenings, c.openingPlies)
+	case err != nil:
+		return nil, badInput("-drawn-openings: %v", err)
+	}
+	if !c.quiet {
+		fmt.Fprintf(stderr, "openings: %d drawn by the databases, %d refused as won or lost\n", len(openings), refused)
+	}
+	return openings, nil
+}
+
+// openRecords opens the file of -records (nil without), truncated or, with
+// -resume, to append to after sep, and returns the call that flushes and
+// closes it.
+func (c *matchConfig) openRecords(sep string) (*record.Writer, func(), error) {
+	if c.records == "" {
+		return nil, func() {}, nil
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if c.resume {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	f, err := os.OpenFile(c.records, flags, 0o644)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	w := record.NewWriter(&separated{w: f, sep: sep})
+	return w, func() { w.Flush(); f.Close() }, nil
+}
+
+// progress prints a line on the game gm that has just ended, the tally t
+// after it: how it ended, the score, the test's state and the time left
+// at the pace of this run's games so far (played of them were played
+// before a resume).
+func (c *matchConfig) progress(stderr io.Writer, gm *match.Game, t match.Tally, played int, start time.Time) {
+	mg := gm.Game
+	how := mg.Method().String()
+	switch {
+	case gm.Adjudicated:
+		how = "the ply limit"
+	case gm.Verdict != "":
+		how = gm.Verdict
+	case gm.Fault != "":
+		how = gm.Fault
+	case gm.Claim != "":
+		how = "a claimed draw: " + gm.Claim
+	}
+	test := ""
+	if c.sprt != nil {
+		lower, upper := c.sprt.Bounds()
+		test = fmt.Sprintf("; LLR %.2f [%.2f, %.2f]", c.sprt.LLR(), lower, upper)
+	}
+	eta := ""
+	if done, left := gm.Index+1-played, c.games()-gm.Index-1; done > 0 && left > 0 {
+		eta = fmt.Sprintf("; about %v left", (time.Since(start) * time.Duration(left) / time.Duration(done)).Round(time.Second))
+	}
+	fmt.Fprintf(stderr, "game %d/%d: %s - %s %s by %s, %d plies; A %+d =%d -%d (%.1f%%)%s%s\n",
+		gm.Index+1, c.games(), gm.Names[0], gm.Names[1], mg.Outcome(), how, mg.Position().Ply(),
+		t.Wins, t.Draws, t.Losses, 100*t.Score(), test, eta)
+}
+
+// report prints the result of the match: the score and Elo, the test's
+// verdict, and the games lost by a fault, claimed, drawn at the ply limit
+// or ended by the databases.
+func (c *matchConfig) report(stdout io.Writer, res match.Result, interrupted bool) {
 	t := res.Tally
-	if !*quiet {
-		fmt.Fprintf(stderr, "%d games in %v\n", t.Games(), time.Since(start).Round(time.Second))
+	if interrupted {
+		fmt.Fprintf(stdout, "interrupted after %d of %d games\n", t.Games(), c.games())
 	}
-	if runErr != nil {
-		fmt.Fprintf(stdout, "interrupted after %d of %d games\n", t.Games(), 2**pairs)
-	}
-	fmt.Fprintf(stdout, "%s vs %s: %v\n", specA.Name, specB.Name, t)
-	if sprt != nil {
-		p := sprt.Pairs()
+	fmt.Fprintf(stdout, "%s vs %s: %v\n", c.specA.Name, c.specB.Name, t)
+	if c.sprt != nil {
+		p := c.sprt.Pairs()
 		fmt.Fprintf(stdout, "%v after %d games\npairs scoring 0, 0.5, 1, 1.5, 2: %d %d %d %d %d\n",
-			sprt, sprt.Games(), p[0], p[1], p[2], p[3], p[4])
+			c.sprt, c.sprt.Games(), p[0], p[1], p[2], p[3], p[4])
 	}
 	if t.Faults[0]+t.Faults[1] > 0 {
 		fmt.Fprintf(stdout, "games lost by an illegal move, a crash or a time-out: %d by %s, %d by %s\n",
-			t.Faults[0], specA.Name, t.Faults[1], specB.Name)
+			t.Faults[0], c.specA.Name, t.Faults[1], c.specB.Name)
 		for _, gm := range res.Games {
 			if gm.Fault != "" {
 				fmt.Fprintf(stdout, "  game %d: %s\n", gm.Index+1, gm.Fault)
@@ -316,31 +423,18 @@ func cmdMatch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	if t.Adjudicated > 0 {
-		fmt.Fprintf(stdout, "games drawn at the ply limit of %d: %d\n", *maxPlies, t.Adjudicated)
+		fmt.Fprintf(stdout, "games drawn at the ply limit of %d: %d\n", c.maxPlies, t.Adjudicated)
 	}
 	if t.Verdicts > 0 {
 		fmt.Fprintf(stdout, "games ended by the databases' verdict: %d\n", t.Verdicts)
 	}
-	if writeErr != nil {
-		return fmt.Errorf("writing the records: %w", writeErr)
-	}
-	if w != nil {
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("writing the records: %w", err)
-		}
-	}
-	if errors.Is(runErr, context.Canceled) {
-		return errors.New("interrupted")
-	}
-	return runErr
 }
 
-// sprtFlags reads -sprt ELO0,ELO1 with -alpha and -beta: nil without -sprt.
-func sprtFlags(fs *flag.FlagSet, bounds string, alpha, beta float64) (*match.SPRT, error) {
+// parseSPRT reads -sprt ELO0,ELO1 with -alpha and -beta (errorsSet: one
+// of them was given): nil without -sprt.
+func parseSPRT(bounds string, alpha, beta float64, errorsSet bool) (*match.SPRT, error) {
 	if bounds == "" {
-		set := false
-		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "alpha" || f.Name == "beta" })
-		if set {
+		if errorsSet {
 			return nil, badInput("-alpha and -beta are for -sprt")
 		}
 		return nil, nil
