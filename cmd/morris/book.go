@@ -20,75 +20,118 @@ import (
 // its file as it goes (an interrupted build resumes where it stopped), or
 // with -show prints what a book knows of a position.
 func cmdBook(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	const synopsis = "-plies N [-deeper K -margin CP] [-movetime MS | -depth D] -out FILE [-variant V] [-count]\n" +
-		"       morris book -show [position flags] [-book FILE]"
-	fs := newFlags("book", synopsis, stderr)
-	var pf positionFlags
-	pf.register(fs)
-	plies := fs.Int("plies", 0, "every position reached in at most this many plies (required to build)")
-	deeper := fs.Int("deeper", 0, "then this many plies more along the moves within -margin of the best")
-	margin := fs.Int("margin", 0, "with -deeper: the moves within this many hundredths of a piece of the best")
-	movetime := fs.Int("movetime", 0, "analyse each position this many milliseconds (the default is 1000 without -depth)")
-	depth := fs.Int("depth", 0, "analyse each position to this depth (reproducible, whatever the machine's load)")
-	hash := fs.Int("hash", 64, "transposition table size in MiB (cleared for each position)")
-	out := fs.String("out", "", "the book file to build, or to go on building (required to build)")
-	count := fs.Bool("count", false, "only print how many positions each ply of -plies has")
-	quiet := fs.Bool("q", false, "no progress on standard error")
-	show := fs.Bool("show", false, "print the book's moves for the position of the position flags")
-	file := fs.String("book", "", "with -show: the book file to read (default: the book built into the program)")
-	if err := parseFlags(fs, args); err != nil {
+	c, err := parseBookFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *show {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	switch {
+	case c.show:
+		return showBook(&c.pf, c.file, stdout)
+	case c.count:
+		return c.runCount(ctx, stdout)
+	}
+	return c.build(ctx, stdout, stderr)
+}
+
+// bookConfig is what book's flags say: a book to build (or count), or,
+// with show, one to read.
+type bookConfig struct {
+	pf                    positionFlags
+	plies, deeper, margin int
+	movetime, depth, hash int
+	out                   string
+	count, quiet          bool
+	show                  bool
+	file                  string          // with show: the book file ("": the built-in book)
+	set                   map[string]bool // the flags given
+
+	r *mill.Rules // set by validate, to build or count
+}
+
+func parseBookFlags(args []string, stderr io.Writer) (*bookConfig, error) {
+	const synopsis = "-plies N [-deeper K -margin CP] [-movetime MS | -depth D] -out FILE [-variant V] [-count]\n" +
+		"       morris book -show [position flags] [-book FILE]"
+	c := &bookConfig{set: map[string]bool{}}
+	fs := newFlags("book", synopsis, stderr)
+	c.pf.register(fs)
+	fs.IntVar(&c.plies, "plies", 0, "every position reached in at most this many plies (required to build)")
+	fs.IntVar(&c.deeper, "deeper", 0, "then this many plies more along the moves within -margin of the best")
+	fs.IntVar(&c.margin, "margin", 0, "with -deeper: the moves within this many hundredths of a piece of the best")
+	fs.IntVar(&c.movetime, "movetime", 0, "analyse each position this many milliseconds (the default is 1000 without -depth)")
+	fs.IntVar(&c.depth, "depth", 0, "analyse each position to this depth (reproducible, whatever the machine's load)")
+	fs.IntVar(&c.hash, "hash", 64, "transposition table size in MiB (cleared for each position)")
+	fs.StringVar(&c.out, "out", "", "the book file to build, or to go on building (required to build)")
+	fs.BoolVar(&c.count, "count", false, "only print how many positions each ply of -plies has")
+	fs.BoolVar(&c.quiet, "q", false, "no progress on standard error")
+	fs.BoolVar(&c.show, "show", false, "print the book's moves for the position of the position flags")
+	fs.StringVar(&c.file, "book", "", "with -show: the book file to read (default: the book built into the program)")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	return c, nil
+}
+
+// validate checks that the flags are those of -show or of a build, and
+// for a build their values and the rules.
+func (c *bookConfig) validate() error {
+	if c.show {
 		for _, name := range []string{"plies", "deeper", "margin", "movetime", "depth", "hash", "out", "count", "q"} {
-			if set[name] {
+			if c.set[name] {
 				return badInput("-%s is for building a book, not for -show", name)
 			}
 		}
-		return showBook(&pf, *file, stdout)
+		return nil
 	}
 	for _, name := range []string{"position", "moves", "seed", "book"} {
-		if set[name] {
+		if c.set[name] {
 			return badInput("-%s is for -show", name)
 		}
 	}
 	switch {
-	case *plies < 1 || *plies > search.MaxPly:
-		return badInput("-plies %d: want 1..%d", *plies, search.MaxPly)
-	case *deeper < 0 || *plies+*deeper > search.MaxPly:
-		return badInput("-deeper %d: want 0..%d", *deeper, search.MaxPly-*plies)
-	case *margin < 0:
-		return badInput("-margin %d: want 0 or more", *margin)
+	case c.plies < 1 || c.plies > search.MaxPly:
+		return badInput("-plies %d: want 1..%d", c.plies, search.MaxPly)
+	case c.deeper < 0 || c.plies+c.deeper > search.MaxPly:
+		return badInput("-deeper %d: want 0..%d", c.deeper, search.MaxPly-c.plies)
+	case c.margin < 0:
+		return badInput("-margin %d: want 0 or more", c.margin)
 	}
-	if err := checkSearchFlags(*depth, *movetime, *hash); err != nil {
+	if err := checkSearchFlags(c.depth, c.movetime, c.hash); err != nil {
 		return err
 	}
-	if *out == "" && !*count {
+	if c.out == "" && !c.count {
 		return badInput("-out is required: the book file to build")
 	}
-	g, err := pf.game()
+	g, err := c.pf.game()
 	if err != nil {
 		return err
 	}
-	r := g.Rules()
-	if *count {
-		counts, err := book.Count(ctx, r, *plies)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s: the positions at each ply, up to symmetry\n", r)
-		total := 0
-		for i, n := range counts {
-			fmt.Fprintf(stdout, "ply %d: %d\n", i+1, n)
-			total += n
-		}
-		fmt.Fprintf(stdout, "total: %d\n", total)
-		return nil
-	}
+	c.r = g.Rules()
+	return nil
+}
 
-	lim := search.Limits{Depth: *depth, MoveTime: time.Duration(*movetime) * time.Millisecond}
+// runCount prints how many positions each ply has, up to -plies.
+func (c *bookConfig) runCount(ctx context.Context, stdout io.Writer) error {
+	counts, err := book.Count(ctx, c.r, c.plies)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: the positions at each ply, up to symmetry\n", c.r)
+	total := 0
+	for i, n := range counts {
+		fmt.Fprintf(stdout, "ply %d: %d\n", i+1, n)
+		total += n
+	}
+	fmt.Fprintf(stdout, "total: %d\n", total)
+	return nil
+}
+
+// limits are the search's limits for each position.
+func (c *bookConfig) limits() search.Limits {
+	lim := search.Limits{Depth: c.depth, MoveTime: time.Duration(c.movetime) * time.Millisecond}
 	if lim.Depth == 0 {
 		if lim.MoveTime == 0 {
 			lim.MoveTime = time.Second
@@ -97,54 +140,38 @@ func cmdBook(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		// position with one legal move at depth 1.
 		lim.Depth = search.MaxPly
 	}
-	made := fmt.Sprintf("morris book -variant %s -plies %d -deeper %d -margin %d", r, *plies, *deeper, *margin)
-	if *depth > 0 {
-		made += fmt.Sprintf(" -depth %d", *depth)
+	return lim
+}
+
+// madeBy is the command that makes the book, as its file's comments say.
+func (c *bookConfig) madeBy(lim search.Limits) string {
+	made := fmt.Sprintf("morris book -variant %s -plies %d -deeper %d -margin %d", c.r, c.plies, c.deeper, c.margin)
+	if c.depth > 0 {
+		made += fmt.Sprintf(" -depth %d", c.depth)
 	} else {
 		made += fmt.Sprintf(" -movetime %d", lim.MoveTime.Milliseconds())
 	}
-	made += fmt.Sprintf(" -hash %d", *hash)
+	return made + fmt.Sprintf(" -hash %d", c.hash)
+}
 
-	f, err := os.OpenFile(*out, os.O_RDWR|os.O_CREATE, 0o644)
+// build builds the book into -out, going on from what the file holds.
+func (c *bookConfig) build(ctx context.Context, stdout, stderr io.Writer) error {
+	lim := c.limits()
+	f, err := os.OpenFile(c.out, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return usageError{err}
 	}
 	defer f.Close()
-	text, err := io.ReadAll(f)
+	b, err := resumeBook(f, c.out, c.madeBy(lim))
 	if err != nil {
-		return err
-	}
-	b, n, err := book.Resume(bytes.NewReader(text))
-	if err != nil {
-		return usageError{fmt.Errorf("%s: %w", *out, err)}
-	}
-	// Cut a line half written by an interrupted run, and go on after the
-	// last whole one.
-	if err := f.Truncate(n); err != nil {
-		return err
-	}
-	if _, err := f.Seek(n, io.SeekStart); err != nil {
 		return err
 	}
 	before := b.Len()
-	// The comments say which commands made the book: each one once.
-	var header string
-	if n == 0 {
-		header = "# An opening book of Morris, by the engine's own analysis: a position a line, up to symmetry:\n" +
-			"# its position text (7 fields), its score for the side to move (hundredths of a piece), the search depth.\n"
-	}
-	if made = "# Made by: " + made + "\n"; !bytes.Contains(text[:n], []byte(made)) {
-		header += made
-	}
-	if _, err := io.WriteString(f, header); err != nil {
-		return err
-	}
-
 	var progress io.Writer = stderr
-	if *quiet {
+	if c.quiet {
 		progress = nil
 	}
-	e := search.New(search.Options{HashMB: *hash, Threads: 1})
+	e := search.New(search.Options{HashMB: c.hash, Threads: 1})
 	analyze := func(ctx context.Context, p mill.Position) (score, depth int) {
 		switch o, _ := p.Status(); o {
 		case mill.NoOutcome:
@@ -162,10 +189,10 @@ func cmdBook(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		res := e.Search(ctx, []mill.Position{p}, lim, nil)
 		return res.Score, res.Depth
 	}
-	o := book.BuildOptions{Plies: *plies, Deeper: *deeper, Margin: *margin}
-	err = b.Build(ctx, r, o, analyze, f, progress)
+	o := book.BuildOptions{Plies: c.plies, Deeper: c.deeper, Margin: c.margin}
+	err = b.Build(ctx, c.r, o, analyze, f, progress)
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted: %d positions in %s (%d new); the same command goes on from there", b.Len(), *out, b.Len()-before)
+		return fmt.Errorf("interrupted: %d positions in %s (%d new); the same command goes on from there", b.Len(), c.out, b.Len()-before)
 	}
 	if err != nil {
 		return err
@@ -173,8 +200,41 @@ func cmdBook(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d positions (%d new)\n", *out, b.Len(), b.Len()-before)
+	fmt.Fprintf(stdout, "%s: %d positions (%d new)\n", c.out, b.Len(), b.Len()-before)
 	return nil
+}
+
+// resumeBook reads the book in f (named name), cuts a line half written by
+// an interrupted run, and leaves f at the end of the last whole one after
+// the comments a new book starts with and the command made (each command
+// once).
+func resumeBook(f *os.File, name, made string) (*book.Book, error) {
+	text, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	b, n, err := book.Resume(bytes.NewReader(text))
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%s: %w", name, err)}
+	}
+	if err := f.Truncate(n); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(n, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var header string
+	if n == 0 {
+		header = "# An opening book of Morris, by the engine's own analysis: a position a line, up to symmetry:\n" +
+			"# its position text (7 fields), its score for the side to move (hundredths of a piece), the search depth.\n"
+	}
+	if made = "# Made by: " + made + "\n"; !bytes.Contains(text[:n], []byte(made)) {
+		header += made
+	}
+	if _, err := io.WriteString(f, header); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // showBook prints what a book (the built-in one without a file) knows of
