@@ -19,51 +19,72 @@ import (
 )
 
 func cmdSolve(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("solve", "-variant V -dir DIR [-max N | -sectors 3v3,4v3,... | -game] [-threads N] [-verify]", stderr)
-	variant := fs.String("variant", "nine-mens-morris", "preset, optionally with overrides: nine-mens-morris,protection=always")
-	rulesFlag := fs.String("rules", "", "rule overrides, comma-separated name=value")
-	dir := fs.String("dir", "", "directory of the database files (required); a summary goes to DIR/summary.txt")
-	maxPieces := fs.Int("max", 10, "build every sector of the moving phase with at most this many pieces on the board")
-	sectors := fs.String("sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first), 8v8h1-1 (and pieces in hand)")
-	whole := fs.Bool("game", false, "build the whole game: every sector reachable from the start, the placing phase and the moving phase (the start's value is sector 0v0hN-N)")
-	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "goroutines")
-	verify := fs.Bool("verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
-	quiet := fs.Bool("q", false, "no progress bar")
-	every := fs.Duration("checkpoint-every", 10*time.Minute, "keep the state of the group being solved in DIR/.NAMES.ckpt at most this often, so that a build killed in the middle of a group goes on from there (0: never)")
-	residentGB := fs.Float64("resident", 6, "copy the sectors the group being solved reads into memory, up to this many GB in all (reads from memory are faster than through the files' maps; 0: none)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof)")
-	if err := parseFlags(fs, args); err != nil {
+	c, err := parseSolveFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	if *dir == "" {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	return c.run(ctx, stdout, stderr)
+}
+
+// solveConfig is what solve's flags say. validate checks them and
+// resolves the rules and the sectors asked for.
+type solveConfig struct {
+	variant, rules string
+	dir            string
+	maxPieces      int    // every sector of the moving phase with at most this many pieces
+	sectors        string // or these sectors
+	whole          bool   // or the whole game
+	threads        int
+	verify, quiet  bool
+	every          time.Duration // between checkpoints; 0: never
+	residentGB     float64
+	cpuProfile     string
+
+	// Set by validate.
+	r    *mill.Rules
+	keys []egdb.Key
+}
+
+func parseSolveFlags(args []string, stderr io.Writer) (*solveConfig, error) {
+	c := &solveConfig{}
+	fs := newFlags("solve", "-variant V -dir DIR [-max N | -sectors 3v3,4v3,... | -game] [-threads N] [-verify]", stderr)
+	fs.StringVar(&c.variant, "variant", "nine-mens-morris", "preset, optionally with overrides: nine-mens-morris,protection=always")
+	fs.StringVar(&c.rules, "rules", "", "rule overrides, comma-separated name=value")
+	fs.StringVar(&c.dir, "dir", "", "directory of the database files (required); a summary goes to DIR/summary.txt")
+	fs.IntVar(&c.maxPieces, "max", 10, "build every sector of the moving phase with at most this many pieces on the board")
+	fs.StringVar(&c.sectors, "sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first), 8v8h1-1 (and pieces in hand)")
+	fs.BoolVar(&c.whole, "game", false, "build the whole game: every sector reachable from the start, the placing phase and the moving phase (the start's value is sector 0v0hN-N)")
+	fs.IntVar(&c.threads, "threads", runtime.GOMAXPROCS(0), "goroutines")
+	fs.BoolVar(&c.verify, "verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
+	fs.BoolVar(&c.quiet, "q", false, "no progress bar")
+	fs.DurationVar(&c.every, "checkpoint-every", 10*time.Minute, "keep the state of the group being solved in DIR/.NAMES.ckpt at most this often, so that a build killed in the middle of a group goes on from there (0: never)")
+	fs.Float64Var(&c.residentGB, "resident", 6, "copy the sectors the group being solved reads into memory, up to this many GB in all (reads from memory are faster than through the files' maps; 0: none)")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof)")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// validate checks the flags and resolves the rules and the sectors to
+// build.
+func (c *solveConfig) validate() error {
+	switch {
+	case c.dir == "":
 		return badInput("-dir is required")
+	case c.every < 0:
+		return badInput("-checkpoint-every %v: want 0 (never) or more", c.every)
+	case c.residentGB < 0 || math.IsNaN(c.residentGB) || c.residentGB > 1<<20:
+		return badInput("-resident %v: want a number of GB, 0 or more", c.residentGB)
+	case c.threads < 1:
+		return badInput("-threads %d: want at least 1", c.threads)
 	}
-	if *every < 0 {
-		return badInput("-checkpoint-every %v: want 0 (never) or more", *every)
-	}
-	if *every == 0 {
-		*every = -1 // egdb: never
-	}
-	if *residentGB < 0 || math.IsNaN(*residentGB) || *residentGB > 1<<20 {
-		return badInput("-resident %v: want a number of GB, 0 or more", *residentGB)
-	}
-	if *threads < 1 {
-		return badInput("-threads %d: want at least 1", *threads)
-	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
-	parts := strings.Split(*variant, ",")
-	if *rulesFlag != "" {
-		parts = append(parts, strings.Split(*rulesFlag, ",")...)
+	parts := strings.Split(c.variant, ",")
+	if c.rules != "" {
+		parts = append(parts, strings.Split(c.rules, ",")...)
 	}
 	r, err := mill.NewRules(parts[0], parts[1:]...)
 	if err != nil {
@@ -74,15 +95,15 @@ func cmdSolve(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	var keys []egdb.Key
 	switch {
-	case *whole && *sectors != "":
+	case c.whole && c.sectors != "":
 		return badInput("-game and -sectors: choose one")
-	case *whole:
+	case c.whole:
 		if err := egdb.PlacingSupported(r); err != nil {
 			return usageError{err}
 		}
 		keys = []egdb.Key{egdb.StartKey(r)}
-	case *sectors != "":
-		for _, s := range strings.Split(*sectors, ",") {
+	case c.sectors != "":
+		for _, s := range strings.Split(c.sectors, ",") {
 			k, err := egdb.ParseKey(strings.TrimSpace(s))
 			if err != nil {
 				return usageError{err}
@@ -90,37 +111,58 @@ func cmdSolve(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			keys = append(keys, k)
 		}
 	default:
-		keys = egdb.MovingSectors(r, *maxPieces)
+		keys = egdb.MovingSectors(r, c.maxPieces)
 		if len(keys) == 0 {
-			return badInput("-max %d: no sector of %s has so few pieces", *maxPieces, r)
+			return badInput("-max %d: no sector of %s has so few pieces", c.maxPieces, r)
 		}
 	}
+	c.r, c.keys = r, keys
+	return nil
+}
 
-	plan, err := egdb.Plan(r, keys)
+// run builds the sectors (and those they depend on), prints and writes
+// their counts to DIR/summary.txt, and for the whole game its values to
+// DIR/game.txt.
+func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	plan, err := egdb.Plan(c.r, c.keys)
 	if err != nil {
 		if errors.Is(err, egdb.ErrSector) {
 			return usageError{err}
 		}
 		return err
 	}
-	bar := &progressBar{w: stderr, quiet: *quiet}
+	bar := &progressBar{w: stderr, quiet: c.quiet}
 	for _, p := range plan {
 		bar.left += p.Indices
 	}
-	if !*quiet {
+	if !c.quiet {
 		fmt.Fprintf(stderr, "%d sectors, %d indices, %.1f GB of files (sectors already built are checked and kept)\n",
 			len(plan), bar.left, float64(2*bar.left)/1e9)
 	}
 	start := time.Now()
 	opt := egdb.BuildOptions{
-		Threads:         *threads,
-		Verify:          *verify,
+		Threads:         c.threads,
+		Verify:          c.verify,
 		Progress:        bar.update,
 		Done:            bar.done,
-		CheckpointEvery: *every,
-		Resident:        int64(*residentGB * (1 << 30)),
+		CheckpointEvery: c.every,
+		Resident:        int64(c.residentGB * (1 << 30)),
 	}
-	results, err := egdb.Build(ctx, r, *dir, keys, opt)
+	if c.every == 0 {
+		opt.CheckpointEvery = -1 // egdb: never
+	}
+	results, err := egdb.Build(ctx, c.r, c.dir, c.keys, opt)
 	bar.clear()
 	if err != nil {
 		if errors.Is(err, egdb.ErrSector) {
@@ -129,30 +171,35 @@ func cmdSolve(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	var table bytes.Buffer
-	writeSummary(&table, r, results, time.Since(start), *verify)
+	writeSummary(&table, c.r, results, time.Since(start), c.verify)
 	if _, err := stdout.Write(table.Bytes()); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(*dir, "summary.txt"), table.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(c.dir, "summary.txt"), table.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if !*whole {
+	if !c.whole {
 		return nil
 	}
-	// The whole game is built: its value, and those of its first moves.
-	db, err := egdb.Open(*dir, r)
+	return c.gameValues(stdout)
+}
+
+// gameValues prints the values of the whole game once it is built, and
+// writes them to DIR/game.txt.
+func (c *solveConfig) gameValues(stdout io.Writer) error {
+	db, err := egdb.Open(c.dir, c.r)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	var values bytes.Buffer
-	if err := writeGameValues(&values, r, db); err != nil {
+	if err := writeGameValues(&values, c.r, db); err != nil {
 		return err
 	}
 	if _, err := stdout.Write(values.Bytes()); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(*dir, "game.txt"), values.Bytes(), 0o644)
+	return os.WriteFile(filepath.Join(c.dir, "game.txt"), values.Bytes(), 0o644)
 }
 
 // writeGameValues prints, from the databases of the whole game of r, the
