@@ -130,61 +130,93 @@ Flags:`
 
 // cmdServe runs the game server until an interrupt or SIGTERM.
 func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", serveSynopsis, stderr)
-	addr := fs.String("addr", env("MORRIS_ADDR", "localhost:8080"), "HTTP address: the API, streams, WebSocket, POST /pbm, /healthz, /metrics (MORRIS_ADDR)")
-	pbmAddr := fs.String("pbm-addr", env("MORRIS_PBM_ADDR", "localhost:7070"), "pbmserv text port, one command a line; empty for none (MORRIS_PBM_ADDR)")
-	data := fs.String("data", env("MORRIS_DATA", "morris-data"), "data folder: the SQLite database (MORRIS_DATA)")
-	db := fs.String("db", env("MORRIS_DB", ""), "a postgres:// URL to use PostgreSQL instead of SQLite in the data folder (MORRIS_DB)")
-	lease := fs.Duration("engine-lease", envDuration("MORRIS_ENGINE_LEASE", 30*time.Second), "how long an engine move taken by a process stays its own: with several processes on one PostgreSQL, another takes it after that if the process died (MORRIS_ENGINE_LEASE)")
-	workers := fs.Int("engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
-	hash := fs.Int("engine-hash", envInt("MORRIS_ENGINE_HASH", 64), "transposition table of each engine search, in MiB: morris engine's -hash; the engine takes (engine workers + 1) of them (MORRIS_ENGINE_HASH)")
-	tbDir := fs.String("tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
-	rate := fs.Float64("rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
-	poll := fs.Duration("poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
-	proxies := fs.String("trusted-proxies", env("MORRIS_TRUSTED_PROXIES", ""), "reverse proxies in front of the server, comma-separated addresses or CIDRs (127.0.0.1,10.0.0.0/8): for their requests the client's address, which the limits by address count, is read from X-Forwarded-For (MORRIS_TRUSTED_PROXIES)")
-	noLimits := fs.Bool("no-limits", false, "lift the rate limits of sign-ups, sign-ins and commands and the quotas of streams, engine games and challenges: for load tests (bench-server -url) only")
-	maxStreams := fs.Int("max-streams", envInt("MORRIS_MAX_STREAMS", 0), "streams (game and account streams, WebSockets) held at once; one more is refused with 503; default: what the open-file limit allows, less 512 for the rest (MORRIS_MAX_STREAMS)")
-	debugAddr := fs.String("debug-addr", env("MORRIS_DEBUG_ADDR", ""), "address of Go's profiler (net/http/pprof under /debug/pprof/), to find where a server spends its time; empty for none; keep it private, never behind the proxy (MORRIS_DEBUG_ADDR)")
-	logLevel := fs.String("log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
-	logJSON := fs.Bool("log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
-	quotaFlag := quotaFlags(fs) // quotas.go
-	if err := parseFlags(fs, args); err != nil {
+	f, err := parseServeFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	quotas, err := quotaFlag()
+	if err := f.validate(); err != nil {
+		return err
+	}
+	return serve(ctx, f.config, f.logger(stderr), stdout)
+}
+
+// serveFlags are serve's flags: most of them the serveConfig itself, the
+// others read by validate into it.
+type serveFlags struct {
+	config   serveConfig
+	proxies  string                      // config.trusted
+	quotas   func() (quotaConfig, error) // config.quotas
+	logLevel string
+	level    slog.Level // set by validate
+	logJSON  bool
+}
+
+func parseServeFlags(args []string, stderr io.Writer) (*serveFlags, error) {
+	f := &serveFlags{}
+	c := &f.config
+	fs := newFlags("serve", serveSynopsis, stderr)
+	fs.StringVar(&c.addr, "addr", env("MORRIS_ADDR", "localhost:8080"), "HTTP address: the API, streams, WebSocket, POST /pbm, /healthz, /metrics (MORRIS_ADDR)")
+	fs.StringVar(&c.pbmAddr, "pbm-addr", env("MORRIS_PBM_ADDR", "localhost:7070"), "pbmserv text port, one command a line; empty for none (MORRIS_PBM_ADDR)")
+	fs.StringVar(&c.data, "data", env("MORRIS_DATA", "morris-data"), "data folder: the SQLite database (MORRIS_DATA)")
+	fs.StringVar(&c.db, "db", env("MORRIS_DB", ""), "a postgres:// URL to use PostgreSQL instead of SQLite in the data folder (MORRIS_DB)")
+	fs.DurationVar(&c.lease, "engine-lease", envDuration("MORRIS_ENGINE_LEASE", 30*time.Second), "how long an engine move taken by a process stays its own: with several processes on one PostgreSQL, another takes it after that if the process died (MORRIS_ENGINE_LEASE)")
+	fs.IntVar(&c.workers, "engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
+	fs.IntVar(&c.hashMB, "engine-hash", envInt("MORRIS_ENGINE_HASH", 64), "transposition table of each engine search, in MiB: morris engine's -hash; the engine takes (engine workers + 1) of them (MORRIS_ENGINE_HASH)")
+	fs.StringVar(&c.tablebases, "tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
+	fs.Float64Var(&c.rate, "rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
+	fs.DurationVar(&c.poll, "poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
+	fs.StringVar(&f.proxies, "trusted-proxies", env("MORRIS_TRUSTED_PROXIES", ""), "reverse proxies in front of the server, comma-separated addresses or CIDRs (127.0.0.1,10.0.0.0/8): for their requests the client's address, which the limits by address count, is read from X-Forwarded-For (MORRIS_TRUSTED_PROXIES)")
+	fs.BoolVar(&c.bench, "no-limits", false, "lift the rate limits of sign-ups, sign-ins and commands and the quotas of streams, engine games and challenges: for load tests (bench-server -url) only")
+	fs.IntVar(&c.maxStreams, "max-streams", envInt("MORRIS_MAX_STREAMS", 0), "streams (game and account streams, WebSockets) held at once; one more is refused with 503; default: what the open-file limit allows, less 512 for the rest (MORRIS_MAX_STREAMS)")
+	fs.StringVar(&c.debugAddr, "debug-addr", env("MORRIS_DEBUG_ADDR", ""), "address of Go's profiler (net/http/pprof under /debug/pprof/), to find where a server spends its time; empty for none; keep it private, never behind the proxy (MORRIS_DEBUG_ADDR)")
+	fs.StringVar(&f.logLevel, "log-level", env("MORRIS_LOG_LEVEL", "info"), "debug, info, warn or error (MORRIS_LOG_LEVEL)")
+	fs.BoolVar(&f.logJSON, "log-json", envBool("MORRIS_LOG_JSON"), "log JSON lines instead of text (MORRIS_LOG_JSON=true)")
+	f.quotas = quotaFlags(fs) // quotas.go
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// validate checks the flags and reads the quotas, the log level and the
+// trusted proxies.
+func (f *serveFlags) validate() error {
+	c := &f.config
+	quotas, err := f.quotas()
 	if err != nil {
 		return badInput("%v", err)
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+	c.quotas = quotas
+	if err := f.level.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return badInput("-log-level: %v", err)
 	}
-	opts := &slog.HandlerOptions{Level: level}
-	var handler slog.Handler = slog.NewTextHandler(stderr, opts)
-	if *logJSON {
-		handler = slog.NewJSONHandler(stderr, opts)
-	}
-	log := slog.New(handler)
-	if *rate <= 0 {
+	if c.rate <= 0 {
 		return badInput("-rate must be positive")
 	}
-	trusted, err := parsePrefixes(*proxies)
-	if err != nil {
+	if c.trusted, err = parsePrefixes(f.proxies); err != nil {
 		return badInput("-trusted-proxies: %v", err)
 	}
-	if *maxStreams < 0 {
-		return badInput("-max-streams %d: want 0 (from the open-file limit) or more", *maxStreams)
+	switch {
+	case c.maxStreams < 0:
+		return badInput("-max-streams %d: want 0 (from the open-file limit) or more", c.maxStreams)
+	case c.lease < time.Second:
+		return badInput("-engine-lease %v: want at least 1s", c.lease)
+	case c.poll < 10*time.Millisecond:
+		return badInput("-poll-every %v: want at least 10ms", c.poll)
+	case c.hashMB < 1 || c.hashMB > uci.MaxHash:
+		return badInput("-engine-hash %d: want 1..%d MiB", c.hashMB, uci.MaxHash)
 	}
-	if *lease < time.Second {
-		return badInput("-engine-lease %v: want at least 1s", *lease)
+	return nil
+}
+
+// logger is the server's log on stderr, at the level of -log-level, text
+// or JSON lines.
+func (f *serveFlags) logger(stderr io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: f.level}
+	if f.logJSON {
+		return slog.New(slog.NewJSONHandler(stderr, opts))
 	}
-	if *poll < 10*time.Millisecond {
-		return badInput("-poll-every %v: want at least 10ms", *poll)
-	}
-	if *hash < 1 || *hash > uci.MaxHash {
-		return badInput("-engine-hash %d: want 1..%d MiB", *hash, uci.MaxHash)
-	}
-	return serve(ctx, serveConfig{addr: *addr, pbmAddr: *pbmAddr, data: *data, db: *db, workers: *workers, hashMB: *hash, tablebases: *tbDir, rate: *rate, poll: *poll, lease: *lease, maxStreams: *maxStreams, bench: *noLimits, trusted: trusted, debugAddr: *debugAddr, quotas: quotas}, log, stdout)
+	return slog.New(slog.NewTextHandler(stderr, opts))
 }
 
 type serveConfig struct {
@@ -205,55 +237,26 @@ type serveConfig struct {
 	quotas quotaConfig
 }
 
+// serve runs the server c until ctx ends, then shuts it down.
 func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Writer) error {
 	// The databases first: a bad directory stops the start before anything
 	// is opened or listened on.
-	var tb *egdb.DB
-	if c.tablebases != "" {
-		var err error
-		// Checksums are checked in the background: a large build (18 GB)
-		// would hold the start for a minute; each sector serves once its
-		// file has checked out.
-		if tb, err = egdb.OpenDirWith(c.tablebases, egdb.EngineOpen); err != nil {
-			return badInput("-tablebases %s: %v", c.tablebases, err)
-		}
+	tb, err := openServerTablebases(c.tablebases, log)
+	if err != nil {
+		return err
+	}
+	if tb != nil {
 		defer tb.Close()
-		log.Info("endgame databases open", "dir", c.tablebases, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
-		go func() {
-			if err := tb.Wait(); err != nil {
-				log.Error("endgame databases: a damaged file is not used", "err", err)
-				return
-			}
-			log.Info("endgame databases checked", "dir", c.tablebases)
-		}()
 	}
-	dsn := c.db
-	if dsn == "" {
-		dsn = filepath.Join(c.data, "morris.db")
-	}
-	// No password in the logs, neither postgres://user:pw@ nor ?password=.
-	where := store.RedactDSN(dsn)
-	st, err := store.Open(ctx, dsn, store.WithLogger(log))
+	st, where, err := c.openStore(ctx, log)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	log.Info("store open", "backend", st.Backend(), "at", where)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb, PollEvery: c.poll, EngineLease: c.lease}
-	if c.rate > 0 {
-		cfg.Rates = server.DefaultRates
-		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate
-	}
-	c.quotas.apply(&cfg)
-	if c.bench {
-		cfg.Rates = server.NoRates
-		// Its users come from one address, with a stream a game.
-		cfg.Quotas.ConnsPerAddr, cfg.Quotas.EngineGames, cfg.Quotas.OpenChallenges = -1, -1, -1
-	}
-	svc, err := server.New(cfg)
+	svc, err := server.New(c.service(st, tb, log, reg))
 	if err != nil {
 		return err
 	}
@@ -275,45 +278,24 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second, // streams lift it for themselves
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := httpServer(h, log)
 	srv.RegisterOnShutdown(svc.CloseStreams)
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 
-	if c.debugAddr != "" {
-		dln, err := net.Listen("tcp", c.debugAddr)
-		if err != nil {
-			srv.Close()
-			return err
-		}
-		dsrv := &http.Server{Handler: debugHandler(), ReadHeaderTimeout: 10 * time.Second}
-		go func() { _ = dsrv.Serve(dln) }()
-		defer dsrv.Close()
-		log.Info("profiler", "http", dln.Addr().String()+"/debug/pprof/")
+	stopProfiler, err := startProfiler(c.debugAddr, log)
+	if err != nil {
+		srv.Close()
+		return err
 	}
-
+	defer stopProfiler()
+	// The pbmserv port outlives ctx until the HTTP server is shut down.
 	pctx, stopPBM := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopPBM()
-	pbmDone := make(chan error, 1)
-	pbmWhere := "off"
-	if c.pbmAddr != "" {
-		pln, err := net.Listen("tcp", c.pbmAddr)
-		if err != nil {
-			srv.Close()
-			return err
-		}
-		pbmWhere = pln.Addr().String()
-		go func() { pbmDone <- gw.Serve(pctx, pln) }()
-	} else {
-		pbmDone <- nil
+	pbmWhere, pbmDone, err := startPBM(pctx, gw, c.pbmAddr)
+	if err != nil {
+		srv.Close()
+		return err
 	}
 	ready.Store(true)
 	log.Info("serving", "http", ln.Addr().String(), "pbm", pbmWhere)
@@ -338,6 +320,108 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// openStore opens the store of c: PostgreSQL at -db, or SQLite in the
+// data folder. where is its place for the logs, without a password
+// (neither postgres://user:pw@ nor ?password=).
+func (c serveConfig) openStore(ctx context.Context, log *slog.Logger) (st *store.Store, where string, err error) {
+	dsn := c.db
+	if dsn == "" {
+		dsn = filepath.Join(c.data, "morris.db")
+	}
+	where = store.RedactDSN(dsn)
+	if st, err = store.Open(ctx, dsn, store.WithLogger(log)); err != nil {
+		return nil, "", err
+	}
+	log.Info("store open", "backend", st.Backend(), "at", where)
+	return st, where, nil
+}
+
+// startProfiler serves Go's profiler on addr ("" for none) and returns
+// the call that stops it.
+func startProfiler(addr string, log *slog.Logger) (stop func(), err error) {
+	if addr == "" {
+		return func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: debugHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("profiler", "http", ln.Addr().String()+"/debug/pprof/")
+	return func() { srv.Close() }, nil
+}
+
+// startPBM serves the pbmserv commands of gw on addr ("" for none) until
+// ctx ends, and returns the address it listens on ("off" for none) and
+// the channel of its end.
+func startPBM(ctx context.Context, gw *pbmserv.Gateway, addr string) (where string, done <-chan error, err error) {
+	end := make(chan error, 1)
+	if addr == "" {
+		end <- nil
+		return "off", end, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, err
+	}
+	go func() { end <- gw.Serve(ctx, ln) }()
+	return ln.Addr().String(), end, nil
+}
+
+// openServerTablebases opens the endgame databases in dir for the server
+// (nil for none). Checksums are checked in the background: a large build
+// (18 GB) would hold the start for a minute; each sector serves once its
+// file has checked out.
+func openServerTablebases(dir string, log *slog.Logger) (*egdb.DB, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	tb, err := egdb.OpenDirWith(dir, egdb.EngineOpen)
+	if err != nil {
+		return nil, badInput("-tablebases %s: %v", dir, err)
+	}
+	log.Info("endgame databases open", "dir", dir, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
+	go func() {
+		if err := tb.Wait(); err != nil {
+			log.Error("endgame databases: a damaged file is not used", "err", err)
+			return
+		}
+		log.Info("endgame databases checked", "dir", dir)
+	}()
+	return tb, nil
+}
+
+// service is the configuration of the game service of c, on st, with the
+// databases tb (or nil) and the metrics in reg.
+func (c serveConfig) service(st *store.Store, tb *egdb.DB, log *slog.Logger, reg prometheus.Registerer) server.Config {
+	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb, PollEvery: c.poll, EngineLease: c.lease}
+	if c.rate > 0 {
+		cfg.Rates = server.DefaultRates
+		cfg.Rates.Command, cfg.Rates.CommandBurst = c.rate, 2.5*c.rate
+	}
+	c.quotas.apply(&cfg)
+	if c.bench {
+		cfg.Rates = server.NoRates
+		// Its users come from one address, with a stream a game.
+		cfg.Quotas.ConnsPerAddr, cfg.Quotas.EngineGames, cfg.Quotas.OpenChallenges = -1, -1, -1
+	}
+	return cfg
+}
+
+// httpServer is the HTTP server of h, with its timeouts.
+func httpServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second, // streams lift it for themselves
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }
 
 // debugHandler serves Go's profiler (net/http/pprof) on its own mux, so
