@@ -25,101 +25,160 @@ import (
 // finished games that the databases hold where one move wins or one move
 // saves the draw. Every puzzle starts at the newcomer's rating; the
 // players' attempts rate it.
-func cmdPuzzles(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	const synopsis = "-tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N] [-from-games]"
-	fs := newFlags("puzzles", synopsis, stderr)
-	tbDir := fs.String("tablebases", "", "endgame databases (a directory made by morris solve) to draw the puzzles from (required)")
-	data := fs.String("data", "morris-data", "the server's data folder (its SQLite database)")
-	db := fs.String("db", "", "a postgres:// URL: the server's PostgreSQL database instead")
-	n := fs.Int("n", 20, "puzzles to make")
-	seed := fs.Uint64("seed", 1, "the seed of the positions drawn")
-	sectors := fs.String("sectors", "", "the sectors to draw from, white's pieces v black's, white to move (default 3v3,4v3,3v4,4v4,5v3,3v5: those the databases hold)")
-	maxPlies := fs.Int("max-plies", puzzle.Defaults.MaxPlies, "the longest win a puzzle may have, in plies")
-	fromGames := fs.Bool("from-games", false, "take the positions of the server's finished games (the newest first) instead of random ones")
-	if err := parseFlags(fs, args); err != nil {
+func cmdPuzzles(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	c, err := parsePuzzlesFlags(args, stderr)
+	if err != nil {
 		return err
 	}
+	if err := c.validate(); err != nil {
+		return err
+	}
+	return c.run(ctx, stdout)
+}
+
+// puzzlesConfig is what puzzles' flags say.
+type puzzlesConfig struct {
+	tbDir      string
+	data, db   string // the server's store
+	n          int
+	seed       uint64
+	sectors    string
+	maxPlies   int
+	fromGames  bool
+	sectorList [][2]int // -sectors read by validate (nil: the defaults the databases hold)
+}
+
+func parsePuzzlesFlags(args []string, stderr io.Writer) (*puzzlesConfig, error) {
+	const synopsis = "-tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N] [-from-games]"
+	c := &puzzlesConfig{}
+	fs := newFlags("puzzles", synopsis, stderr)
+	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases (a directory made by morris solve) to draw the puzzles from (required)")
+	fs.StringVar(&c.data, "data", "morris-data", "the server's data folder (its SQLite database)")
+	fs.StringVar(&c.db, "db", "", "a postgres:// URL: the server's PostgreSQL database instead")
+	fs.IntVar(&c.n, "n", 20, "puzzles to make")
+	fs.Uint64Var(&c.seed, "seed", 1, "the seed of the positions drawn")
+	fs.StringVar(&c.sectors, "sectors", "", "the sectors to draw from, white's pieces v black's, white to move (default 3v3,4v3,3v4,4v4,5v3,3v5: those the databases hold)")
+	fs.IntVar(&c.maxPlies, "max-plies", puzzle.Defaults.MaxPlies, "the longest win a puzzle may have, in plies")
+	fs.BoolVar(&c.fromGames, "from-games", false, "take the positions of the server's finished games (the newest first) instead of random ones")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// validate checks the flags and reads -sectors.
+func (c *puzzlesConfig) validate() error {
 	switch {
-	case *tbDir == "":
+	case c.tbDir == "":
 		return badInput("-tablebases is required")
-	case *n < 1 || *n > 100000:
-		return badInput("-n %d: want 1..100000", *n)
-	case *maxPlies < puzzle.Defaults.MinPlies || *maxPlies > 200:
-		return badInput("-max-plies %d: want %d..200", *maxPlies, puzzle.Defaults.MinPlies)
+	case c.n < 1 || c.n > 100000:
+		return badInput("-n %d: want 1..100000", c.n)
+	case c.maxPlies < puzzle.Defaults.MinPlies || c.maxPlies > 200:
+		return badInput("-max-plies %d: want %d..200", c.maxPlies, puzzle.Defaults.MinPlies)
 	}
-	tb, err := egdb.OpenDir(*tbDir)
-	if err != nil {
-		return usageError{fmt.Errorf("-tablebases %s: %w", *tbDir, err)}
+	if c.sectors == "" {
+		return nil
 	}
-	defer tb.Close()
-	r := tb.Rules()
+	for _, name := range strings.Split(c.sectors, ",") {
+		w, b, ok := strings.Cut(strings.TrimSpace(name), "v")
+		wi, err1 := strconv.Atoi(w)
+		bi, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil {
+			return badInput("-sectors: %q is not like 3v3", name)
+		}
+		c.sectorList = append(c.sectorList, [2]int{wi, bi})
+	}
+	return nil
+}
+
+// options are the options of the puzzles drawn from tb: the sectors of
+// -sectors, or those of the defaults that tb holds with their mirrors.
+func (c *puzzlesConfig) options(tb *egdb.DB) (puzzle.Options, error) {
 	o := puzzle.Defaults
-	o.MaxPlies = *maxPlies
+	o.MaxPlies = c.maxPlies
 	o.Sectors = nil
 	have := map[egdb.Key]bool{}
 	for _, k := range tb.Keys() {
 		have[k] = true
 	}
-	if *sectors == "" {
+	if c.sectorList == nil {
 		for _, s := range puzzle.Defaults.Sectors {
 			if have[egdb.Key{White: s[0], Black: s[1]}] && have[egdb.Key{White: s[1], Black: s[0]}] {
 				o.Sectors = append(o.Sectors, s)
 			}
 		}
-	} else {
-		for _, name := range strings.Split(*sectors, ",") {
-			w, b, ok := strings.Cut(strings.TrimSpace(name), "v")
-			wi, err1 := strconv.Atoi(w)
-			bi, err2 := strconv.Atoi(b)
-			if !ok || err1 != nil || err2 != nil {
-				return badInput("-sectors: %q is not like 3v3", name)
-			}
-			if !have[egdb.Key{White: wi, Black: bi}] {
-				return badInput("-sectors: %s is not in %s", name, *tbDir)
-			}
-			o.Sectors = append(o.Sectors, [2]int{wi, bi})
+	}
+	for _, s := range c.sectorList {
+		if !have[egdb.Key{White: s[0], Black: s[1]}] {
+			return o, badInput("-sectors: %dv%d is not in %s", s[0], s[1], c.tbDir)
 		}
+		o.Sectors = append(o.Sectors, s)
 	}
 	if len(o.Sectors) == 0 {
-		return badInput("%s holds none of the sectors puzzles are drawn from (3v3, 4v3, 3v4, ...)", *tbDir)
+		return o, badInput("%s holds none of the sectors puzzles are drawn from (3v3, 4v3, 3v4, ...)", c.tbDir)
 	}
-	dsn := *db
+	return o, nil
+}
+
+// run makes the puzzles into the store.
+func (c *puzzlesConfig) run(ctx context.Context, stdout io.Writer) error {
+	tb, err := egdb.OpenDir(c.tbDir)
+	if err != nil {
+		return usageError{fmt.Errorf("-tablebases %s: %w", c.tbDir, err)}
+	}
+	defer tb.Close()
+	o, err := c.options(tb)
+	if err != nil {
+		return err
+	}
+	dsn := c.db
 	if dsn == "" {
-		dsn = filepath.Join(*data, "morris.db")
+		dsn = filepath.Join(c.data, "morris.db")
 	}
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	made, dup := 0, 0
-	rng := rand.New(rand.NewPCG(*seed, 0x9e3779b97f4a7c15))
 	start := time.Now()
-	if *fromGames {
-		made, err = puzzlesFromGames(ctx, st, tb, o, *n, stdout)
+	if c.fromGames {
+		made, err := puzzlesFromGames(ctx, st, tb, o, c.n, stdout)
 		fmt.Fprintf(stdout, "%d puzzles made from the server's games in %v\n", made, time.Since(start).Round(time.Millisecond))
 		return err
 	}
-	for made < *n && ctx.Err() == nil {
+	made, err := puzzlesFromTablebases(ctx, st, tb, o, c.n, c.seed, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d puzzles made in %v\n", made, time.Since(start).Round(time.Millisecond))
+	return ctx.Err()
+}
+
+// puzzlesFromTablebases stores n puzzles drawn at random from the
+// databases (fewer if ctx ends), the positions stored before drawn again.
+func puzzlesFromTablebases(ctx context.Context, st *store.Store, tb *egdb.DB, o puzzle.Options, n int, seed uint64, stdout io.Writer) (int, error) {
+	r := tb.Rules()
+	made, dup := 0, 0
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	for made < n && ctx.Err() == nil {
 		pz, err := puzzle.Find(tb, r, rng, o)
 		if err != nil {
-			return fmt.Errorf("after %d puzzles: %w", made, err)
+			return made, fmt.Errorf("after %d puzzles: %w", made, err)
 		}
 		id, err := addPuzzle(ctx, st, r, pz)
 		if errors.Is(err, store.ErrDuplicate) {
-			if dup++; dup > 10**n {
-				return fmt.Errorf("after %d puzzles: only positions already stored", made)
+			if dup++; dup > 10*n {
+				return made, fmt.Errorf("after %d puzzles: only positions already stored", made)
 			}
 			continue
 		}
 		if err != nil {
-			return err
+			return made, err
 		}
 		made++
 		fmt.Fprintf(stdout, "puzzle %d: %s (win in %d): %s\n", id, pz.Position, pz.Plies, strings.Join(pz.Texts(), " "))
 	}
-	fmt.Fprintf(stdout, "%d puzzles made in %v\n", made, time.Since(start).Round(time.Millisecond))
-	return ctx.Err()
+	return made, nil
 }
 
 func addPuzzle(ctx context.Context, st *store.Store, r *mill.Rules, pz puzzle.Puzzle) (int64, error) {

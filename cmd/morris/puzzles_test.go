@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,5 +82,28 @@ func TestPuzzlesCommand(t *testing.T) {
 		if err := cmdPuzzles(context.Background(), args, nil, &out, &errb); err == nil {
 			t.Errorf("%v: no error", args)
 		}
+	}
+}
+
+// TestPuzzlesFlags: the flags are checked before the databases or the
+// store are opened, with exit code 2.
+func TestPuzzlesFlags(t *testing.T) {
+	none := filepath.Join(t.TempDir(), "none")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-data", none}, "-tablebases is required"},
+		{[]string{"-tablebases", none, "-n", "0"}, "-n 0: want 1..100000"},
+		{[]string{"-tablebases", none, "-max-plies", "201"}, "-max-plies 201"},
+		{[]string{"-tablebases", none, "-sectors", "3v3,x"}, `-sectors: "x" is not like 3v3`},
+	} {
+		_, errs, code := runCLI(append([]string{"puzzles"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("puzzles %v: exit %d, %q; want exit %d and %q", tc.args, code, errs, exitUsage, tc.want)
+		}
+	}
+	if _, err := os.Stat(none); err == nil {
+		t.Errorf("puzzles with bad flags made %s", none)
 	}
 }
