@@ -21,51 +21,83 @@ import (
 // says for each what the engine would have played and what the move played
 // lost.
 func cmdAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	const synopsis = "[position flags] [-depth D | -movetime MS] [-record FILE [-game N]] [-v]"
-	fs := newFlags("analyze", synopsis, stderr)
-	var pf positionFlags
-	pf.register(fs)
-	depth := fs.Int("depth", 0, "search this many plies (1..100)")
-	movetime := fs.Int("movetime", 0, "search this many milliseconds a position (the default is 1000 without -depth)")
-	file := fs.String("record", "", "analyze every move of the games of this record file (- reads standard input)")
-	gameN := fs.Int("game", 0, "with -record: only the N-th game of the file, from 1")
-	verbose := fs.Bool("v", false, "print each iteration of the search as it deepens")
-	hash := fs.Int("hash", 64, "transposition table size in MiB")
-	threads := fs.Int("threads", 1, "search threads (more than one is faster, but not repeatable)")
-	tbDir := fs.String("tablebases", "", "endgame databases to probe (a directory made by morris solve)")
-	if err := parseFlags(fs, args); err != nil {
+	c, err := parseAnalyzeFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if err := checkSearchFlags(*depth, *movetime, *hash); err != nil {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	return c.run(ctx, stdin, stdout)
+}
+
+// analyzeConfig is what analyze's flags say: a position, or with file the
+// games of a record file.
+type analyzeConfig struct {
+	pf              positionFlags
+	depth, movetime int
+	file            string // the record file ("-": standard input), or ""
+	gameN           int    // with file: only this game (0: all)
+	verbose         bool
+	hash, threads   int
+	tbDir           string
+	set             map[string]bool // the flags given
+}
+
+func parseAnalyzeFlags(args []string, stderr io.Writer) (*analyzeConfig, error) {
+	const synopsis = "[position flags] [-depth D | -movetime MS] [-record FILE [-game N]] [-v]"
+	c := &analyzeConfig{set: map[string]bool{}}
+	fs := newFlags("analyze", synopsis, stderr)
+	c.pf.register(fs)
+	fs.IntVar(&c.depth, "depth", 0, "search this many plies (1..100)")
+	fs.IntVar(&c.movetime, "movetime", 0, "search this many milliseconds a position (the default is 1000 without -depth)")
+	fs.StringVar(&c.file, "record", "", "analyze every move of the games of this record file (- reads standard input)")
+	fs.IntVar(&c.gameN, "game", 0, "with -record: only the N-th game of the file, from 1")
+	fs.BoolVar(&c.verbose, "v", false, "print each iteration of the search as it deepens")
+	fs.IntVar(&c.hash, "hash", 64, "transposition table size in MiB")
+	fs.IntVar(&c.threads, "threads", 1, "search threads (more than one is faster, but not repeatable)")
+	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases to probe (a directory made by morris solve)")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	return c, nil
+}
+
+func (c *analyzeConfig) validate() error {
+	if err := checkSearchFlags(c.depth, c.movetime, c.hash); err != nil {
 		return err
 	}
 	switch {
-	case *threads < 1 || *threads > 128:
-		return badInput("-threads %d: want 1..128", *threads)
-	case set["game"] && *file == "":
+	case c.threads < 1 || c.threads > 128:
+		return badInput("-threads %d: want 1..128", c.threads)
+	case c.set["game"] && c.file == "":
 		return badInput("-game needs -record")
-	case set["game"] && *gameN < 1:
-		return badInput("-game %d: games count from 1", *gameN)
-	case *file != "" && (set["variant"] || set["rules"] || set["position"] || set["moves"] || set["seed"]):
+	case c.set["game"] && c.gameN < 1:
+		return badInput("-game %d: games count from 1", c.gameN)
+	case c.file != "" && (c.set["variant"] || c.set["rules"] || c.set["position"] || c.set["moves"] || c.set["seed"]):
 		return badInput("-record takes the games from the file: give no position flags with it")
 	}
-	lim := search.Limits{Depth: *depth, MoveTime: time.Duration(*movetime) * time.Millisecond}
+	return nil
+}
+
+// run analyzes the position, or the games of the record file.
+func (c *analyzeConfig) run(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	lim := search.Limits{Depth: c.depth, MoveTime: time.Duration(c.movetime) * time.Millisecond}
 	if lim.Depth == 0 && lim.MoveTime == 0 {
 		lim.MoveTime = time.Second
 	}
-	opts := search.Options{HashMB: *hash, Threads: *threads}
-	if *tbDir != "" {
-		tb, err := openTablebase(*tbDir)
+	opts := search.Options{HashMB: c.hash, Threads: c.threads}
+	if c.tbDir != "" {
+		tb, err := openTablebase(c.tbDir)
 		if err != nil {
 			return usageError{err}
 		}
 		opts.Tablebase = tb
 	}
-	a := &analyzer{out: stdout, e: search.New(opts), lim: lim, verbose: *verbose}
-	if *file == "" {
-		g, err := pf.game()
+	a := &analyzer{out: stdout, e: search.New(opts), lim: lim, verbose: c.verbose}
+	if c.file == "" {
+		g, err := c.pf.game()
 		if err != nil {
 			return err
 		}
@@ -73,42 +105,15 @@ func cmdAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return nil
 	}
 	var in io.Reader = stdin
-	if *file != "-" {
-		f, err := os.Open(*file)
+	if c.file != "-" {
+		f, err := os.Open(c.file)
 		if err != nil {
 			return usageError{err}
 		}
 		defer f.Close()
 		in = f
 	}
-	sc := record.NewScanner(in)
-	n, failed := 0, 0
-	for sc.Scan() {
-		n++
-		if *gameN > 0 && n != *gameN {
-			continue
-		}
-		if n > 1 && *gameN == 0 {
-			fmt.Fprintln(stdout)
-		}
-		if err := a.game(ctx, n, sc.Record()); err != nil {
-			fmt.Fprintf(stdout, "game %d: %v\n", n, err)
-			failed++
-		}
-		if n == *gameN {
-			break
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %v", *file, err)
-	}
-	switch {
-	case *gameN > n:
-		return badInput("-game %d: %s has %d game(s)", *gameN, *file, n)
-	case failed > 0:
-		return fmt.Errorf("%d game(s) could not be replayed to the end", failed)
-	}
-	return nil
+	return a.records(ctx, in, c.file, c.gameN)
 }
 
 type analyzer struct {
@@ -116,6 +121,39 @@ type analyzer struct {
 	e       *search.Engine
 	lim     search.Limits
 	verbose bool
+}
+
+// records analyzes the games read from in (the file name), or only the
+// game-th of them if game > 0.
+func (a *analyzer) records(ctx context.Context, in io.Reader, name string, game int) error {
+	sc := record.NewScanner(in)
+	n, failed := 0, 0
+	for sc.Scan() {
+		n++
+		if game > 0 && n != game {
+			continue
+		}
+		if n > 1 && game == 0 {
+			fmt.Fprintln(a.out)
+		}
+		if err := a.game(ctx, n, sc.Record()); err != nil {
+			fmt.Fprintf(a.out, "game %d: %v\n", n, err)
+			failed++
+		}
+		if n == game {
+			break
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	switch {
+	case game > n:
+		return badInput("-game %d: %s has %d game(s)", game, name, n)
+	case failed > 0:
+		return fmt.Errorf("%d game(s) could not be replayed to the end", failed)
+	}
+	return nil
 }
 
 // search searches the last of history, printing the iterations if verbose.
