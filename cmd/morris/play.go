@@ -35,68 +35,107 @@ one line at a time.
 Flags:`
 
 func cmdPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("play", playSynopsis, stderr)
-	var pf positionFlags
-	pf.register(fs)
-	level := fs.Int("level", 5, "the engine's level, 1 (a beginner) to 10 (full strength)")
-	color := fs.String("color", "white", "your colour: white, black or random")
-	save := fs.String("save", "", "save the game record to this file at the end")
-	plain := fs.Bool("plain", false, "line mode even in a terminal")
-	movetime := fs.Int("movetime", 0, "milliseconds per engine move and per hint (default: the level's own; hints 1000)")
-	pbm := fs.Bool("pbm", false, "draw the board as pbmserv does, rank 1 at the top")
-	tbDir := fs.String("tablebases", "", "endgame databases for the engine (a directory made by morris solve)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if *level < 1 || *level > 10 {
-		return badInput("-level %d: want 1 to 10", *level)
-	}
-	if *movetime < 0 {
-		return badInput("-movetime %d: want 0 or more", *movetime)
-	}
-	g, err := pf.game()
+	c, err := parsePlayFlags(args, stderr)
 	if err != nil {
 		return err
 	}
+	if err := c.validate(); err != nil {
+		return err
+	}
+	return c.run(ctx, stdin, stdout)
+}
+
+// playConfig is what play's flags say.
+type playConfig struct {
+	pf       positionFlags
+	level    int
+	color    string // white, black or random
+	save     string // the file of the record, or ""
+	plain    bool
+	movetime int
+	pbm      bool
+	tbDir    string
+}
+
+func parsePlayFlags(args []string, stderr io.Writer) (*playConfig, error) {
+	c := &playConfig{}
+	fs := newFlags("play", playSynopsis, stderr)
+	c.pf.register(fs)
+	fs.IntVar(&c.level, "level", 5, "the engine's level, 1 (a beginner) to 10 (full strength)")
+	fs.StringVar(&c.color, "color", "white", "your colour: white, black or random")
+	fs.StringVar(&c.save, "save", "", "save the game record to this file at the end")
+	fs.BoolVar(&c.plain, "plain", false, "line mode even in a terminal")
+	fs.IntVar(&c.movetime, "movetime", 0, "milliseconds per engine move and per hint (default: the level's own; hints 1000)")
+	fs.BoolVar(&c.pbm, "pbm", false, "draw the board as pbmserv does, rank 1 at the top")
+	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases for the engine (a directory made by morris solve)")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *playConfig) validate() error {
+	switch {
+	case c.level < 1 || c.level > 10:
+		return badInput("-level %d: want 1 to 10", c.level)
+	case c.movetime < 0:
+		return badInput("-movetime %d: want 0 or more", c.movetime)
+	case c.color != "white" && c.color != "black" && c.color != "random":
+		return badInput("-color %q: want white, black or random", c.color)
+	}
+	return nil
+}
+
+// session is the game the flags describe, the person's colour drawn if
+// random, with its engine.
+func (c *playConfig) session() (*playSession, error) {
+	g, err := c.pf.game()
+	if err != nil {
+		return nil, err
+	}
 	seed := rand.Uint64()
-	if pf.seeded {
-		seed = pf.seed
+	if c.pf.seeded {
+		seed = c.pf.seed
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x706c6179))
-	var human mill.Color
-	switch *color {
-	case "white":
-		human = mill.White
+	human := mill.White
+	switch c.color {
 	case "black":
 		human = mill.Black
 	case "random":
 		human = mill.Color(rng.IntN(2))
-	default:
-		return badInput("-color %q: want white, black or random", *color)
 	}
-	s := newPlaySession(g, human, *level, time.Duration(*movetime)*time.Millisecond, rng)
-	if *tbDir != "" {
-		tb, err := openTablebase(*tbDir)
+	s := newPlaySession(g, human, c.level, time.Duration(c.movetime)*time.Millisecond, rng)
+	if c.tbDir != "" {
+		tb, err := openTablebase(c.tbDir)
 		if err != nil {
-			return usageError{err}
+			return nil, usageError{err}
 		}
 		s.eng = search.New(search.Options{HashMB: 32, Tablebase: tb, Book: book.Default()})
 	}
-	if *pbm {
+	if c.pbm {
 		s.orientation = mill.RankOneTop
+	}
+	return s, nil
+}
+
+// run plays the game in the terminal (or line by line) and saves it.
+func (c *playConfig) run(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	s, err := c.session()
+	if err != nil {
+		return err
 	}
 	// Fail on an unwritable -save now, not after the game.
 	var saveFile *os.File
-	if *save != "" {
-		if saveFile, err = os.Create(*save); err != nil {
+	if c.save != "" {
+		if saveFile, err = os.Create(c.save); err != nil {
 			return usageError{err}
 		}
 		defer saveFile.Close()
 	}
-
 	f, isFile := stdin.(*os.File)
 	terminal := isFile && isTerminal(f)
-	if terminal && !*plain {
+	if terminal && !c.plain {
 		err = playTerminal(ctx, s, f, stdout)
 	} else {
 		err = playLines(ctx, s, stdin, stdout, !terminal)
@@ -112,7 +151,7 @@ func cmdPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if err := w.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "saved to %s\n", *save)
+		fmt.Fprintf(stdout, "saved to %s\n", c.save)
 	}
 	return nil
 }
