@@ -9,6 +9,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/engine/match"
 )
 
@@ -38,18 +39,9 @@ func cmdMatchErrors(_ context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	var all match.ErrorTally
 	for _, name := range fs.Args() {
-		var in io.Reader = stdin
-		if name != "-" {
-			f, err := os.Open(name)
-			if err != nil {
-				return usageError{err}
-			}
-			defer f.Close()
-			in = f
-		}
-		t, err := match.Errors(in, db)
+		t, err := matchErrorsOf(name, stdin, db)
 		if err != nil {
-			return badInput("%s: %v", name, err)
+			return err
 		}
 		if *verbose {
 			for _, e := range t.List {
@@ -58,6 +50,31 @@ func cmdMatchErrors(_ context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		all.Merge(t)
 	}
+	return writeErrorTally(stdout, all)
+}
+
+// matchErrorsOf judges the moves of the records of the file name ("-":
+// stdin) by db.
+func matchErrorsOf(name string, stdin io.Reader, db *egdb.DB) (match.ErrorTally, error) {
+	in := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return match.ErrorTally{}, usageError{err}
+		}
+		defer f.Close()
+		in = f
+	}
+	t, err := match.Errors(in, db)
+	if err != nil {
+		return t, badInput("%s: %v", name, err)
+	}
+	return t, nil
+}
+
+// writeErrorTally prints the errors of all, by player and phase, as a
+// table.
+func writeErrorTally(stdout io.Writer, all match.ErrorTally) error {
 	fmt.Fprintf(stdout, "%d game(s); an error turns a draw into a loss, or a win into a draw or a loss (the databases' values, no-progress counter ignored)\n", all.Games)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "player\tphase\tmoves\terrors\tper 1000\tnot judged\t")
