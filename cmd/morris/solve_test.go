@@ -237,6 +237,14 @@ func TestSolveBadInput(t *testing.T) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
 		}
 	}
+	// The flags are checked before the profile is started.
+	profile := filepath.Join(dir, "cpu.prof")
+	if _, _, err := solve("-dir", dir, "-variant", "nope", "-cpuprofile", profile); err == nil {
+		t.Errorf("-variant nope: no error")
+	}
+	if _, err := os.Stat(profile); err == nil {
+		t.Errorf("-variant nope -cpuprofile %s: the profile was made", profile)
+	}
 }
 
 // TestSolveKilledGoesOnFromCheckpoint: `morris solve` in a process of its
