@@ -175,172 +175,43 @@ func (r *runner) signUp(ctx context.Context) ([]user, error) {
 
 // play plays the games of the run between users and measures them.
 func (r *runner) play(ctx context.Context, users []user) *Result {
-	rules := mill.MustRules(r.Variant)
-	var moves, finished, errs, refused, missed, going atomic.Int64
-	var seenMu sync.Mutex
-	var seen, seenAcross []time.Duration
 	memory := make([]ServerMemory, len(r.Bases))
 	for i, base := range r.Bases {
 		memory[i].Base = base
 		memory[i].Before, memory[i].StreamsBefore = r.metricsOf(ctx, base)
 	}
 	start := time.Now()
-	measureFrom := start.Add(r.Warmup)
-	end := measureFrom.Add(r.Duration)
-	lats := make([][]time.Duration, r.Games)
-	gctx, cancel := context.WithDeadline(ctx, end)
+	m := &measures{from: start.Add(r.Warmup), lats: make([][]time.Duration, r.Games)}
+	m.end = m.from.Add(r.Duration)
+	var cancel, scancel context.CancelFunc
+	m.moves, cancel = context.WithDeadline(ctx, m.end)
 	defer cancel()
-	// failed counts a call that failed (not one cut short by the run's
-	// end); code 429 or 503 is a refusal by a limit.
-	failed := func(code int) {
-		if gctx.Err() != nil {
-			return
-		}
-		errs.Add(1)
-		if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
-			refused.Add(1)
-		}
-	}
+	// Streams outlive the moves by a moment, for the last moves' events.
+	m.streams, scancel = context.WithDeadline(ctx, m.end.Add(2*time.Second))
+	defer scancel()
 	if r.CPUProfile != nil {
 		// The measured span only: not the sign-ups (argon2id) nor the
 		// first games being made.
-		t := time.AfterFunc(time.Until(measureFrom), func() { _ = pprof.StartCPUProfile(r.CPUProfile) })
+		t := time.AfterFunc(time.Until(m.from), func() { _ = pprof.StartCPUProfile(r.CPUProfile) })
 		defer func() { t.Stop(); pprof.StopCPUProfile() }()
 	}
 	// The servers' memory once the games (and their streams) are going.
 	var games0 int
 	memDone := make(chan struct{})
-	memTimer := time.AfterFunc(time.Until(measureFrom), func() {
+	memTimer := time.AfterFunc(time.Until(m.from), func() {
 		defer close(memDone)
-		games0 = int(going.Load())
+		games0 = int(m.going.Load())
 		for i, base := range r.Bases {
 			memory[i].After, memory[i].Streams = r.metricsOf(ctx, base)
 		}
 	})
-	// Streams outlive the moves by a moment, for the last moves' events.
-	sctx, scancel := context.WithDeadline(ctx, end.Add(2*time.Second))
-	defer scancel()
+	rules := mill.MustRules(r.Variant)
 	var wg sync.WaitGroup
 	for i := range r.Games {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rng := rand.New(rand.NewPCG(r.Seed, uint64(i)))
-			white, black := users[(2*i)%r.Users], users[(2*i+1)%r.Users]
-			if white.name == black.name {
-				black = users[(2*i+2)%r.Users]
-			}
-			// White sends to one server, black to the next; the stream is
-			// on black's.
-			wBase, bBase := r.Bases[i%len(r.Bases)], r.Bases[(i+1)%len(r.Bases)]
-			var buf []mill.Move
-			// Each game moves on a schedule of its own, every games/rate
-			// seconds from a random start; a game behind its schedule (the
-			// server slower than offered) moves at once, so throughput
-			// shows whether the server keeps up.
-			var every time.Duration
-			due := time.Now()
-			if r.Rate > 0 {
-				every = time.Duration(float64(r.Games) / r.Rate * float64(time.Second))
-				due = due.Add(time.Duration(rng.Int64N(int64(every))))
-			}
-			for gctx.Err() == nil {
-				var c struct{ ID int64 }
-				if code, err := r.callAs(gctx, white, wBase, "POST", "/api/challenge/"+black.name,
-					map[string]any{"variant": r.Variant, "color": "white"}, &c); err != nil {
-					failed(code)
-					return
-				}
-				var acc struct{ Game int64 }
-				if code, err := r.callAs(gctx, black, bBase, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), nil, &acc); err != nil {
-					failed(code)
-					return
-				}
-				var gw *gameWatch
-				gctxGame, stopStream := context.WithCancel(sctx)
-				if r.Streams {
-					gw = &gameWatch{sent: map[int]sentMove{}}
-					if code, err := r.watch(gctxGame, black.streamClient, bBase, acc.Game, gw, &seenMu, &seen, &seenAcross); err != nil {
-						stopStream()
-						failed(code)
-						return
-					}
-				}
-				going.Add(1)
-				// The schedule starts when the game does: the first games
-				// are made all at once, which is not the load measured.
-				if now := time.Now(); due.Before(now) {
-					due = now
-					if every > 0 {
-						due = due.Add(time.Duration(rng.Int64N(int64(every))))
-					}
-				}
-				g := mill.NewGame(rules)
-				for g.Outcome() == mill.NoOutcome && gctx.Err() == nil {
-					p := g.Position()
-					buf = p.Moves(buf[:0])
-					m := buf[rng.IntN(len(buf))]
-					player, base := white, wBase
-					if p.SideToMove() == mill.Black {
-						player, base = black, bBase
-					}
-					if every > 0 {
-						if wait := time.Until(due); wait > 0 {
-							select {
-							case <-time.After(wait):
-							case <-gctx.Done():
-								stopStream()
-								going.Add(-1)
-								return
-							}
-						}
-						due = due.Add(every)
-					}
-					t0 := time.Now()
-					ply := len(g.Moves())
-					if gw != nil {
-						gw.mu.Lock()
-						gw.sent[ply] = sentMove{at: t0, measured: t0.After(measureFrom) && t0.Before(end), across: base != bBase}
-						gw.mu.Unlock()
-					}
-					code, err := r.callAs(gctx, player, base, "POST", fmt.Sprintf("/api/game/%d/move", acc.Game),
-						map[string]any{"move": p.MoveText(m), "ply": ply}, nil)
-					if err != nil {
-						failed(code)
-						stopStream()
-						going.Add(-1)
-						return
-					}
-					t1 := time.Now()
-					if t0.After(measureFrom) && t1.Before(end) {
-						moves.Add(1)
-						lats[i] = append(lats[i], t1.Sub(t0))
-					}
-					if err := g.Play(m); err != nil {
-						errs.Add(1)
-						stopStream()
-						going.Add(-1)
-						return
-					}
-				}
-				if g.Outcome() != mill.NoOutcome {
-					finished.Add(1)
-				}
-				going.Add(-1)
-				if gw != nil {
-					// Wait (to the streams' end) for the events of the
-					// measured moves; those that never come are missed.
-					for {
-						left := gw.unseen()
-						if left == 0 || sctx.Err() != nil {
-							missed.Add(int64(left))
-							break
-						}
-						time.Sleep(5 * time.Millisecond)
-					}
-				}
-				stopStream()
-			}
+			r.slot(i, users, rules, m)
 		}()
 	}
 	wg.Wait()
@@ -349,12 +220,188 @@ func (r *runner) play(ctx context.Context, users []user) *Result {
 	}
 	<-memDone
 	var all []time.Duration
-	for _, l := range lats {
+	for _, l := range m.lats {
 		all = append(all, l...)
 	}
-	seenMu.Lock()
-	defer seenMu.Unlock()
-	return &Result{Moves: int(moves.Load()), Games: int(finished.Load()), Errors: int(errs.Load()), Refused: int(refused.Load()),
-		Elapsed: r.Duration, Latency: all, Seen: seen, SeenAcross: seenAcross, Missed: int(missed.Load()),
+	m.seenMu.Lock()
+	defer m.seenMu.Unlock()
+	return &Result{Moves: int(m.moved.Load()), Games: int(m.finished.Load()), Errors: int(m.errs.Load()), Refused: int(m.refused.Load()),
+		Elapsed: r.Duration, Latency: all, Seen: m.seen, SeenAcross: m.seenAcross, Missed: int(m.missed.Load()),
 		Streams: r.Streams, Memory: memory, GamesGoing: games0}
+}
+
+// measures are what the games of a run count, and its spans.
+type measures struct {
+	from, end time.Time // the measured span
+	// moves ends at the end of the measured span, streams a moment later.
+	moves, streams                                context.Context
+	moved, finished, errs, refused, missed, going atomic.Int64
+	lats                                          [][]time.Duration // by slot
+	seenMu                                        sync.Mutex
+	seen, seenAcross                              []time.Duration
+}
+
+// failed counts a call that failed (not one cut short by the run's end);
+// code 429 or 503 is a refusal by a limit.
+func (m *measures) failed(code int) {
+	if m.moves.Err() != nil {
+		return
+	}
+	m.errs.Add(1)
+	if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+		m.refused.Add(1)
+	}
+}
+
+// slot plays game after game in the slot i of the run, between two of
+// users, until the end of the measured span (or a call fails).
+func (r *runner) slot(i int, users []user, rules *mill.Rules, m *measures) {
+	rng := rand.New(rand.NewPCG(r.Seed, uint64(i)))
+	white, black := users[(2*i)%r.Users], users[(2*i+1)%r.Users]
+	if white.name == black.name {
+		black = users[(2*i+2)%r.Users]
+	}
+	// White sends to one server, black to the next; the stream is on
+	// black's.
+	wBase, bBase := r.Bases[i%len(r.Bases)], r.Bases[(i+1)%len(r.Bases)]
+	// Each game moves on a schedule of its own, every games/rate seconds
+	// from a random start; a game behind its schedule (the server slower
+	// than offered) moves at once, so throughput shows whether the server
+	// keeps up.
+	s := &schedule{rng: rng}
+	if r.Rate > 0 {
+		s.every = time.Duration(float64(r.Games) / r.Rate * float64(time.Second))
+		s.due = time.Now().Add(time.Duration(rng.Int64N(int64(s.every))))
+	}
+	g := slotGame{i: i, white: white, black: black, wBase: wBase, bBase: bBase}
+	for m.moves.Err() == nil {
+		if !r.game(g, rules, s, m) {
+			return
+		}
+	}
+}
+
+// slotGame are the players of a slot's games and their servers.
+type slotGame struct {
+	i            int // the slot
+	white, black user
+	wBase, bBase string
+}
+
+// schedule is when a slot's next move is due, every so often (0: at once).
+type schedule struct {
+	rng   *rand.Rand
+	every time.Duration
+	due   time.Time
+}
+
+// start begins the schedule of a game: the first games are made all at
+// once, which is not the load measured.
+func (s *schedule) start() {
+	if now := time.Now(); s.due.Before(now) {
+		s.due = now
+		if s.every > 0 {
+			s.due = s.due.Add(time.Duration(s.rng.Int64N(int64(s.every))))
+		}
+	}
+}
+
+// wait waits until the next move is due, or ctx ends (false).
+func (s *schedule) wait(ctx context.Context) bool {
+	if s.every == 0 {
+		return true
+	}
+	if wait := time.Until(s.due); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return false
+		}
+	}
+	s.due = s.due.Add(s.every)
+	return true
+}
+
+// game plays a game of the slot g to its end or to the end of the measured
+// span, and says whether the slot goes on (false: a call failed).
+func (r *runner) game(g slotGame, rules *mill.Rules, s *schedule, m *measures) bool {
+	var c struct{ ID int64 }
+	if code, err := r.callAs(m.moves, g.white, g.wBase, "POST", "/api/challenge/"+g.black.name,
+		map[string]any{"variant": r.Variant, "color": "white"}, &c); err != nil {
+		m.failed(code)
+		return false
+	}
+	var acc struct{ Game int64 }
+	if code, err := r.callAs(m.moves, g.black, g.bBase, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), nil, &acc); err != nil {
+		m.failed(code)
+		return false
+	}
+	var gw *gameWatch
+	streamCtx, stopStream := context.WithCancel(m.streams)
+	defer stopStream()
+	if r.Streams {
+		gw = &gameWatch{sent: map[int]sentMove{}}
+		if code, err := r.watch(streamCtx, g.black.streamClient, g.bBase, acc.Game, gw, &m.seenMu, &m.seen, &m.seenAcross); err != nil {
+			m.failed(code)
+			return false
+		}
+	}
+	m.going.Add(1)
+	s.start()
+	game := mill.NewGame(rules)
+	var buf []mill.Move
+	for game.Outcome() == mill.NoOutcome && m.moves.Err() == nil {
+		p := game.Position()
+		buf = p.Moves(buf[:0])
+		mv := buf[s.rng.IntN(len(buf))]
+		player, base := g.white, g.wBase
+		if p.SideToMove() == mill.Black {
+			player, base = g.black, g.bBase
+		}
+		if !s.wait(m.moves) {
+			m.going.Add(-1)
+			return false
+		}
+		t0 := time.Now()
+		ply := len(game.Moves())
+		if gw != nil {
+			gw.mu.Lock()
+			gw.sent[ply] = sentMove{at: t0, measured: t0.After(m.from) && t0.Before(m.end), across: base != g.bBase}
+			gw.mu.Unlock()
+		}
+		code, err := r.callAs(m.moves, player, base, "POST", fmt.Sprintf("/api/game/%d/move", acc.Game),
+			map[string]any{"move": p.MoveText(mv), "ply": ply}, nil)
+		if err != nil {
+			m.failed(code)
+			m.going.Add(-1)
+			return false
+		}
+		t1 := time.Now()
+		if t0.After(m.from) && t1.Before(m.end) {
+			m.moved.Add(1)
+			m.lats[g.i] = append(m.lats[g.i], t1.Sub(t0))
+		}
+		if err := game.Play(mv); err != nil {
+			m.errs.Add(1)
+			m.going.Add(-1)
+			return false
+		}
+	}
+	if game.Outcome() != mill.NoOutcome {
+		m.finished.Add(1)
+	}
+	m.going.Add(-1)
+	if gw != nil {
+		// Wait (to the streams' end) for the events of the measured
+		// moves; those that never come are missed.
+		for {
+			left := gw.unseen()
+			if left == 0 || m.streams.Err() != nil {
+				m.missed.Add(int64(left))
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return true
 }
