@@ -5,10 +5,11 @@
 //
 // Where things are:
 //
-//	main.go         main: os.Args and the standard streams handed to run, the signals (an interrupt or
-//	                SIGTERM stops the long commands cleanly)
-//	cli.go          the usage text, the table of commands, run and the exit codes; the position flags;
-//	                variants, show, moves, perft, replay
+//	main.go         main: os.Args, the standard streams and the context handed to run; the signals (an
+//	                interrupt or SIGTERM cancels the context of the commands that stop cleanly on it,
+//	                a second ends the process; the other commands end with the process at once)
+//	cli.go          the usage text, the table of commands (which stop on their context), run(ctx, ...),
+//	                help COMMAND and the exit codes; the position flags; variants, show, moves, perft, replay
 //	engine.go       engine: the engine protocol on standard input and output (internal/engine/uci)
 //	analyze.go      analyze: a position's best move, score and principal variation; with -record, each
 //	                move of a game against the engine's choice
@@ -23,5 +24,11 @@
 //	quotas.go       serve's flags of the quotas, each with its environment variable
 //	rlimit_unix.go  the open-file limit, which bounds the streams serve holds (rlimit_other.go: unknown)
 //	puzzles.go      puzzles: puzzles made from the databases (or from finished games) into the server's store
-//	benchserver.go  bench-server: concurrent games over the HTTP API; moves per second and latency
+//	benchserver.go  bench-server: the load generator of internal/server/loadgen on the command line,
+//	                against -url or a server started in this process
+//
+// The long commands are each split the same way: parseXFlags reads the
+// flags into an xConfig, its validate checks them (a usage error, exit 2,
+// before anything is opened or written) and resolves what they name, and
+// its run does the work with the context main passes down.
 package main
