@@ -2,7 +2,6 @@ package egdb
 
 import (
 	"context"
-	"math/bits"
 	"os"
 	"runtime"
 	"sync"
@@ -24,7 +23,7 @@ import (
 type brute struct {
 	r    *mill.Rules
 	n    int
-	all  uint32
+	all  mill.Points
 	bin  [33][33]int64
 	secs [mill.MaxPoints + 1][mill.MaxPoints + 1]*bruteSector
 }
@@ -43,7 +42,7 @@ type bruteSector struct {
 
 func newBrute(r *mill.Rules) *brute {
 	bf := &brute{r: r, n: r.Board().Len()}
-	bf.all = uint32(1<<bf.n - 1)
+	bf.all = r.All()
 	for i := range bf.bin {
 		bf.bin[i][0] = 1
 		for j := 1; j <= i; j++ {
@@ -53,11 +52,11 @@ func newBrute(r *mill.Rules) *brute {
 	return bf
 }
 
-func (bf *brute) rank(set uint32) int64 {
+func (bf *brute) rank(set mill.Points) int64 {
 	var r int64
 	j := 1
-	for ; set != 0; set &= set - 1 {
-		r += bf.bin[bits.TrailingZeros32(set)][j]
+	for p := range set.All() {
+		r += bf.bin[p][j]
 		j++
 	}
 	return r
@@ -65,8 +64,8 @@ func (bf *brute) rank(set uint32) int64 {
 
 // index is the raw index of (W to move, B): every pair of sets, even
 // overlapping ones.
-func (bf *brute) index(W, B uint32) int64 {
-	return bf.rank(W)*bf.bin[bf.n][bits.OnesCount32(B)] + bf.rank(B)
+func (bf *brute) index(W, B mill.Points) int64 {
+	return bf.rank(W)*bf.bin[bf.n][B.Len()] + bf.rank(B)
 }
 
 // value returns the value of q for its side to move if known.
@@ -82,13 +81,13 @@ func (bf *brute) value(q mill.Position) (retro.Value, bool) {
 	}
 	us := q.SideToMove()
 	W, B := q.Pieces(us), q.Pieces(us.Other())
-	s := bf.secs[bits.OnesCount32(W)][bits.OnesCount32(B)]
+	s := bf.secs[W.Len()][B.Len()]
 	i := bf.index(W, B)
 	return s.val[i], s.known[i]
 }
 
 // setUp returns the position (W to move, B), as mill sees it.
-func (bf *brute) setUp(W, B uint32) mill.Position {
+func (bf *brute) setUp(W, B mill.Points) mill.Position {
 	p, err := bf.r.SetUp(W, B, mill.White, 0, 0)
 	if err != nil {
 		panic(err)
@@ -143,8 +142,8 @@ func (bf *brute) eval(p mill.Position, d int, buf []mill.Move) (res bruteResult)
 
 type brutePos struct {
 	s *bruteSector
-	W uint32
-	B uint32
+	W mill.Points
+	B mill.Points
 }
 
 // solve solves sectors that depend on each other (and on sectors solved
@@ -181,8 +180,8 @@ func (bf *brute) solve(keys [][2]int) {
 			}
 			chunk = chunk[:0]
 		}
-		forSets(bf.all, s.w, func(W uint32) {
-			forSets(bf.all&^W, s.b, func(B uint32) {
+		forSets(bf.all, s.w, func(W mill.Points) {
+			forSets(bf.all&^W, s.b, func(B mill.Points) {
 				chunk = append(chunk, brutePos{s, W, B})
 				if len(chunk) == 1<<16 {
 					flush()
@@ -251,11 +250,9 @@ func (bf *brute) parents(c brutePos, add func(brutePos)) {
 	// Whether the mover flies depends on its number of pieces, the same
 	// in every parent.
 	fly := bf.setUp(c.B, c.W).Flying(mill.White)
-	for f := c.B; f != 0; f &= f - 1 {
-		y := bits.TrailingZeros32(f)
-		for e := empty; e != 0; e &= e - 1 {
-			x := bits.TrailingZeros32(e)
-			if !fly && adj.Adjacent(mill.Point(x))&(1<<y) == 0 {
+	for y := range c.B.All() {
+		for x := range empty.All() {
+			if !fly && !adj.Adjacent(x).Has(y) {
 				continue
 			}
 			add(brutePos{ps, c.B ^ (1<<y | 1<<x), c.W})
@@ -290,9 +287,9 @@ func (bf *brute) evalAll(ps []brutePos, d int) []bruteResult {
 }
 
 // forSets calls f with every subset of free with k points.
-func forSets(free uint32, k int, f func(uint32)) {
-	var rec func(rest uint32, k int, acc uint32)
-	rec = func(rest uint32, k int, acc uint32) {
+func forSets(free mill.Points, k int, f func(mill.Points)) {
+	var rec func(rest mill.Points, k int, acc mill.Points)
+	rec = func(rest mill.Points, k int, acc mill.Points) {
 		if k == 0 {
 			f(acc)
 			return
@@ -313,8 +310,8 @@ func compareWithBrute(t *testing.T, db *DB, bf *brute, keys [][2]int) {
 		s := bf.secs[k[0]][k[1]]
 		var checked, bad int
 		var wins, draws, losses int
-		forSets(bf.all, k[0], func(W uint32) {
-			forSets(bf.all&^W, k[1], func(B uint32) {
+		forSets(bf.all, k[0], func(W mill.Points) {
+			forSets(bf.all&^W, k[1], func(B mill.Points) {
 				want := s.val[bf.index(W, B)]
 				if !s.known[bf.index(W, B)] {
 					want = retro.Draw

@@ -2,7 +2,6 @@ package egdb
 
 import (
 	"fmt"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -329,17 +328,17 @@ func (db *DB) probe(p mill.Position) (retro.Value, bool) {
 	W, B := p.Pieces(us), p.Pieces(us.Other())
 	var sec *dbSector
 	if wh, bh := p.InHand(us), p.InHand(us.Other()); wh == 0 && bh == 0 {
-		sec = db.moving[bits.OnesCount32(W)][bits.OnesCount32(B)]
+		sec = db.moving[W.Len()][B.Len()]
 	} else {
 		if !db.placing || !placingCompatible(p.Rules(), db.rules) {
 			return 0, false
 		}
-		sec = db.sectors[Key{White: bits.OnesCount32(W), Black: bits.OnesCount32(B), WhiteHand: wh, BlackHand: bh}]
+		sec = db.sectors[Key{White: W.Len(), Black: B.Len(), WhiteHand: wh, BlackHand: bh}]
 	}
 	if sec == nil || !sec.ready.Load() {
 		return 0, false
 	}
-	return sec.vals[sec.lay.index(W, B)], true
+	return sec.vals[sec.lay.index(uint32(W), uint32(B))], true
 }
 
 // MoveValue is a move and what it is worth to the side that makes it.

@@ -235,8 +235,8 @@ func TestProbe(t *testing.T) {
 	db := open3v3(t)
 	r := db.Rules()
 	b := r.Board()
-	pt := func(names ...string) uint32 {
-		var set uint32
+	pt := func(names ...string) mill.Points {
+		var set mill.Points
 		for _, n := range names {
 			p, ok := b.PointByName(n)
 			if !ok {
@@ -249,8 +249,8 @@ func TestProbe(t *testing.T) {
 	W, B := pt("a1", "d1", "b4"), pt("g7", "d6", "e3")
 	for _, tc := range []struct {
 		name   string
-		white  uint32
-		black  uint32
+		white  mill.Points
+		black  mill.Points
 		side   mill.Color
 		hw, hb int
 		want   Value
@@ -284,7 +284,7 @@ func TestProbe(t *testing.T) {
 	for range 200 {
 		W := randomSet(rng, uint32(1<<24-1), 3)
 		B := randomSet(rng, uint32(1<<24-1)&^W, 3)
-		p, _ := r.SetUp(W, B, mill.Color(rng.IntN(2)), 0, 0)
+		p, _ := r.SetUp(mill.Points(W), mill.Points(B), mill.Color(rng.IntN(2)), 0, 0)
 		want, _ := db.Probe(p)
 		for s := range b.Symmetries {
 			if got, ok := db.Probe(p.Transform(s)); !ok || got != want {
@@ -369,7 +369,7 @@ func randomPositions(db *DB, k Key, n int, rng *rand.Rand) []mill.Position {
 	for len(out) < n {
 		W := randomSet(rng, db.x.all, k.White)
 		B := randomSet(rng, db.x.all&^W, k.Black)
-		p, _ := db.Rules().SetUp(W, B, mill.White, 0, 0)
+		p, _ := db.Rules().SetUp(mill.Points(W), mill.Points(B), mill.White, 0, 0)
 		if o, _ := p.Status(); o == mill.NoOutcome {
 			out = append(out, p)
 		}

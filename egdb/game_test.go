@@ -15,7 +15,7 @@ import (
 // too few pieces.
 func normal(t *testing.T, g *game, slow *slowIndexer, q mill.Position) retro.Child {
 	us := q.SideToMove()
-	W, B := q.Pieces(us), q.Pieces(us.Other())
+	W, B := uint32(q.Pieces(us)), uint32(q.Pieces(us.Other()))
 	if q.OnBoard(us)+q.InHand(us) < g.minPieces {
 		return retro.Child{End: true, Value: retro.LossIn(0)}
 	}
@@ -97,7 +97,7 @@ func TestChildrenAgainstMill(t *testing.T) {
 				if !valid {
 					continue
 				}
-				p, err := r.SetUp(W, B, mill.White, k.WhiteHand, k.BlackHand)
+				p, err := r.SetUp(mill.Points(W), mill.Points(B), mill.White, k.WhiteHand, k.BlackHand)
 				if err != nil {
 					t.Fatal(err)
 				}

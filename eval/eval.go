@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"math/bits"
-
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -253,19 +251,19 @@ func (w *Weights) Linear(p *mill.Position) int {
 	us, them := p.SideToMove(), p.SideToMove().Other()
 	su, nearU, ku := w.side(p, us)
 	st, nearT, kt := w.side(p, them)
-	return su - st + w.Tempo[PhaseOf(p, us)] + ku*bits.OnesCount32(nearU&^nearT) - kt*bits.OnesCount32(nearT&^nearU)
+	return su - st + w.Tempo[PhaseOf(p, us)] + ku*(nearU&^nearT).Len() - kt*(nearT&^nearU).Len()
 }
 
 // side returns c's sum but for Reserved, the empty points next to c's
 // pieces, and the weight of a reserved point of c's (0 when c can have none).
-func (w *Weights) side(p *mill.Position, c mill.Color) (score int, near uint32, reservedWeight int) {
+func (w *Weights) side(p *mill.Position, c mill.Color) (score int, near mill.Points, reservedWeight int) {
 	r := p.Rules()
 	b := r.Board()
 	own, opp := p.Pieces(c), p.Pieces(c.Other())
 	marked := p.Marked()
 	empty := r.All() &^ (own | opp | marked)
 	ph := PhaseOf(p, c)
-	score = w.Piece[ph] * (bits.OnesCount32(own) + p.InHand(c))
+	score = w.Piece[ph] * (own.Len() + p.InHand(c))
 	// Removals owed take pieces of c: those the opponent owes, or c's own
 	// when the removals take the remover's own pieces.
 	lost := p.Owed(c.Other())
@@ -276,23 +274,22 @@ func (w *Weights) side(p *mill.Position, c mill.Color) (score int, near uint32, 
 
 	// Where own pieces can step.
 	mobility, blocked := 0, 0
-	for s := own; s != 0; s &= s - 1 {
-		pt := mill.Point(bits.TrailingZeros32(s))
+	for pt := range own.All() {
 		n := b.Adjacent(pt) & empty
 		if n == 0 {
 			blocked++
 		}
-		mobility += bits.OnesCount32(n)
+		mobility += n.Len()
 		near |= n
 	}
 	mills, twos, closable := 0, 0, 0
-	var inMill, closing uint32
+	var inMill, closing mill.Points
 	for _, l := range r.MillLines() {
 		switch o := own & l; {
 		case o == l:
 			mills++
 			inMill |= l
-		case bits.OnesCount32(o) == 2 && l&(opp|marked) == 0:
+		case o.Len() == 2 && l&(opp|marked) == 0:
 			twos++
 			hole := l &^ o
 			closing |= hole
@@ -300,8 +297,8 @@ func (w *Weights) side(p *mill.Position, c mill.Color) (score int, near uint32, 
 			if ph != Moving {
 				closable++
 			} else {
-				for s := own &^ l; s != 0; s &= s - 1 {
-					if b.Adjacent(mill.Point(bits.TrailingZeros32(s)))&hole != 0 {
+				for pt := range (own &^ l).All() {
+					if b.Adjacent(pt)&hole != 0 {
 						closable++
 						break
 					}
@@ -311,8 +308,8 @@ func (w *Weights) side(p *mill.Position, c mill.Color) (score int, near uint32, 
 	}
 	double := 0
 	if ph == Moving && inMill != 0 && closing != 0 {
-		for s := inMill; s != 0; s &= s - 1 {
-			if b.Adjacent(mill.Point(bits.TrailingZeros32(s)))&closing&empty != 0 {
+		for pt := range inMill.All() {
+			if b.Adjacent(pt)&closing&empty != 0 {
 				double++
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -78,11 +77,11 @@ func (n *Net) Active(p *mill.Position, dst []int) []int {
 // board appends the inputs of p's pieces as us sees them: its own points,
 // then the opponent's.
 func (n *Net) board(p *mill.Position, us mill.Color, dst []int) []int {
-	for s := p.Pieces(us); s != 0; s &= s - 1 {
-		dst = append(dst, bits.TrailingZeros32(s))
+	for pt := range p.Pieces(us).All() {
+		dst = append(dst, int(pt))
 	}
-	for s := p.Pieces(us.Other()); s != 0; s &= s - 1 {
-		dst = append(dst, n.Points+bits.TrailingZeros32(s))
+	for pt := range p.Pieces(us.Other()).All() {
+		dst = append(dst, n.Points+int(pt))
 	}
 	return dst
 }
@@ -139,15 +138,13 @@ func (n *Net) Update(a, prev *Accumulator, before, after *mill.Position) {
 	for c := mill.White; c <= mill.Black; c++ {
 		b, f := before.Pieces(c), after.Pieces(c)
 		own, opp := a.h[c][:n.Hidden], a.h[c.Other()][:n.Hidden]
-		for s := f &^ b; s != 0; s &= s - 1 {
-			pt := bits.TrailingZeros32(s)
-			addRow(own, n.row(pt))
-			addRow(opp, n.row(n.Points+pt))
+		for pt := range (f &^ b).All() {
+			addRow(own, n.row(int(pt)))
+			addRow(opp, n.row(n.Points+int(pt)))
 		}
-		for s := b &^ f; s != 0; s &= s - 1 {
-			pt := bits.TrailingZeros32(s)
-			subRow(own, n.row(pt))
-			subRow(opp, n.row(n.Points+pt))
+		for pt := range (b &^ f).All() {
+			subRow(own, n.row(int(pt)))
+			subRow(opp, n.row(n.Points+int(pt)))
 		}
 	}
 }

@@ -72,9 +72,9 @@ func TestNetEval(t *testing.T) {
 			on := func(i int) bool {
 				switch {
 				case i < 24:
-					return p.Pieces(us)&(1<<i) != 0
+					return p.Pieces(us).Has(mill.Point(i))
 				case i < 48:
-					return p.Pieces(us.Other())&(1<<(i-24)) != 0
+					return p.Pieces(us.Other()).Has(mill.Point(i - 24))
 				case i < 48+10:
 					return p.InHand(us) == i-48
 				}

@@ -6,7 +6,8 @@ import (
 )
 
 // Point is the index of a point on a board: 0 up to len(Board.Points)-1.
-// Boards have at most MaxPoints points, so a set of points fits in a uint32.
+// Boards have at most MaxPoints points, so a set of points fits in a
+// uint32: see Points.
 type Point uint8
 
 // MaxPoints is the largest number of points a board may have.
@@ -54,8 +55,8 @@ type Board struct {
 // Len returns the number of points.
 func (b *Board) Len() int { return len(b.Points) }
 
-// Adjacent returns the set of neighbours of p as a bit set.
-func (b *Board) Adjacent(p Point) uint32 { return b.adj[p] }
+// Adjacent returns the neighbours of p.
+func (b *Board) Adjacent(p Point) Points { return Points(b.adj[p]) }
 
 // HasDiagonals reports whether some line of the board is a diagonal.
 func (b *Board) HasDiagonals() bool {

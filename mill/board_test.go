@@ -93,7 +93,7 @@ func TestBoards(t *testing.T) {
 				if pt := b.Points[i]; pt.Name != fmt.Sprintf("%c%d", 'a'+pt.X, pt.Y+1) || pt.X >= b.Width || pt.Y >= b.Height {
 					t.Errorf("%s drawn at (%d, %d) on %dx%d: want the file letter and rank number of its place", pt.Name, pt.X, pt.Y, b.Width, b.Height)
 				}
-				if popcount(b.Adjacent(Point(i))) < 2 {
+				if b.Adjacent(Point(i)).Len() < 2 {
 					t.Errorf("%s has fewer than 2 neighbours", b.Name(Point(i)))
 				}
 			}

@@ -4,6 +4,7 @@
 // Where things are:
 //
 //	board.go     boards as data (points, edges, lines, drawing coordinates, symmetries)
+//	points.go    Points: a set of a board's points (Has, Len, All)
 //	options.go   the rule options: names, defaults, doc lines, validation
 //	variants.go  the named presets (docs/rules.md, "Presets")
 //	rules.go     Rules: a preset with overrides, compiled into tables

@@ -68,3 +68,30 @@ func ExampleBoard_MoveText() {
 	fmt.Println(b.MoveText(m, mill.Standard), b.MoveText(m, mill.Pbm))
 	// Output: a4-a7xd2 A4-A7,D2
 }
+
+// The points of a side are a set: Has asks for one, Len counts them, a
+// range over All visits them in increasing order, and the set operators
+// are Go's bit operators.
+func ExamplePoints() {
+	p := mill.MustParsePosition("nine-mens-morris W1W5/W7/B1B1B3 w 0,0 - 0 40")
+	b := p.Rules().Board()
+	white := p.Pieces(mill.White)
+	b2, _ := b.PointByName("b2")
+	fmt.Println(white.Len(), white.Has(b2))
+	var names []string
+	for pt := range white.All() {
+		names = append(names, b.Name(pt))
+	}
+	fmt.Println(names)
+	// Where b2 can slide: its neighbours that are empty.
+	empty := p.Rules().All() &^ (white | p.Pieces(mill.Black))
+	names = names[:0]
+	for pt := range (b.Adjacent(b2) & empty).All() {
+		names = append(names, b.Name(pt))
+	}
+	fmt.Println(names)
+	// Output:
+	// 3 true
+	// [a1 g1 b2]
+	// [d2 b4]
+}

@@ -75,8 +75,8 @@ func (m Move) NumCaptures() int { return int(m.ncap) }
 func (m Move) Capture(i int) Point { return m.caps[i] }
 
 // Captures returns the captured points as a set.
-func (m Move) Captures() uint32 {
-	var s uint32
+func (m Move) Captures() Points {
+	var s Points
 	for i := 0; i < int(m.ncap); i++ {
 		s |= 1 << m.caps[i]
 	}

@@ -234,7 +234,7 @@ func (g *generator) run() {
 			if g.used&(1<<i) != 0 {
 				continue
 			}
-			if m := l &^ g.own; m&empty == m && m&(m-1) == 0 && m != 0 {
+			if m := uint32(l) &^ g.own; m&empty == m && m&(m-1) == 0 && m != 0 {
 				g.closers |= m
 			}
 		}
@@ -326,7 +326,7 @@ func (g *generator) countPlacements(empty uint32) {
 		if g.used&(1<<i) != 0 {
 			continue
 		}
-		m := l &^ g.own
+		m := uint32(l) &^ g.own
 		if m&empty == m && m != 0 && m&(m-1) == 0 {
 			closers |= m
 		}

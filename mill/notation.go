@@ -181,7 +181,7 @@ func (p Position) MoveText(m Move) string { return string(p.AppendMove(nil, m, S
 func (p Position) AppendMove(dst []byte, m Move, d Dialect) []byte {
 	if m.ncap > 1 {
 		var order [MaxCaptures]Point
-		if p.rules.orderCaptures(p.occ[p.side^1], m.Captures(), order[:m.ncap]) {
+		if p.rules.orderCaptures(p.occ[p.side^1], uint32(m.Captures()), order[:m.ncap]) {
 			copy(m.caps[:], order[:m.ncap])
 		}
 	}
@@ -428,7 +428,7 @@ func (p *Position) whyWrongCaptures(m Move) string {
 		return "the move closes a mill: name the piece to take, like " + b.MoveText(m.WithCapture(lowest(r.capturable(opp))), Standard)
 	}
 	if m.ncap > 0 {
-		safe := r.inMills(opp) & m.Captures()
+		safe := r.inMills(opp) & uint32(m.Captures())
 		if safe != 0 {
 			return b.Name(lowest(safe)) + " stands in a mill and may not be taken now"
 		}

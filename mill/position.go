@@ -76,8 +76,8 @@ func (p Position) Rules() *Rules { return p.rules }
 // SideToMove returns the side whose turn it is.
 func (p Position) SideToMove() Color { return p.side }
 
-// Pieces returns the points occupied by c, as a set.
-func (p Position) Pieces(c Color) uint32 { return p.occ[c] }
+// Pieces returns the points occupied by c.
+func (p Position) Pieces(c Color) Points { return Points(p.occ[c]) }
 
 // At returns the colour of the piece on pt, and whether there is one.
 func (p Position) At(pt Point) (Color, bool) {
@@ -120,7 +120,7 @@ func (p Position) RemovesOwn() bool { return p.ownRemoval }
 // placing there) until placing ends and they leave the board. Their colour
 // does not matter to the rules and is not kept; At reports their points
 // empty.
-func (p Position) Marked() uint32 { return p.marked }
+func (p Position) Marked() Points { return Points(p.marked) }
 
 // Ply returns the number of plies played since the start of the game.
 func (p Position) Ply() int { return int(p.ply) }
@@ -139,7 +139,7 @@ func (p Position) Flying(c Color) bool {
 }
 
 // InMills returns the points of c that stand in a mill.
-func (p Position) InMills(c Color) uint32 { return p.rules.inMills(p.occ[c]) }
+func (p Position) InMills(c Color) Points { return Points(p.rules.inMills(p.occ[c])) }
 
 // Key returns a 64-bit hash of everything that makes the position what it is
 // for repetition and for search tables: board, side to move, pieces in hand
@@ -360,19 +360,19 @@ func countedRemovals(w, b int) (rw, rb int, own bool) {
 // occupied returns the points that hold a piece, marked pieces included.
 func (p *Position) occupied() uint32 { return p.occ[White] | p.occ[Black] | p.marked }
 
-// SetUp returns a position with the given pieces (as point sets), side to
-// move and pieces in hand, and no capture state; the counters are zero. It is
-// the fast way in for tools that enumerate positions (endgame databases).
-func (r *Rules) SetUp(white, black uint32, side Color, handWhite, handBlack int) (Position, error) {
+// SetUp returns a position with the given pieces, side to move and pieces
+// in hand, and no capture state; the counters are zero. It is the fast way
+// in for tools that enumerate positions (endgame databases).
+func (r *Rules) SetUp(white, black Points, side Color, handWhite, handBlack int) (Position, error) {
 	switch {
-	case white&black != 0 || (white|black)&^r.all != 0:
+	case white&black != 0 || uint32(white|black)&^r.all != 0:
 		return Position{}, fmt.Errorf("%w: pieces overlap or lie off the board", ErrPosition)
 	case side > Black:
 		return Position{}, fmt.Errorf("%w: no such side", ErrPosition)
-	case handWhite < 0 || handBlack < 0 || popcount(white)+handWhite > r.opts.Pieces || popcount(black)+handBlack > r.opts.Pieces:
+	case handWhite < 0 || handBlack < 0 || white.Len()+handWhite > r.opts.Pieces || black.Len()+handBlack > r.opts.Pieces:
 		return Position{}, fmt.Errorf("%w: more than %d pieces a side", ErrPosition, r.opts.Pieces)
 	}
-	p := Position{rules: r, occ: [2]uint32{white, black}, side: side, hand: [2]uint8{uint8(handWhite), uint8(handBlack)}}
+	p := Position{rules: r, occ: [2]uint32{uint32(white), uint32(black)}, side: side, hand: [2]uint8{uint8(handWhite), uint8(handBlack)}}
 	for c := range p.occ {
 		for s := p.occ[c]; s != 0; s &= s - 1 {
 			p.pieceKey ^= zobPiece[c][lowest(s)]

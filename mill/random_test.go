@@ -131,7 +131,7 @@ func newDiffer(t *testing.T, r *Rules, seed uint64) *differ {
 	}
 	// Used one-time mills are line indices: both must count the same way.
 	for i, l := range r.MillLines() {
-		var want uint32
+		var want Points
 		for _, pt := range sr.lines[i] {
 			want |= 1 << pt
 		}

@@ -20,7 +20,7 @@ type Rules struct {
 	n        int
 	all      uint32 // every point
 	adj      [MaxPoints]uint32
-	lines    []uint32                      // mill lines as point sets
+	lines    []Points                      // mill lines
 	atLines  [MaxPoints][]uint8            // the mill lines through each point (indices into lines)
 	atMask   [MaxPoints][maxLinesAt]uint32 // the same lines as sets, for the hot loop
 	atCount  [MaxPoints]uint8
@@ -99,7 +99,7 @@ func compile(variant string, overrides []string, opts Options) *Rules {
 			continue
 		}
 		id := uint8(len(r.lines))
-		var m uint32
+		var m Points
 		for _, p := range l.Points {
 			m |= 1 << p
 			r.atLines[p] = append(r.atLines[p], id)
@@ -132,10 +132,10 @@ func (r *Rules) String() string { return r.name }
 // MillLines returns the lines that form mills under these rules, as point
 // sets, in a fixed order (the order of one-time mills' used lines). The slice
 // is shared and must not be modified: evaluation calls this in hot loops.
-func (r *Rules) MillLines() []uint32 { return r.lines }
+func (r *Rules) MillLines() []Points { return r.lines }
 
-// All returns the set of every point of the board.
-func (r *Rules) All() uint32 { return r.all }
+// All returns every point of the board.
+func (r *Rules) All() Points { return Points(r.all) }
 
 // mills returns the set of mill line indices through p that own fills.
 func (r *Rules) millsAt(own uint32, p Point) (lines uint32) {
@@ -151,7 +151,7 @@ func (r *Rules) millsAt(own uint32, p Point) (lines uint32) {
 func (r *Rules) inMills(own uint32) uint32 {
 	var m uint32
 	for _, l := range r.lines {
-		if own&l == l {
+		if l := uint32(l); own&l == l {
 			m |= l
 		}
 	}
@@ -162,7 +162,7 @@ func (r *Rules) inMills(own uint32) uint32 {
 func (r *Rules) millCount(own uint32) int {
 	n := 0
 	for _, l := range r.lines {
-		if own&l == l {
+		if l := uint32(l); own&l == l {
 			n++
 		}
 	}

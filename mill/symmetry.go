@@ -28,7 +28,7 @@ func (p Position) Transform(s int) Position {
 		}
 		q.used[c] = 0
 		for lines := p.used[c]; lines != 0; lines &= lines - 1 {
-			q.used[c] |= 1 << r.millLineOf(permutePoints(perm, r.lines[bits.TrailingZeros32(lines)]))
+			q.used[c] |= 1 << r.millLineOf(permutePoints(perm, uint32(r.lines[bits.TrailingZeros32(lines)])))
 		}
 	}
 	return q
@@ -63,7 +63,7 @@ func permutePoints(perm []Point, set uint32) uint32 {
 // symmetry maps mill lines to mill lines, so the image of one is found.
 func (r *Rules) millLineOf(set uint32) int {
 	for i, l := range r.lines {
-		if l == set {
+		if uint32(l) == set {
 			return i
 		}
 	}

@@ -15,7 +15,6 @@ package puzzle
 
 import (
 	"errors"
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/morrisgame/morris/egdb"
@@ -77,7 +76,7 @@ func Find(db *egdb.DB, r *mill.Rules, rng *rand.Rand, o Options) (Puzzle, error)
 	n := r.Board().Len()
 	for range o.Tries {
 		sec := o.Sectors[rng.IntN(len(o.Sectors))]
-		w, b := randomSet(rng, n, sec[0], 0), uint32(0)
+		w, b := randomSet(rng, n, sec[0], 0), mill.Points(0)
 		b = randomSet(rng, n, sec[1], w)
 		p, err := r.SetUp(w, b, mill.White, 0, 0)
 		if err != nil {
@@ -99,10 +98,10 @@ func Find(db *egdb.DB, r *mill.Rules, rng *rand.Rand, o Options) (Puzzle, error)
 }
 
 // randomSet draws k points of n that are not in taken.
-func randomSet(rng *rand.Rand, n, k int, taken uint32) uint32 {
-	var s uint32
-	for bits.OnesCount32(s) < k {
-		pt := uint32(1) << rng.IntN(n)
+func randomSet(rng *rand.Rand, n, k int, taken mill.Points) mill.Points {
+	var s mill.Points
+	for s.Len() < k {
+		pt := mill.Points(1) << rng.IntN(n)
 		if (s|taken)&pt == 0 {
 			s |= pt
 		}

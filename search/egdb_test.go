@@ -56,7 +56,7 @@ func testDB(t *testing.T) *egdb.DB {
 // white to move.
 func randomPosition(rng *rand.Rand, r *mill.Rules, nw, nb int) mill.Position {
 	perm := rng.Perm(r.Board().Len())
-	var w, b uint32
+	var w, b mill.Points
 	for _, p := range perm[:nw] {
 		w |= 1 << p
 	}

@@ -1,8 +1,6 @@
 package search
 
 import (
-	"math/bits"
-
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -17,10 +15,10 @@ const (
 
 // twos returns, for c, the empty points where c would close a mill and the
 // pieces of c on those lines.
-func twos(p *mill.Position, c mill.Color) (holes, pieces uint32) {
+func twos(p *mill.Position, c mill.Color) (holes, pieces mill.Points) {
 	own, opp := p.Pieces(c), p.Pieces(c.Other())
 	for _, l := range p.Rules().MillLines() {
-		if o := own & l; bits.OnesCount32(o) == 2 && l&opp == 0 {
+		if o := own & l; o.Len() == 2 && l&opp == 0 {
 			holes |= l &^ o
 			pieces |= o
 		}
@@ -50,7 +48,7 @@ func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 	// mill and win: it goes first, as a capture would; and so does a
 	// placement there whose mill takes from the opponent's hand
 	// (placing-captures=hand), a capture that names no piece.
-	var wins uint32
+	var wins mill.Points
 	if w.millWins || (w.handTakes && p.InHand(side) > 0 && p.InHand(side.Other()) > 0) {
 		wins, _ = twos(p, side)
 	}
@@ -68,9 +66,9 @@ func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 			if m.Captures()&threatening != 0 {
 				s += 512
 			}
-		case m.To() != mill.NoPoint && wins&(1<<m.To()) != 0:
+		case wins.Has(m.To()):
 			s = orderCapture
-		case m.To() != mill.NoPoint && blocks&(1<<m.To()) != 0:
+		case blocks.Has(m.To()):
 			s = orderBlock
 		case m == k[0]:
 			s = orderKiller + 1

@@ -760,7 +760,7 @@ func handTakes(p *mill.Position, moves []mill.Move) []mill.Move {
 	holes, _ := twos(p, p.SideToMove())
 	n := 0
 	for _, m := range moves {
-		if m.NumCaptures() > 0 || (m.Kind() == mill.PlaceMove && holes&(1<<m.To()) != 0) {
+		if m.NumCaptures() > 0 || (m.Kind() == mill.PlaceMove && holes.Has(m.To())) {
 			moves[n] = m
 			n++
 		}

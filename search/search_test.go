@@ -84,8 +84,8 @@ func TestPackMove(t *testing.T) {
 var blockedInOne = func() string {
 	r := mill.MustRules("nine-mens-morris")
 	b := r.Board()
-	set := func(names ...string) uint32 {
-		var s uint32
+	set := func(names ...string) mill.Points {
+		var s mill.Points
 		for _, n := range names {
 			p, _ := b.PointByName(n)
 			s |= 1 << p

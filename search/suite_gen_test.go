@@ -67,7 +67,7 @@ func sparring(p *mill.Position, moves []mill.Move, rng *rand.Rand) mill.Move {
 	for _, m := range moves {
 		s := rng.IntN(80)
 		s += 100 * m.NumCaptures()
-		if m.To() != mill.NoPoint && oppHoles&(1<<m.To()) != 0 {
+		if oppHoles.Has(m.To()) {
 			s += 60
 		}
 		q := p.Play(m)
@@ -614,14 +614,14 @@ func endgameCandidates(t *testing.T) []candidate {
 		for tries := 0; tries < 2_000_000 && found < src.keep; tries++ {
 			side := mill.Color(rng.IntN(2))
 			perm := rng.Perm(r.Board().Len())
-			var own, opp uint32
+			var own, opp mill.Points
 			for _, x := range perm[:src.us] {
 				own |= 1 << x
 			}
 			for _, x := range perm[src.us : src.us+src.them] {
 				opp |= 1 << x
 			}
-			pieces := [2]uint32{}
+			pieces := [2]mill.Points{}
 			pieces[side], pieces[side.Other()] = own, opp
 			p, err := r.SetUp(pieces[mill.White], pieces[mill.Black], side, 0, 0)
 			if err != nil {

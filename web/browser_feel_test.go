@@ -35,8 +35,8 @@ func (p *page) sounds() []string {
 func setUp(t *testing.T, white, black []string) string {
 	t.Helper()
 	r := mill.MustRules("nine-mens-morris")
-	mask := func(names []string) uint32 {
-		var m uint32
+	mask := func(names []string) mill.Points {
+		var m mill.Points
 		for _, n := range names {
 			p, ok := r.Board().PointByName(n)
 			if !ok {

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -29,11 +28,11 @@ func regionalPick(p mill.Position, seen map[mill.Position]bool) mill.Move {
 		switch {
 		case m.Kind() == mill.RemoveMove || m.Kind() == mill.PassMove:
 		case p.Placing() && us == mill.White:
-			if m.Kind() == mill.PlaceMove && q.InMills(us)&(1<<m.To()) != 0 {
+			if m.Kind() == mill.PlaceMove && q.InMills(us).Has(m.To()) {
 				score += 10000
 			}
 			for _, l := range q.Rules().MillLines() {
-				if n := bits.OnesCount32(l & q.Pieces(us)); n == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
+				if n := (l & q.Pieces(us)).Len(); n == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
 					score += 100
 				}
 			}
@@ -236,7 +235,7 @@ func TestBrowserDaSanQi(t *testing.T) {
 				pg.waitMoves(moves)
 				checkMarked(b, pg, s, start, moves)
 				marked := pg.markedPoints()
-				if len(marked) != bits.OnesCount32(g.Position().Marked()) {
+				if len(marked) != g.Position().Marked().Len() {
 					b.fatalf("page %s: marked %v after %s", pg.name, marked, text)
 				}
 				label := eval[string](pg, fmt.Sprintf(`document.querySelector('[data-testid="point-%s"]').getAttribute('aria-label')`, marked[0]))

@@ -35,7 +35,7 @@ func TestBrowserStudyTablebase(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	for tries := 0; tries < 100000 && won.Rules() == nil; tries++ {
 		perm := rng.Perm(24)
-		var w, b uint32
+		var w, b mill.Points
 		for _, p := range perm[:3] {
 			w |= 1 << p
 		}

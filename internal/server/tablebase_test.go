@@ -65,7 +65,7 @@ func find3v3(t testing.TB, r *mill.Rules, seed uint64, want func(mill.Position) 
 	rng := rand.New(rand.NewPCG(seed, 3))
 	for range 100000 {
 		perm := rng.Perm(r.Board().Len())
-		var w, b uint32
+		var w, b mill.Points
 		for _, p := range perm[:3] {
 			w |= 1 << p
 		}

@@ -193,7 +193,7 @@ func GreedyScore(pos mill.Position, m mill.Move) int {
 	}
 	closes, blocks := false, 0
 	for _, line := range pos.Rules().MillLines() {
-		if line&(1<<to) == 0 {
+		if !line.Has(to) {
 			continue
 		}
 		if after&line == line {

@@ -104,7 +104,7 @@ func TestTrainNetLearns(t *testing.T) {
 		var samples []Sample
 		for _, p := range ps {
 			score := -400
-			if p.Pieces(p.SideToMove())&(1<<a1) != 0 {
+			if p.Pieces(p.SideToMove()).Has(a1) {
 				score = 400
 			}
 			samples = append(samples, Sample{p, score})

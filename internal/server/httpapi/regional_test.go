@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -127,13 +126,13 @@ func placeForMills(p mill.Position) mill.Move {
 	for _, m := range ms {
 		q := p.Play(m)
 		score := 0
-		if m.Kind() == mill.PlaceMove && q.InMills(us)&(1<<m.To()) != 0 {
+		if m.Kind() == mill.PlaceMove && q.InMills(us).Has(m.To()) {
 			score += 1000
 		}
 		if us == mill.White {
 			own := q.Pieces(us)
 			for _, l := range q.Rules().MillLines() {
-				if bits.OnesCount32(l&own) == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
+				if (l&own).Len() == 2 && l&(q.Pieces(us.Other())|q.Marked()) == 0 {
 					score += 10
 				}
 			}

@@ -153,12 +153,10 @@ type positionView struct {
 	RemovesOwn bool `json:"removesOwn,omitempty"`
 }
 
-func points(set uint32) []int {
-	out := []int{}
-	for p := 0; set != 0; p, set = p+1, set>>1 {
-		if set&1 != 0 {
-			out = append(out, p)
-		}
+func points(set mill.Points) []int {
+	out := make([]int, 0, set.Len())
+	for p := range set.All() {
+		out = append(out, int(p))
 	}
 	return out
 }

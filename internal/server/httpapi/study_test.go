@@ -108,7 +108,7 @@ func TestAnalysisTablebase(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for tries := 0; tries < 100000 && v.Plies < 11; tries++ {
 		perm := rng.Perm(24)
-		var w, b uint32
+		var w, b mill.Points
 		for _, p := range perm[:3] {
 			w |= 1 << p
 		}

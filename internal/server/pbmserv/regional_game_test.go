@@ -123,7 +123,7 @@ func TestRegionalGames(t *testing.T) {
 				}
 				if q.Marked() != 0 {
 					seen.marked = true
-					if !strings.Contains(answer, "Marked (X): ") || strings.Count(answer, "X") < 1+popcount(q.Marked()) {
+					if !strings.Contains(answer, "Marked (X): ") || strings.Count(answer, "X") < 1+q.Marked().Len() {
 						t.Fatalf("after %s (move %d): the marked pieces are not shown:\n%s", text, ply+1, answer)
 					}
 				}
@@ -205,7 +205,7 @@ func regionalGame(t testing.TB, variant string) (moves []string, outcome mill.Ou
 			score := 0
 			if p.Placing() {
 				us := p.SideToMove()
-				closes := m.Kind() == mill.PlaceMove && q.InMills(us)&(1<<m.To()) != 0
+				closes := m.Kind() == mill.PlaceMove && q.InMills(us).Has(m.To())
 				score = 10 * openTwos(q, us)
 				if closes != avoidMills {
 					score += 1000
@@ -256,7 +256,7 @@ func openTwos(p mill.Position, c mill.Color) int {
 	own, other := p.Pieces(c), p.Pieces(c.Other())|p.Marked()
 	n := 0
 	for _, l := range r.MillLines() {
-		if popcount(l&own) == 2 && l&other == 0 {
+		if (l&own).Len() == 2 && l&other == 0 {
 			n++
 		}
 	}
@@ -269,12 +269,4 @@ func piecesText(n int, c mill.Color) string {
 		return "a " + c.String() + " piece"
 	}
 	return fmt.Sprintf("%d %s pieces", n, c)
-}
-
-func popcount(x uint32) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }

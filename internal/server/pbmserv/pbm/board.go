@@ -155,12 +155,10 @@ func blockedRemoval(p mill.Position) bool {
 }
 
 // pointList names the points of a set in pbmserv's case: "A7, D3".
-func pointList(b *mill.Board, set uint32) string {
+func pointList(b *mill.Board, set mill.Points) string {
 	var names []string
-	for pt := range b.Len() {
-		if set&(1<<pt) != 0 {
-			names = append(names, strings.ToUpper(b.Name(mill.Point(pt))))
-		}
+	for pt := range set.All() {
+		names = append(names, strings.ToUpper(b.Name(pt)))
 	}
 	return strings.Join(names, ", ")
 }
