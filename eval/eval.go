@@ -74,10 +74,16 @@ func (w *Weights) Chances(ph Phase) int {
 // side with m steps.
 const CrampBelow = 4
 
-// Default are the weights tuned by self-play, with Cramp, Taper and
+// Default returns the weights tuned by self-play, with Cramp, Taper and
 // Reserved kept by matches against Sanmill (see docs/eval.md): those of
-// every preset but nine men's morris.
-var Default = Weights{
+// every preset without weights of its own (For). It is a copy: changing it
+// changes nothing else.
+func Default() Weights { return defaultWeights }
+
+// defaultWeights are Default's. The presets are unexported and handed out
+// as copies (Default, For), so that no caller can change the weights of
+// every search in the process.
+var defaultWeights = Weights{
 	Piece:    [NumPhases]int{100, 100, 100},
 	Mill:     [NumPhases]int{12, 14, 10},
 	Two:      [NumPhases]int{10, 8, 20},
@@ -91,14 +97,14 @@ var Default = Weights{
 	Tempo:    [NumPhases]int{5, 5, 5},
 }
 
-// NineMensMorris are Default with the placing and the moving weights and
+// nineMensMorris are Default with the placing and the moving weights and
 // tempi fitted to deeper searches of nine men's morris positions: of the
 // placing phase, and of the first plies after it (docs/eval.md, "Fitted to
 // deeper searches"). They are measured on that game only: under other
 // rules (Shah's mills that take nothing while placing, twelve men) they
 // are untested, and a fitted weight can mislead there.
-var NineMensMorris = func() Weights {
-	w := Default
+var nineMensMorris = func() Weights {
+	w := defaultWeights
 	w.set(Placing, column{Mill: -8, Two: 64, Closable: 1, Mobility: 22, Blocked: -31, Cramp: 51, Reserved: 23, Tempo: 67})
 	w.set(Moving, column{Mill: 84, Two: 19, Closable: 132, Double: 51, Mobility: 16, Blocked: -26, Cramp: -27, Reserved: 11, Tempo: 29})
 	w.Net = mustNet(nineMoving)
@@ -126,22 +132,26 @@ func (w *Weights) set(ph Phase, c column) {
 	w.Tempo[ph] = c.Tempo
 }
 
-// For returns the weights for a game under rules r: NineMensMorris for
-// nine men's morris, RussianMill (the same weights, no net) for Russian
-// mill, which is nine men's morris with mills that capture once only
-// (matched against Sanmill, docs/eval.md: "The fitted weights on the other
-// presets"), TwelveManMorris and TwelveMensMorris for those presets; whatever their
-// repetition and no-progress draws and whoever moves first. Default for
-// every other rule set, where the fitted weights were no better (Lasker,
-// the small twelve men's board, Morabaraba) or are untested.
-func For(r *mill.Rules) *Weights {
+// For returns the weights for a game under rules r: those fitted to nine
+// men's morris for it; the same without the net for Russian mill, which is
+// nine men's morris with mills that capture once only (matched against
+// Sanmill, docs/eval.md: "The fitted weights on the other presets"); those
+// fitted to twelve-man-morris and to twelve men's morris for those presets;
+// whatever their repetition and no-progress draws and whoever moves first.
+// Default for every other rule set, where the fitted weights were no better
+// (Lasker, the small twelve men's board, Morabaraba) or are untested.
+//
+// It returns a copy: a caller may change it (tuning starts from it)
+// without changing the weights of anyone else. The nets (Net, PlacingNet)
+// are shared, not copied: they are read-only.
+func For(r *mill.Rules) Weights {
 	o := r.Options()
 	for _, f := range fitted {
 		if plays(o, f.preset) {
-			return f.w
+			return *f.w
 		}
 	}
-	return &Default
+	return defaultWeights
 }
 
 // fitted are the presets with weights of their own.
@@ -149,10 +159,10 @@ var fitted = []struct {
 	preset mill.Options
 	w      *Weights
 }{
-	{presetOptions("nine-mens-morris"), &NineMensMorris},
-	{presetOptions("russian-mill"), &RussianMill},
-	{presetOptions("twelve-man-morris"), &TwelveManMorris},
-	{presetOptions("twelve-mens-morris"), &TwelveMensMorris},
+	{presetOptions("nine-mens-morris"), &nineMensMorris},
+	{presetOptions("russian-mill"), &russianMill},
+	{presetOptions("twelve-man-morris"), &twelveManMorris},
+	{presetOptions("twelve-mens-morris"), &twelveMensMorris},
 }
 
 // presetOptions returns the options of the preset id.
@@ -172,33 +182,33 @@ func plays(o, p mill.Options) bool {
 	return o == p
 }
 
-// RussianMill are NineMensMorris without the net of the moving phase: the
+// russianMill are nineMensMorris without the net of the moving phase: the
 // net learnt positions of nine men's morris, where a mill opened and
 // closed again takes a piece every time, and was not measured on Russian
 // mill, where it takes once.
-var RussianMill = func() Weights {
-	w := NineMensMorris
+var russianMill = func() Weights {
+	w := nineMensMorris
 	w.Net = nil
 	return w
 }()
 
-// TwelveManMorris are Default with the placing weights and tempo fitted
+// twelveManMorris are Default with the placing weights and tempo fitted
 // to deeper searches of twelve-man-morris positions (docs/eval.md, "The
 // placing weights of twelve-man-morris"), where a mill closed while
 // placing may take any piece, so that most of its games are decided
 // before the last placement. The moving weights are Default's.
-var TwelveManMorris = func() Weights {
-	w := Default
+var twelveManMorris = func() Weights {
+	w := defaultWeights
 	w.set(Placing, column{Mill: 22, Two: 100, Closable: -1, Mobility: 30, Blocked: -22, Cramp: 29, Reserved: -1, Tempo: 88})
 	return w
 }()
 
-// TwelveMensMorris are Default with the placing weights and tempo fitted
+// twelveMensMorris are Default with the placing weights and tempo fitted
 // to deeper searches of twelve-mens-morris positions (docs/eval.md, "The
 // placing weights of twelve men's morris"). The moving weights are
 // Default's.
-var TwelveMensMorris = func() Weights {
-	w := Default
+var twelveMensMorris = func() Weights {
+	w := defaultWeights
 	w.set(Placing, column{Mill: 36, Two: 110, Closable: -4, Mobility: 50, Blocked: -58, Cramp: 71, Reserved: -4, Tempo: 93})
 	return w
 }()

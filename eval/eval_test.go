@@ -139,37 +139,37 @@ func evalCases(t *testing.T, cases []evalCase) {
 // columns only (the flying one is Default's); other rules get Default.
 func TestFor(t *testing.T) {
 	for _, r := range []*mill.Rules{mill.MustRules("nine-mens-morris"), mill.MustRules("nine-mens-morris", "repetition=0")} {
-		if For(r) != &NineMensMorris {
-			t.Errorf("%s does not get NineMensMorris", r)
+		if For(r) != nineMensMorris {
+			t.Errorf("%s does not get nineMensMorris", r)
 		}
 	}
-	if r := mill.MustRules("russian-mill"); For(r) != &RussianMill {
-		t.Errorf("%s does not get RussianMill", r)
+	if r := mill.MustRules("russian-mill"); For(r) != russianMill {
+		t.Errorf("%s does not get russianMill", r)
 	}
-	if NineMensMorris.Net == nil || RussianMill.Net != nil {
-		t.Error("the net of the moving phase: want it in NineMensMorris only")
+	if nineMensMorris.Net == nil || russianMill.Net != nil {
+		t.Error("the net of the moving phase: want it in nineMensMorris only")
 	}
-	r := RussianMill
-	r.Net = NineMensMorris.Net
-	if r != NineMensMorris {
-		t.Error("RussianMill differs from NineMensMorris by more than the net")
+	r := russianMill
+	r.Net = nineMensMorris.Net
+	if r != nineMensMorris {
+		t.Error("russianMill differs from nineMensMorris by more than the net")
 	}
 	for _, r := range []*mill.Rules{
 		mill.MustRules("twelve-man-morris"),
 		mill.MustRules("twelve-man-morris", "first=white", "draw-after=50", "repetition=0"),
 	} {
-		if For(r) != &TwelveManMorris {
-			t.Errorf("%s does not get TwelveManMorris", r)
+		if For(r) != twelveManMorris {
+			t.Errorf("%s does not get twelveManMorris", r)
 		}
 	}
-	if r := mill.MustRules("twelve-mens-morris", "first=white"); For(r) != &TwelveMensMorris {
-		t.Errorf("%s does not get TwelveMensMorris", r)
+	if r := mill.MustRules("twelve-mens-morris", "first=white"); For(r) != twelveMensMorris {
+		t.Errorf("%s does not get twelveMensMorris", r)
 	}
-	if r := mill.MustRules("nine-mens-morris", "first=lot"); For(r) != &NineMensMorris {
-		t.Errorf("%s (who moves first changes no weight) does not get NineMensMorris", r)
+	if r := mill.MustRules("nine-mens-morris", "first=lot"); For(r) != nineMensMorris {
+		t.Errorf("%s (who moves first changes no weight) does not get nineMensMorris", r)
 	}
 	for _, v := range []string{"shah", "lasker", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi", "nine-man-morris-diagonal", "mill"} {
-		if For(mill.MustRules(v)) != &Default {
+		if For(mill.MustRules(v)) != Default() {
 			t.Errorf("%s does not get Default", v)
 		}
 	}
@@ -178,11 +178,11 @@ func TestFor(t *testing.T) {
 		mill.MustRules("twelve-man-morris", "flying=4"),
 		mill.MustRules("nine-mens-morris", "pieces=10"),
 	} {
-		if For(r) != &Default {
+		if For(r) != Default() {
 			t.Errorf("%s does not get Default", r)
 		}
 	}
-	n, d := NineMensMorris, Default
+	n, d := nineMensMorris, Default()
 	n.Net = nil
 	n.ChanceScale = d.ChanceScale // the units of the fitted moving weights, not a weight
 	for _, a := range []*[NumPhases]int{&n.Mill, &n.Two, &n.Closable, &n.Double, &n.Mobility, &n.Blocked, &n.Cramp, &n.Reserved, &n.Tempo} {
@@ -192,6 +192,23 @@ func TestFor(t *testing.T) {
 		a[Placing], a[Moving] = 0, 0
 	}
 	if n != d {
-		t.Errorf("NineMensMorris differs from Default outside the placing and moving columns: %+v", n)
+		t.Errorf("nineMensMorris differs from Default outside the placing and moving columns: %+v", n)
+	}
+}
+
+// TestForCopies: the weights For and Default return are the caller's to
+// change; the next caller gets the presets as they were.
+func TestForCopies(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	w := For(r)
+	w.Mill[Moving]++
+	w.Net = nil
+	d := Default()
+	d.Piece[Placing] = 0
+	if For(r) != nineMensMorris || For(r).Net == nil {
+		t.Errorf("a change to For's weights changed the next For's: %+v", For(r))
+	}
+	if Default() != defaultWeights || Default().Piece[Placing] != 100 {
+		t.Errorf("a change to Default's weights changed the next Default's: %+v", Default())
 	}
 }

@@ -100,7 +100,7 @@ func TestNetEval(t *testing.T) {
 // TestNetInEvaluate checks that Evaluate adds each net where it applies
 // and only there.
 func TestNetInEvaluate(t *testing.T) {
-	w := NineMensMorris
+	w := nineMensMorris
 	w.Net = nil
 	wn := w
 	wn.Net = randomNet(24, 0, 8, 2)
@@ -210,7 +210,7 @@ func FuzzReadNet(f *testing.F) {
 
 func TestNetNoAllocs(t *testing.T) {
 	ps := slidingPositions(20)
-	w := NineMensMorris
+	w := nineMensMorris
 	w.Net = randomNet(24, 0, 32, 5)
 	if a := testing.AllocsPerRun(100, func() {
 		for i := range ps {
@@ -223,11 +223,11 @@ func TestNetNoAllocs(t *testing.T) {
 
 // BenchmarkEvaluate measures Evaluate on positions where both sides slide,
 // without a net, with one of 16 and 32 hidden units, and with
-// NineMensMorris's own (64 hidden units).
+// nineMensMorris's own (64 hidden units).
 func BenchmarkEvaluate(b *testing.B) {
 	ps := slidingPositions(256)
 	for _, hidden := range []int{0, 16, 32, 64} {
-		w := NineMensMorris
+		w := nineMensMorris
 		switch hidden {
 		case 0:
 			w.Net = nil

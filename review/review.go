@@ -293,5 +293,6 @@ func drop(best, played, scale int) float64 {
 // chanceScale returns the ChanceScale of the evaluation of rules r for
 // side c in p.
 func chanceScale(r *mill.Rules, p *mill.Position, c mill.Color) int {
-	return eval.For(r).Chances(eval.PhaseOf(p, c))
+	w := eval.For(r)
+	return w.Chances(eval.PhaseOf(p, c))
 }

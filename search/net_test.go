@@ -31,7 +31,7 @@ func testNet(hands int, seed uint64) *eval.Net {
 // same evaluations give the same tree, node for node, on one thread and
 // on two.
 func TestNetsKeptByPly(t *testing.T) {
-	w := eval.NineMensMorris
+	w := eval.For(mill.MustRules("nine-mens-morris"))
 	w.Net, w.PlacingNet = testNet(0, 1), testNet(9, 2)
 	for _, text := range []string{
 		"nine-mens-morris 8/8/8 w 9,9 - 0 0",
@@ -78,7 +78,7 @@ func BenchmarkSearchNets(b *testing.B) {
 		}
 		return m
 	}
-	withNets := eval.NineMensMorris
+	withNets := eval.For(mill.MustRules("nine-mens-morris"))
 	withNets.Net, withNets.PlacingNet = big(0, 1), big(9, 2)
 	for _, c := range []struct {
 		name    string

@@ -48,7 +48,7 @@ func (f TablebaseFunc) Probe(p mill.Position) (result, plies int, ok bool) { ret
 type Options struct {
 	HashMB    int           // transposition table size in MiB (default 64)
 	Threads   int           // search threads (default 1)
-	Weights   *eval.Weights // evaluation (default eval.For the rules of each search's root)
+	Weights   *eval.Weights // evaluation, copied at the start of each search (default eval.For the rules of its root)
 	Tablebase Tablebase     // endgame databases, or nil
 	Noise     func(int) int // added to the evaluation (weak levels), or nil
 	Book      *book.Book    // the opening book Choose plays from (levels BookLevel and up), or nil
@@ -121,9 +121,9 @@ func New(o Options) *Engine {
 }
 
 // weights returns the evaluation for a search under rules r.
-func (e *Engine) weights(r *mill.Rules) *eval.Weights {
+func (e *Engine) weights(r *mill.Rules) eval.Weights {
 	if e.opts.Weights != nil {
-		return e.opts.Weights
+		return *e.opts.Weights
 	}
 	return eval.For(r)
 }
@@ -174,7 +174,7 @@ type worker struct {
 	rootPly   int
 	selDepth  int
 	maxNodes  uint64
-	weights   *eval.Weights
+	weights   eval.Weights
 	tb        Tablebase
 	drawAfter int // the root's no-progress draw (plies), 0 if none
 	press     bool

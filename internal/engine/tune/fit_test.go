@@ -39,7 +39,7 @@ func TestFitSmall(t *testing.T) {
 			t.Fatalf("sample %d read back as %v, written %v", i, back[i], samples[i])
 		}
 	}
-	w := eval.Default
+	w := eval.Default()
 	before := Loss(samples, &w, 150)
 	after := Fit(samples, &w, placingParams[:2], 150, 2, nil)
 	if after > before {

@@ -14,14 +14,14 @@ import (
 )
 
 var (
-	fitNet     = flag.String("fit-net", "", "train a net over eval.NineMensMorris on these sample files, comma-separated (every fifth sample held out)")
+	fitNet     = flag.String("fit-net", "", "train a net over nine men's morris's weights (eval.For) on these sample files, comma-separated (every fifth sample held out)")
 	netOut     = flag.String("net-out", "", "with -fit-net: write the net here")
 	netHidden  = flag.Int("net-hidden", 32, "with -fit-net: hidden units")
 	netEpochs  = flag.Int("net-epochs", 30, "with -fit-net: epochs")
 	netRate    = flag.Float64("net-rate", 0.002, "with -fit-net: Adam's learning rate")
 	netDecay   = flag.Float64("net-decay", 1e-5, "with -fit-net: L2 decay of the weights a step")
 	netNoSym   = flag.Bool("net-nosym", false, "with -fit-net: do not train on the board's symmetric images")
-	netBaseDef = flag.Bool("net-base-default", false, "with -fit-net: the net adds to eval.Default instead of eval.NineMensMorris")
+	netBaseDef = flag.Bool("net-base-default", false, "with -fit-net: the net adds to eval.Default instead of nine men's morris's weights")
 	netHands   = flag.Int("net-hands", 0, "with -fit-net: 0 trains a net of the moving phase (eval.Weights.Net), 9 one of the placing phase (PlacingNet)")
 )
 
@@ -43,7 +43,7 @@ func TestFitNet(t *testing.T) {
 	_, train, hold := split(all)
 	base := nineWeights()
 	if *netBaseDef {
-		base = eval.Default
+		base = eval.Default()
 	}
 	const k = 150
 	shape := &eval.Net{Hands: *netHands}

@@ -34,7 +34,7 @@ func TestElo(t *testing.T) {
 
 func TestMatchSmoke(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
-	w := eval.Default
+	w := eval.Default()
 	res := Match(context.Background(), r, &w, &w, 2, 6, 2, 1, 2)
 	if res.Games() != 4 {
 		t.Errorf("got %d games, want 4", res.Games())
@@ -49,7 +49,7 @@ func TestTune(t *testing.T) {
 		t.Skip("tuning runs only with -tune")
 	}
 	r := mill.MustRules("nine-mens-morris")
-	best := eval.Default
+	best := eval.Default()
 	fields := []struct {
 		name string
 		at   func(*eval.Weights) *int
@@ -88,7 +88,7 @@ func TestTune(t *testing.T) {
 		}
 	}
 	fmt.Printf("final: %+v\n", best)
-	def := eval.Default
+	def := eval.Default()
 	res := Match(context.Background(), r, &best, &def, 2**pairs, 8, *depth, seed, 2)
 	elo, margin := res.Elo()
 	fmt.Printf("verification, final vs eval.Default: %d games, +%d =%d -%d, %.1f%%, Elo %+.0f ± %.0f\n",
@@ -105,7 +105,7 @@ func TestAblate(t *testing.T) {
 		t.Skip("ablation runs only with -ablate")
 	}
 	r := mill.MustRules("nine-mens-morris")
-	def := eval.Default
+	def := eval.Default()
 	variants := []struct {
 		name string
 		edit func(*eval.Weights)
@@ -142,7 +142,7 @@ func TestCompare(t *testing.T) {
 		t.Skip("comparison runs only with -compare")
 	}
 	r := mill.MustRules("nine-mens-morris")
-	def := eval.Default
+	def := eval.Default()
 	fmt.Printf("| candidate | depth | games | +win =draw -loss | score | Elo ± 95%% | time |\n|---|---|---|---|---|---|---|\n")
 	for i, edit := range strings.Split(*compareFlag, ";") {
 		cand := def
@@ -204,7 +204,7 @@ var movingParams = []Param{
 
 var (
 	fitMoving     = flag.String("fit-moving", "", "fit the moving weights to the samples in this file (positions after placing), made first if it does not exist")
-	fitMovingFrom = flag.String("fit-moving-from", "default", "with -fit-moving: the moving weights the fit starts from: default (eval.Default's, which scored testdata's samples) or nine (eval.NineMensMorris's, as committed)")
+	fitMovingFrom = flag.String("fit-moving-from", "default", "with -fit-moving: the moving weights the fit starts from: default (eval.Default's, which scored testdata's samples) or nine (nine men's morris's eval.For, as committed)")
 )
 
 // TestFitMoving fits the moving weights of nine men's morris (or of
@@ -212,7 +212,7 @@ var (
 // fits the placing ones, on the positions of the first plies after placing
 // (both hands empty, neither side flying, plies 18 to 31): the positions at
 // the horizon of every search of the placing phase, where a blockade to
-// come decides the game. The samples of eval.NineMensMorris's moving
+// come decides the game. The samples of nine men's morris's moving
 // weights (5,826 positions of 400 games, each searched for 400 ms) are in
 // testdata; to fit them again (seconds), or to make new ones (-fit-games,
 // -fit-movetime; 20 minutes for these):
@@ -234,10 +234,11 @@ func TestFitMoving(t *testing.T) {
 	// (by the databases: TestExactSamples) may start from the weights as
 	// committed.
 	w := startWeights(r)
+	def, preset := eval.Default(), eval.For(r)
 	switch *fitMovingFrom {
 	case "default":
 		for _, p := range movingParams {
-			*p.At(&w) = *p.At(&eval.Default)
+			*p.At(&w) = *p.At(&def)
 		}
 	case "nine":
 	default:
@@ -247,7 +248,7 @@ func TestFitMoving(t *testing.T) {
 	Fit(train, &w, movingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
 	t.Logf("held out %.5f", Loss(hold, &w, k))
 	for _, p := range movingParams {
-		t.Logf("%s = %d (was %d; eval.For(%s) has %d)", p.Name, *p.At(&w), *p.At(&eval.Default), r, *p.At(eval.For(r)))
+		t.Logf("%s = %d (was %d; eval.For(%s) has %d)", p.Name, *p.At(&w), *p.At(&def), r, *p.At(&preset))
 	}
 }
 
@@ -255,7 +256,7 @@ func TestFitMoving(t *testing.T) {
 // eval.For(r) without its nets (nineWeights for nine men's morris), the
 // weights that scored the samples made under r.
 func startWeights(r *mill.Rules) eval.Weights {
-	w := *eval.For(r)
+	w := eval.For(r)
 	w.Net, w.PlacingNet = nil, nil
 	return w
 }
@@ -283,18 +284,19 @@ func TestFit(t *testing.T) {
 	// column, the weights that scored the samples of testdata (a preset
 	// fitted here, such as twelve-man-morris, has the fit's result in its
 	// own).
-	w := eval.Default
-	if eval.For(r) != &eval.NineMensMorris {
+	def := eval.Default()
+	w := def
+	if eval.For(r) != eval.For(mill.MustRules("nine-mens-morris")) {
 		w = startWeights(r)
 		for _, p := range placingParams {
-			*p.At(&w) = *p.At(&eval.Default)
+			*p.At(&w) = *p.At(&def)
 		}
 	}
 	t.Logf("%d samples (%d held out); loss %.5f, held out %.5f", len(samples), len(hold), Loss(train, &w, k), Loss(hold, &w, k))
 	Fit(train, &w, placingParams, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
 	t.Logf("held out %.5f", Loss(hold, &w, k))
 	for _, p := range placingParams {
-		t.Logf("%s = %d (was %d)", p.Name, *p.At(&w), *p.At(&eval.Default))
+		t.Logf("%s = %d (was %d)", p.Name, *p.At(&w), *p.At(&def))
 	}
 }
 
@@ -362,7 +364,7 @@ func split(samples []Sample) (all, train, hold []Sample) {
 var (
 	relabel    = flag.String("relabel", "", "score the positions of this sample file again, with the weights of eval.For and -fit-movetime, into -relabel-out")
 	relabelOut = flag.String("relabel-out", "", "with -relabel: the file written")
-	fitJoint   = flag.String("fit-joint", "", "PLACING,MOVING: fit the placing and the moving weights together to the samples of both files, from eval.NineMensMorris")
+	fitJoint   = flag.String("fit-joint", "", "PLACING,MOVING: fit the placing and the moving weights together to the samples of both files, from nine men's morris's eval.For")
 )
 
 // TestRelabel scores the positions of a sample file again with the engine
@@ -388,7 +390,7 @@ func TestRelabel(t *testing.T) {
 }
 
 // TestFitJoint fits the placing and the moving weights of nine men's
-// morris together, from eval.NineMensMorris, to a file of placing samples
+// morris together, from nine men's morris's weights (eval.For), to a file of placing samples
 // and one of moving samples (made by TestFit and TestFitMoving, or scored
 // again by TestRelabel): under Taper the moving weights count in placing
 // positions too. Every fifth sample of each file is held out.
@@ -408,16 +410,17 @@ func TestFitJoint(t *testing.T) {
 	t.Logf("%d samples; held out: placing %.5f, moving %.5f", len(train)+len(holdP)+len(holdM), Loss(holdP, &w, k), Loss(holdM, &w, k))
 	Fit(train, &w, params, k, 30, func(pass int, loss float64) { t.Logf("pass %d: loss %.5f", pass+1, loss) })
 	t.Logf("held out: placing %.5f, moving %.5f", Loss(holdP, &w, k), Loss(holdM, &w, k))
+	nine := eval.For(mill.MustRules("nine-mens-morris"))
 	for _, p := range params {
-		t.Logf("%s = %d (eval.NineMensMorris has %d)", p.Name, *p.At(&w), *p.At(&eval.NineMensMorris))
+		t.Logf("%s = %d (nine men's morris's weights have %d)", p.Name, *p.At(&w), *p.At(&nine))
 	}
 }
 
-// nineWeights are eval.NineMensMorris's weights without its nets: the fits
-// move the weights of the sums alone, and a net is trained over them
-// (TestFitNet), as the figures of docs/eval.md were made.
+// nineWeights are nine men's morris's weights (eval.For) without their
+// nets: the fits move the weights of the sums alone, and a net is trained
+// over them (TestFitNet), as the figures of docs/eval.md were made.
 func nineWeights() eval.Weights {
-	w := eval.NineMensMorris
+	w := eval.For(mill.MustRules("nine-mens-morris"))
 	w.Net, w.PlacingNet = nil, nil
 	return w
 }
