@@ -46,7 +46,7 @@ func BenchmarkProbe(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		if _, ok := db.Probe(ps[i%len(ps)]); !ok {
+		if _, _, ok := db.Probe(ps[i%len(ps)]); !ok {
 			b.Fatal("not found")
 		}
 	}

@@ -329,7 +329,7 @@ func compareWithBrute(t *testing.T, db *DB, bf *brute, keys [][2]int) {
 				if side == mill.Black {
 					p, _ = bf.r.SetUp(B, W, mill.Black, 0, 0)
 				}
-				got, ok := db.Probe(p)
+				got, ok := db.Value(p)
 				checked++
 				if !ok || got != fromRetro(want) {
 					bad++
@@ -352,7 +352,7 @@ func buildForTest(t *testing.T, r *mill.Rules, keys ...Key) *DB {
 	if _, err := Build(context.Background(), r, dir, keys, BuildOptions{Verify: true}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := Open(dir, r)
+	db, err := Open(dir, ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}

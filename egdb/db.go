@@ -92,21 +92,38 @@ type DB struct {
 	failed  error         // the first failed check, once checked is closed
 }
 
-// OpenOptions tune Open.
-type OpenOptions struct {
-	// BackgroundAbove, if positive, checks the files' checksums in a
-	// goroutine after Open returns when the sector files of the directory
-	// total more than this many bytes, so that opening the 18 GB of a large
-	// build takes no time: a sector answers probes only once its file has
-	// checked out, and a damaged one never does (Wait says which). Smaller
-	// sets, and every set when it is 0, are checked before Open returns.
-	BackgroundAbove int64
+// An OpenOption changes how Open opens a directory: ForRules,
+// CheckInBackground.
+type OpenOption func(*openConfig)
+
+type openConfig struct {
+	rules           *mill.Rules // nil: the rules the files were built for
+	backgroundAbove int64
 }
 
-// EngineOpen are the options of the programs that play (the engine
-// protocol, the server, morris play): sets above 1 GB are checked in the
-// background (about a second a GB).
-var EngineOpen = OpenOptions{BackgroundAbove: 1 << 30}
+// ForRules opens the databases for positions under r instead of the rules
+// their files were built for: r must play the moving phase as those do
+// (Covers), and the placing phase's files of rules that place otherwise
+// are left out (nine men's morris's files opened for Lasker). A directory
+// without sector files then gives an empty DB.
+func ForRules(r *mill.Rules) OpenOption {
+	return func(c *openConfig) { c.rules = r }
+}
+
+// CheckInBackground checks the files' checksums in a goroutine after Open
+// returns when the sector files of the directory total more than above
+// bytes, so that opening the 18 GB of a large build takes no time: a
+// sector answers probes only once its file has checked out, and a damaged
+// one never does (Wait says which). Smaller sets, and every set without
+// this option (or with above 0), are checked before Open returns.
+func CheckInBackground(above int64) OpenOption {
+	return func(c *openConfig) { c.backgroundAbove = above }
+}
+
+// EngineCheckAbove is the size above which the programs that play (the
+// engine protocol, the server, morris play, matches) check the files in
+// the background (CheckInBackground): checking takes about a second a GB.
+const EngineCheckAbove = 1 << 30
 
 type dbSector struct {
 	key    Key
@@ -118,16 +135,58 @@ type dbSector struct {
 }
 
 // Open opens every sector file (*.egdb) in dir, checking each (magic,
-// version, checksum, and that it was built for rules that play the moving
-// phase like r). The values are not read into memory but mapped: a probe
-// reads the page of the file it needs (through the page cache), so the
-// whole moving phase of nine men's morris (18 GB) can be probed in little
-// memory. A directory without sector files gives an empty DB. Close
-// releases the mappings.
-func Open(dir string, r *mill.Rules) (*DB, error) { return OpenWith(dir, r, OpenOptions{}) }
+// version, checksum, and that they were all built for rules that play the
+// moving phase alike), under the rules they were built for (read from the
+// smallest file) or those of ForRules. The values are not read into memory
+// but mapped: a probe reads the page of the file it needs (through the
+// page cache), so the whole moving phase of nine men's morris (18 GB) can
+// be probed in little memory. A directory without sector files is an
+// error, but with ForRules. Close releases the mappings.
+//
+// The DB is a search.Tablebase as it is: pass it as search.Options.Tablebase.
+func Open(dir string, options ...OpenOption) (*DB, error) {
+	var c openConfig
+	for _, o := range options {
+		o(&c)
+	}
+	if c.rules == nil {
+		r, err := builtFor(dir)
+		if err != nil {
+			return nil, err
+		}
+		c.rules = r
+	}
+	return open(dir, c.rules, c.backgroundAbove)
+}
 
-// OpenWith is Open with options.
-func OpenWith(dir string, r *mill.Rules, o OpenOptions) (_ *DB, err error) {
+// builtFor returns the rules the databases in dir were built for, read
+// from the smallest sector file.
+func builtFor(dir string) (*mill.Rules, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.egdb"))
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("egdb: no databases (*.egdb) in %s", dir)
+	}
+	smallest, size := "", int64(-1)
+	for _, n := range names {
+		if fi, err := os.Stat(n); err == nil && (size < 0 || fi.Size() < size) {
+			smallest, size = n, fi.Size()
+		}
+	}
+	h, _, err := readSector(smallest, false)
+	if err != nil {
+		return nil, err
+	}
+	r, err := mill.ParseRules(h.rules)
+	if err != nil {
+		return nil, fmt.Errorf("egdb: %s: %w", smallest, err)
+	}
+	return r, nil
+}
+
+func open(dir string, r *mill.Rules, backgroundAbove int64) (_ *DB, err error) {
 	if err := Supported(r); err != nil {
 		return nil, err
 	}
@@ -150,7 +209,7 @@ func OpenWith(dir string, r *mill.Rules, o OpenOptions) (_ *DB, err error) {
 			total += fi.Size()
 		}
 	}
-	background := o.BackgroundAbove > 0 && total > o.BackgroundAbove
+	background := backgroundAbove > 0 && total > backgroundAbove
 	for _, name := range names {
 		f, err := openSector(name, !background)
 		if err != nil {
@@ -222,9 +281,8 @@ func (db *DB) check(dir string) {
 	}
 }
 
-// Wait waits until the checksums of a DB opened with
-// OpenOptions.BackgroundAbove are checked, and returns the first that failed
-// (its sector answers no probe).
+// Wait waits until the checksums of a DB opened with CheckInBackground are
+// checked, and returns the first that failed (its sector answers no probe).
 func (db *DB) Wait() error {
 	<-db.checked
 	db.mu.Lock()
@@ -282,15 +340,31 @@ func (db *DB) Counts(k Key) (Counts, bool) {
 	return s.counts, true
 }
 
-// Probe returns the value of p for its side to move, and true, if p lies in
+// Value returns the value of p for its side to move, and true, if p lies in
 // a sector of the DB (of the moving phase, or of the placing phase when the
 // DB has its sectors and was built for rules that place alike). It returns
 // false for positions of other sectors, with a capture pending, or under
 // rules that play differently. It does not look at the game's end: ask p.Status first (a
 // position won by material is no position of any sector).
-func (db *DB) Probe(p mill.Position) (Value, bool) {
+func (db *DB) Value(p mill.Position) (Value, bool) {
 	v, ok := db.probe(p)
 	return fromRetro(v), ok
+}
+
+// Probe is Value as a search wants it (search.Tablebase, which the DB
+// satisfies): result +1 for a win of the side to move, 0 for a draw, -1
+// for a loss, and the plies to the end.
+func (db *DB) Probe(p mill.Position) (result, plies int, ok bool) {
+	v, ok := db.probe(p)
+	switch {
+	case !ok:
+		return 0, 0, false
+	case v.IsWin():
+		return 1, v.Plies(), true
+	case v.IsLoss():
+		return -1, v.Plies(), true
+	}
+	return 0, 0, true
 }
 
 // Verdict returns the outcome of the game from p under best play when the
@@ -303,7 +377,7 @@ func (db *DB) Verdict(p mill.Position) (o mill.Outcome, v Value, ok bool) {
 	if st, _ := p.Status(); st != mill.NoOutcome {
 		return mill.NoOutcome, Value{}, false
 	}
-	v, ok = db.Probe(p)
+	v, ok = db.Value(p)
 	if !ok || v.Result == Draw {
 		return mill.NoOutcome, v, false
 	}
@@ -405,44 +479,4 @@ func (db *DB) String() string {
 		names = append(names, k.String())
 	}
 	return db.rules.String() + ": " + strings.Join(names, " ")
-}
-
-// OpenDir opens the databases in dir under the rules they were built for,
-// read from the smallest sector file. It is Open for tools that know a
-// directory but not its rules (the engine protocol's Tablebases option).
-func OpenDir(dir string) (*DB, error) { return OpenDirWith(dir, OpenOptions{}) }
-
-// OpenDirWith is OpenDir with options.
-func OpenDirWith(dir string, o OpenOptions) (*DB, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.egdb"))
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("egdb: no databases (*.egdb) in %s", dir)
-	}
-	smallest, size := "", int64(-1)
-	for _, n := range names {
-		if fi, err := os.Stat(n); err == nil && (size < 0 || fi.Size() < size) {
-			smallest, size = n, fi.Size()
-		}
-	}
-	h, _, err := readSector(smallest, false)
-	if err != nil {
-		return nil, err
-	}
-	r, err := mill.ParseRules(h.rules)
-	if err != nil {
-		return nil, fmt.Errorf("egdb: %s: %w", smallest, err)
-	}
-	return OpenWith(dir, r, o)
-}
-
-// Tablebase returns the DB as the search wants it: result +1, 0 or -1 for
-// the side to move, and the plies to the end.
-func (db *DB) Tablebase() func(p mill.Position) (result, plies int, ok bool) {
-	return func(p mill.Position) (int, int, bool) {
-		v, ok := db.Probe(p)
-		return int(v.Result), v.Plies, ok
-	}
 }

@@ -46,7 +46,7 @@ func open3v3(t testing.TB) *DB {
 	if shared3v3.err != nil {
 		t.Fatal(shared3v3.err)
 	}
-	db, err := Open(shared3v3.dir, r)
+	db, err := Open(shared3v3.dir, ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +77,13 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 
 	// Opened with its checksum checked in the background, the sector
 	// answers once the check is done.
-	good, err := Open(dir, r)
+	good, err := Open(dir, ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer good.Close()
 	ps := randomPositions(good, Key{White: 3, Black: 3}, 50, rand.New(rand.NewPCG(1, 2)))
-	bg, err := OpenWith(dir, r, OpenOptions{BackgroundAbove: 1})
+	bg, err := Open(dir, ForRules(r), CheckInBackground(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +91,8 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 		t.Fatalf("background check of a good file: %v", err)
 	}
 	for _, p := range ps {
-		want, _ := good.Probe(p)
-		if got, ok := bg.Probe(p); !ok || got != want {
+		want, _ := good.Value(p)
+		if got, ok := bg.Value(p); !ok || got != want {
 			t.Fatalf("%s: opened in the background: got %v %v, want %v", p, got, ok, want)
 		}
 	}
@@ -112,20 +112,20 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 		if err := os.WriteFile(path, bad, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open(dir, r); !errors.Is(err, ErrCorrupt) {
+		if _, err := Open(dir, ForRules(r)); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d flipped: Open: got %v, want ErrCorrupt", at, err)
 		}
-		bg, err := OpenWith(dir, r, OpenOptions{BackgroundAbove: 1})
+		bg, err := Open(dir, ForRules(r), CheckInBackground(1))
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("byte %d flipped: OpenWith in the background: got %v, want ErrCorrupt", at, err)
+				t.Fatalf("byte %d flipped: Open in the background: got %v, want ErrCorrupt", at, err)
 			}
 			continue
 		}
 		if err := bg.Wait(); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d flipped: the background check: got %v, want ErrCorrupt", at, err)
 		}
-		if v, ok := bg.Probe(ps[0]); ok {
+		if v, ok := bg.Value(ps[0]); ok {
 			t.Fatalf("byte %d flipped: a damaged sector answered %v", at, v)
 		}
 		bg.Close()
@@ -133,7 +133,7 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 	if err := os.WriteFile(path, data[:len(data)-100], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(dir, r); !errors.Is(err, ErrCorrupt) {
+	if _, err := Open(dir, ForRules(r)); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("truncated: Open: got %v, want ErrCorrupt", err)
 	}
 	rebuilt, err := Build(context.Background(), r, dir, keys, BuildOptions{})
@@ -207,7 +207,7 @@ func TestOpenRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open(dir, r); err != nil {
+		if _, err := Open(dir, ForRules(r)); err != nil {
 			t.Errorf("%s: %v", text, err)
 		}
 		if !db.Covers(r) {
@@ -219,14 +219,14 @@ func TestOpenRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open(dir, r); err == nil {
+		if _, err := Open(dir, ForRules(r)); err == nil {
 			t.Errorf("%s: opened a database of %s", text, db.Rules())
 		}
 		if db.Covers(r) {
 			t.Errorf("Covers(%s): got true, want false", text)
 		}
 	}
-	if _, err := Open(filepath.Join(dir, "missing"), db.Rules()); err == nil {
+	if _, err := Open(filepath.Join(dir, "missing"), ForRules(db.Rules())); err == nil {
 		t.Errorf("a missing directory: got no error")
 	}
 }
@@ -265,7 +265,7 @@ func TestProbe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := db.Probe(p)
+		got, ok := db.Value(p)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("%s: %v: got %v %v, want %v %v", tc.name, p, got, ok, tc.want, tc.ok)
 		}
@@ -273,10 +273,10 @@ func TestProbe(t *testing.T) {
 	// Positions under other rules are not probed.
 	p, _ := mill.MustRules("nine-mens-morris", "flying=never").SetUp(W, B, mill.White, 0, 0)
 	p2, _ := mill.MustRules("nine-mens-morris", "draw-after=0").SetUp(W, B, mill.White, 0, 0)
-	if v, ok := db.Probe(p2); !ok || v != (Value{Win, 1}) {
+	if v, ok := db.Value(p2); !ok || v != (Value{Win, 1}) {
 		t.Errorf("draw-after=0: got %v %v, want win in 1", v, ok)
 	}
-	if v, ok := db.Probe(p); ok {
+	if v, ok := db.Value(p); ok {
 		t.Errorf("flying=never: got %v, want no probe", v)
 	}
 	// Every symmetric image probes the same.
@@ -285,9 +285,9 @@ func TestProbe(t *testing.T) {
 		W := randomSet(rng, uint32(1<<24-1), 3)
 		B := randomSet(rng, uint32(1<<24-1)&^W, 3)
 		p, _ := r.SetUp(mill.Points(W), mill.Points(B), mill.Color(rng.IntN(2)), 0, 0)
-		want, _ := db.Probe(p)
+		want, _ := db.Value(p)
 		for s := range b.Symmetries {
-			if got, ok := db.Probe(p.Transform(s)); !ok || got != want {
+			if got, ok := db.Value(p.Transform(s)); !ok || got != want {
 				t.Fatalf("%v under symmetry %d: got %v, want %v", p, s, got, want)
 			}
 		}
@@ -308,7 +308,7 @@ func TestProbe(t *testing.T) {
 // database.
 func playOut(t *testing.T, db *DB, p mill.Position, rng *rand.Rand, best bool) {
 	t.Helper()
-	v, ok := db.Probe(p)
+	v, ok := db.Value(p)
 	if !ok {
 		t.Fatalf("%v: not in the database", p)
 	}
@@ -401,7 +401,7 @@ func TestPerfectPlay4v3(t *testing.T) {
 	var won, drawn []mill.Position
 	for _, k := range []Key{{White: 4, Black: 3}, {White: 3, Black: 4}} {
 		for _, p := range randomPositions(db, k, 20000, rng) {
-			v, _ := db.Probe(p)
+			v, _ := db.Value(p)
 			if v.Result != Draw && len(won) < 300 {
 				won = append(won, p)
 			}
@@ -434,7 +434,7 @@ func TestPlayFromBuiltDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := Open(dir, r)
+	db, err := Open(dir, ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +442,7 @@ func TestPlayFromBuiltDB(t *testing.T) {
 	for _, k := range db.Keys() {
 		var won, drawn, longest int
 		for _, p := range randomPositions(db, k, 20000, rng) {
-			v, _ := db.Probe(p)
+			v, _ := db.Value(p)
 			switch {
 			case v.Result != Draw && won < 200:
 				won++
@@ -473,7 +473,7 @@ func TestMoveValues(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no move values", p)
 		}
-		v, _ := db.Probe(p)
+		v, _ := db.Value(p)
 		if mv[0].Value != v || len(mv) != len(p.Moves(nil)) {
 			t.Fatalf("%s (%s): first move %s worth %s, %d moves", p, v, p.MoveText(mv[0].Move), mv[0].Value, len(mv))
 		}
@@ -484,7 +484,7 @@ func TestMoveValues(t *testing.T) {
 			q := p.Play(m.Move)
 			want := Value{Result: Win, Plies: 1}
 			if o, _ := q.Status(); o == mill.NoOutcome {
-				cv, _ := db.Probe(q)
+				cv, _ := db.Value(q)
 				want = cv.Parent()
 			}
 			if m.Value != want {
@@ -565,7 +565,7 @@ func TestVerdict(t *testing.T) {
 			}
 			continue
 		}
-		v, _ := db.Probe(p)
+		v, _ := db.Value(p)
 		kinds[v.Result]++
 		o, got, ok := db.Verdict(p)
 		switch {

@@ -12,7 +12,7 @@
 //	game.go       the rules as a retro.Game: moves, unmoves, ends; Supported
 //	file.go       the file format: header, values, CRC-64
 //	build.go      Build: solve, write, resume, verify
-//	db.go         Open, Probe, BestMove, Value
+//	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues
 //	mmap_unix.go  a sector file mapped read-only into memory, no heap (mmap_other.go: read into the heap
 //	              where there is no mmap)
 //
@@ -63,9 +63,11 @@
 // # Probing from a search
 //
 // Open reads the sector files of a directory (about 330 MB for nine men's
-// morris up to 10 pieces) and Probe returns the value of a position for
+// morris up to 10 pieces) and Value returns the value of a position for
 // its side to move, if the position lies in a sector of the DB (no pieces
-// in hand, nothing pending). A search uses it like this:
+// in hand, nothing pending); Probe returns the same as result and plies,
+// the form package search wants: a *DB is a search.Tablebase, to pass as
+// search.Options.Tablebase as it is. A search uses it like this:
 //
 //   - First ask p.Status: a game that is over is scored by the rules, not by
 //     the DB (a side with 2 pieces is in no sector).
@@ -88,6 +90,6 @@
 //     rule's limit (the counter cannot reach it on the way); package
 //     search treats any other as unproved (its TBWin score).
 //
-// Probe costs about 100 ns and does not allocate; the DB is safe for
-// concurrent use.
+// Probe and Value cost about 100 ns and do not allocate; the DB is safe
+// for concurrent use.
 package egdb

@@ -22,7 +22,7 @@ func Example() {
 	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
 		panic(err)
 	}
-	db, err := egdb.Open(dir, r)
+	db, err := egdb.Open(dir) // under the rules the files were built for
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +31,7 @@ func Example() {
 	// White, to move, has a1 and g1 and flies b2 to d1: the mill takes
 	// black's third piece. Black threatened the same on d3.
 	p := mill.MustParsePosition("nine-mens-morris W1W5/W7/B1B1B3 w 0,0 - 0 40")
-	v, ok := db.Probe(p)
+	v, ok := db.Value(p)
 	fmt.Println(ok, v)
 	m, v, _ := db.BestMove(p)
 	fmt.Println(p.MoveText(m), v)

@@ -30,21 +30,21 @@ func TestPlacingAgainstBrute(t *testing.T) {
 	// Opened for nine men's morris (nine pieces), the same files answer
 	// for the moving phase, which plays alike, and not for placing.
 	nine := mill.MustRules("nine-mens-morris")
-	other, err := Open(dir, nine)
+	other, err := Open(dir, ForRules(nine))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
 	q, _ := nine.SetUp(0b111, 0b111000, mill.White, 0, 0)
-	if _, ok := other.Probe(q); !ok {
+	if _, ok := other.Value(q); !ok {
 		t.Errorf("%s: the 3v3 sector does not answer for nine men's morris", q)
 	}
 	three, _ := r.SetUp(0b11, 0b11000, mill.White, 1, 1)
 	nineToo, _ := nine.SetUp(0b11, 0b11000, mill.White, 1, 1)
-	if _, ok := db.Probe(three); !ok {
+	if _, ok := db.Value(three); !ok {
 		t.Errorf("%s: no answer", three)
 	}
-	if v, ok := other.Probe(nineToo); ok {
+	if v, ok := other.Value(nineToo); ok {
 		t.Errorf("%s: a placing position of nine men's morris answered %v by the databases of three men", nineToo, v)
 	}
 }
@@ -68,7 +68,7 @@ func placingAgainstBrute(t *testing.T, r *mill.Rules) (*DB, string, int, int, re
 			placing++
 		}
 	}
-	db, err := Open(dir, r)
+	db, err := Open(dir, ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func Find(db *egdb.DB, r *mill.Rules, rng *rand.Rand, o Options) (Puzzle, error)
 		if o, _ := p.Status(); o != mill.NoOutcome {
 			continue
 		}
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		if !ok || v.Result != egdb.Win || v.Plies < o.MinPlies || v.Plies > o.MaxPlies {
 			continue
 		}
@@ -112,7 +112,7 @@ func randomSet(rng *rand.Rand, n, k int, taken mill.Points) mill.Points {
 // Make returns the puzzle of p if its side to move has exactly one winning
 // move: the line of only moves and best defence, at most maxLine plies.
 func Make(db *egdb.DB, p mill.Position, maxLine int) (Puzzle, bool) {
-	v, ok := db.Probe(p)
+	v, ok := db.Value(p)
 	if !ok || v.Result != egdb.Win {
 		return Puzzle{}, false
 	}
@@ -160,7 +160,7 @@ func onlyWin(db *egdb.DB, p mill.Position) (mill.Move, bool) {
 // MakeDraw returns the puzzle of a drawn position whose side to move loses
 // with every move but one: the line is that move.
 func MakeDraw(db *egdb.DB, p mill.Position) (Puzzle, bool) {
-	v, ok := db.Probe(p)
+	v, ok := db.Value(p)
 	if !ok || v.Result != egdb.Draw {
 		return Puzzle{}, false
 	}
@@ -180,7 +180,7 @@ func Of(db *egdb.DB, g *mill.Game, o Options) []Puzzle {
 		if st, _ := p.Status(); st != mill.NoOutcome {
 			continue
 		}
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		if !ok {
 			continue
 		}

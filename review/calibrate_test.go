@@ -42,7 +42,7 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := egdb.Open(*calDir, r)
+	db, err := egdb.Open(*calDir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +85,8 @@ func TestCalibrate(t *testing.T) {
 			if o, _ := after.Status(); o != mill.NoOutcome {
 				continue
 			}
-			vb, ok1 := db.Probe(m.Before)
-			va, ok2 := db.Probe(after)
+			vb, ok1 := db.Value(m.Before)
+			va, ok2 := db.Value(after)
 			if !ok1 || !ok2 {
 				continue
 			}

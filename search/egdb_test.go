@@ -21,6 +21,9 @@ var (
 	dbErr  error
 )
 
+// The databases are a Tablebase as they are: no wrapper.
+var _ Tablebase = (*egdb.DB)(nil)
+
 // testDB builds the 3v3 and 4v3 sectors of nine men's morris (and what they
 // need) once for the tests of this file.
 func testDB(t *testing.T) *egdb.DB {
@@ -44,7 +47,7 @@ func testDB(t *testing.T) *egdb.DB {
 		if _, dbErr = egdb.Build(context.Background(), r, dir, keys, egdb.BuildOptions{}); dbErr != nil {
 			return
 		}
-		db, dbErr = egdb.Open(dir, r)
+		db, dbErr = egdb.Open(dir, egdb.ForRules(r))
 	})
 	if dbErr != nil {
 		t.Fatal(dbErr)
@@ -88,7 +91,7 @@ func TestSearchAgreesWithDatabases(t *testing.T) {
 		if o, _ := p.Status(); o != mill.NoOutcome {
 			continue
 		}
-		v, ok := d.Probe(p)
+		v, ok := d.Value(p)
 		if !ok || v.Result == egdb.Draw || v.Plies > 7 {
 			continue
 		}
@@ -123,11 +126,11 @@ func TestNeverLoseAWonPosition(t *testing.T) {
 	d := testDB(t)
 	r := mill.MustRules("nine-mens-morris")
 	rng := rand.New(rand.NewPCG(5, 6))
-	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	e := New(Options{HashMB: 16, Tablebase: d})
 	games, longest := 0, 0
 	for tries := 0; tries < 1000000 && games < 40; tries++ {
 		p := randomPosition(rng, r, 3+rng.IntN(2), 3)
-		v, ok := d.Probe(p)
+		v, ok := d.Value(p)
 		if !ok || v.Result != egdb.Win || v.Plies < 5 {
 			continue // the longer wins: the short ones any search finds
 		}
@@ -172,14 +175,14 @@ func TestPressInDrawnPositions(t *testing.T) {
 	d := testDB(t)
 	r := mill.MustRules("nine-mens-morris")
 	rng := rand.New(rand.NewPCG(7, 8))
-	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	e := New(Options{HashMB: 16, Tablebase: d})
 	positions, pressed := 0, 0
 	for tries := 0; tries < 100000 && positions < 30; tries++ {
 		p := randomPosition(rng, r, 4, 3)
 		if o, _ := p.Status(); o != mill.NoOutcome {
 			continue
 		}
-		if v, ok := d.Probe(p); !ok || v.Result != egdb.Draw {
+		if v, ok := d.Value(p); !ok || v.Result != egdb.Draw {
 			continue
 		}
 		positions++
@@ -198,7 +201,7 @@ func TestPressInDrawnPositions(t *testing.T) {
 			pressed++
 		}
 		after := p.Play(res.Move)
-		if v, ok := d.Probe(after); !ok || v.Result == egdb.Win {
+		if v, ok := d.Value(after); !ok || v.Result == egdb.Win {
 			t.Errorf("%s: Choose played %s into %v (in the databases: %v)", p, p.MoveText(res.Move), v, ok)
 		}
 	}
@@ -217,7 +220,7 @@ func TestLevelsPlayDatabasesPerfectly(t *testing.T) {
 	d := testDB(t)
 	r := mill.MustRules("nine-mens-morris")
 	rng := rand.New(rand.NewPCG(9, 10))
-	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	e := New(Options{HashMB: 16, Tablebase: d})
 	kinds := map[egdb.Result]int{}
 	for tries := 0; tries < 100000 && (kinds[egdb.Win] < 15 || kinds[egdb.Draw] < 15 || kinds[egdb.Loss] < 15); tries++ {
 		nw, nb := 3+rng.IntN(2), 3+rng.IntN(2)
@@ -228,7 +231,7 @@ func TestLevelsPlayDatabasesPerfectly(t *testing.T) {
 		if o, _ := p.Status(); o != mill.NoOutcome {
 			continue
 		}
-		v, ok := d.Probe(p)
+		v, ok := d.Value(p)
 		if !ok || kinds[v.Result] >= 15 {
 			continue
 		}
@@ -239,7 +242,7 @@ func TestLevelsPlayDatabasesPerfectly(t *testing.T) {
 			after := p.Play(res.Move)
 			got := egdb.Value{Result: egdb.Win} // a capture that ends the game
 			if o, _ := after.Status(); o == mill.NoOutcome {
-				cv, ok := d.Probe(after)
+				cv, ok := d.Value(after)
 				if !ok {
 					t.Fatalf("%s: %s leads out of the databases", p, p.MoveText(res.Move))
 				}
@@ -267,19 +270,19 @@ func TestPlacingFromDatabases(t *testing.T) {
 	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{egdb.StartKey(r)}, egdb.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := egdb.Open(dir, r)
+	d, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	e := New(Options{HashMB: 16, Tablebase: d})
 	rng := rand.New(rand.NewPCG(11, 12))
 	checked := 0
 	for game := 0; game < 10; game++ {
 		g := mill.NewGame(r)
 		for g.Outcome() == mill.NoOutcome && g.Position().Placing() {
 			p := g.Position()
-			v, ok := d.Probe(p)
+			v, ok := d.Value(p)
 			if !ok {
 				t.Fatalf("%s: not in the databases", p)
 			}
@@ -287,7 +290,7 @@ func TestPlacingFromDatabases(t *testing.T) {
 			res := e.Choose(context.Background(), g.Positions(), LevelFor(10), Limits{Depth: 2}, rng, nil)
 			got := egdb.Value{Result: egdb.Win, Plies: 1}
 			if o, _ := p.Play(res.Move).Status(); o == mill.NoOutcome {
-				cv, _ := d.Probe(p.Play(res.Move))
+				cv, _ := d.Value(p.Play(res.Move))
 				got = cv.Parent()
 			}
 			if got != v {
@@ -322,7 +325,7 @@ func TestLongPlacingValuesKept(t *testing.T) {
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
 	d, _ := egdbtest.Build(t, r, egdb.StartKey(r))
-	probe := d.Tablebase()
+	probe := d.Probe
 	long := TablebaseFunc(func(p mill.Position) (int, int, bool) {
 		res, plies, ok := probe(p)
 		if ok && res != 0 && p.Placing() {
@@ -396,11 +399,11 @@ func TestDatabasesRespectNoProgress(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
 	limit := r.Options().DrawAfter
 	rng := rand.New(rand.NewPCG(9, 10))
-	e := New(Options{HashMB: 16, Tablebase: TablebaseFunc(d.Tablebase())})
+	e := New(Options{HashMB: 16, Tablebase: d})
 	found := 0
 	for tries := 0; tries < 1000000 && found < 20; tries++ {
 		p := randomPosition(rng, r, 3+rng.IntN(2), 3)
-		v, ok := d.Probe(p)
+		v, ok := d.Value(p)
 		if !ok || v.Result != egdb.Win || v.Plies < 5 {
 			continue
 		}
@@ -442,7 +445,7 @@ func TestPlacingProbedShallow(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris", "pieces=4")
 	db, _ := egdbtest.Build(t, r, egdb.StartKey(r))
 	var placing, moving atomic.Int64
-	probe := db.Tablebase()
+	probe := db.Probe
 	tb := TablebaseFunc(func(p mill.Position) (int, int, bool) {
 		if p.InHand(mill.White)+p.InHand(mill.Black) > 0 {
 			placing.Add(1)
@@ -479,7 +482,7 @@ func TestLevelsBelowTablebaseLevel(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
 	db, _ := egdbtest.Build(t, r)
 	var probes atomic.Int64
-	probe := db.Tablebase()
+	probe := db.Probe
 	e := New(Options{HashMB: 4, Tablebase: TablebaseFunc(func(p mill.Position) (int, int, bool) {
 		probes.Add(1)
 		return probe(p)

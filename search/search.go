@@ -30,7 +30,8 @@ const MaxPly = 100
 
 const maxQPly = 8 // plies of quiescence below the horizon
 
-// Tablebase is what the search needs of endgame databases.
+// Tablebase is what the search needs of endgame databases. The databases
+// of package egdb satisfy it as they are: pass an *egdb.DB (egdb.Open).
 type Tablebase interface {
 	// Probe returns the value of p for the side to move: +1 won, 0 drawn,
 	// -1 lost, with the plies to the end of the game under best play; ok is
@@ -38,7 +39,8 @@ type Tablebase interface {
 	Probe(p mill.Position) (result, plies int, ok bool)
 }
 
-// TablebaseFunc adapts a function to Tablebase.
+// TablebaseFunc adapts a function to Tablebase: a probe that counts,
+// filters or changes the databases' answers (tests do).
 type TablebaseFunc func(p mill.Position) (result, plies int, ok bool)
 
 // Probe calls f.

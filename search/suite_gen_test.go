@@ -370,7 +370,7 @@ func blockable(p *mill.Position, c mill.Color) bool {
 // losing alternatives lose slowly.
 func classifyEndgame(db *egdb.DB, p mill.Position) (candidate, bool) {
 	moves := p.Moves(nil)
-	v, ok := db.Probe(p)
+	v, ok := db.Value(p)
 	if !ok || len(moves) < 6 || v.Result == egdb.Loss || (v.Result == egdb.Win && (v.Plies < 5 || v.Plies > 60)) {
 		return candidate{}, false
 	}
@@ -411,7 +411,7 @@ func classifyEndgame(db *egdb.DB, p mill.Position) (candidate, bool) {
 func childValue(db *egdb.DB, q mill.Position) (egdb.Value, bool) {
 	switch o, _ := q.Status(); o {
 	case mill.NoOutcome:
-		return db.Probe(q)
+		return db.Value(q)
 	case mill.Draw:
 		return egdb.Value{Result: egdb.Draw}, true
 	case mill.Won(q.SideToMove()):
@@ -580,7 +580,7 @@ func buildDB(t *testing.T, variant, dir string, keys ...string) *egdb.DB {
 	if _, err := egdb.Build(context.Background(), r, dir, ks, egdb.BuildOptions{Threads: 1}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := egdb.Open(dir, r)
+	db, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -630,7 +630,7 @@ func endgameCandidates(t *testing.T) []candidate {
 			if o, _ := p.Status(); o != mill.NoOutcome {
 				continue
 			}
-			if v, ok := db.Probe(p); !ok || v.Result != src.want {
+			if v, ok := db.Value(p); !ok || v.Result != src.want {
 				continue
 			}
 			// Plies as a real game would count them after placing.

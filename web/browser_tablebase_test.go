@@ -23,7 +23,7 @@ func TestBrowserStudyTablebase(t *testing.T) {
 	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := egdb.Open(dir, r)
+	db, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestBrowserStudyTablebase(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		pv, ok := db.Probe(p)
+		pv, ok := db.Value(p)
 		if !ok || pv.Result != egdb.Win || pv.Plies < 5 {
 			continue
 		}

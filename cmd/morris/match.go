@@ -322,7 +322,7 @@ func (c *matchConfig) openings(dbs *matchDatabases, stderr io.Writer) ([]match.O
 	// known to be drawn.
 	held := false
 	drawn := func(p mill.Position) bool {
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		held = held || ok
 		return ok && v.Result == egdb.Draw
 	}

@@ -237,7 +237,7 @@ func TestMatchAdjudicate(t *testing.T) {
 	}
 	for i, g := range games {
 		p := g.Positions()[3]
-		if v, ok := db.Probe(p); !ok || v.Result != egdb.Draw {
+		if v, ok := db.Value(p); !ok || v.Result != egdb.Draw {
 			t.Errorf("-drawn-openings: game %d's opening ends in %s, %v (held %v); want a draw", i+1, p, v, ok)
 		}
 	}

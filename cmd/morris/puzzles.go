@@ -122,7 +122,7 @@ func (c *puzzlesConfig) options(tb *egdb.DB) (puzzle.Options, error) {
 
 // run makes the puzzles into the store.
 func (c *puzzlesConfig) run(ctx context.Context, stdout io.Writer) error {
-	tb, err := egdb.OpenDir(c.tbDir)
+	tb, err := egdb.Open(c.tbDir)
 	if err != nil {
 		return usageError{fmt.Errorf("-tablebases %s: %w", c.tbDir, err)}
 	}

@@ -379,7 +379,7 @@ func openServerTablebases(dir string, log *slog.Logger) (*egdb.DB, error) {
 	if dir == "" {
 		return nil, nil
 	}
-	tb, err := egdb.OpenDirWith(dir, egdb.EngineOpen)
+	tb, err := egdb.Open(dir, egdb.CheckInBackground(egdb.EngineCheckAbove))
 	if err != nil {
 		return nil, badInput("-tablebases %s: %v", dir, err)
 	}

@@ -368,7 +368,7 @@ func TestServeTablebases(t *testing.T) {
 	if _, errOut, err := solve("-variant", "nine-mens-morris", "-sectors", "3v3", "-dir", tb); err != nil {
 		t.Fatalf("solve: %v\n%s", err, errOut)
 	}
-	db, err := egdb.OpenDir(tb)
+	db, err := egdb.Open(tb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestServeTablebases(t *testing.T) {
 	for tries := 0; tries < 100000 && v.Plies == 0; tries++ {
 		perm := rng.Perm(r.Board().Len())
 		p, _ := r.SetUp(1<<perm[0]|1<<perm[1]|1<<perm[2], 1<<perm[3]|1<<perm[4]|1<<perm[5], mill.White, 0, 0)
-		if pv, ok := db.Probe(p); ok && pv.Result == egdb.Win && pv.Plies >= 11 {
+		if pv, ok := db.Value(p); ok && pv.Result == egdb.Win && pv.Plies >= 11 {
 			won, v = p, pv
 		}
 	}

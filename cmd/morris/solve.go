@@ -187,7 +187,7 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 // gameValues prints the values of the whole game once it is built, and
 // writes them to DIR/game.txt.
 func (c *solveConfig) gameValues(stdout io.Writer) error {
-	db, err := egdb.Open(c.dir, c.r)
+	db, err := egdb.Open(c.dir, egdb.ForRules(c.r))
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (c *solveConfig) gameValues(stdout io.Writer) error {
 // points is shown by its smallest image).
 func writeGameValues(w io.Writer, r *mill.Rules, db *egdb.DB) error {
 	start := r.Start()
-	v, ok := db.Probe(start)
+	v, ok := db.Value(start)
 	if !ok {
 		return fmt.Errorf("the start of %s is not in the databases", r)
 	}
@@ -229,7 +229,7 @@ func writeGameValues(w io.Writer, r *mill.Rules, db *egdb.DB) error {
 	var pairs []string
 	for _, m1 := range start.Moves(nil) {
 		p1 := start.Play(m1)
-		v1, ok := db.Probe(p1)
+		v1, ok := db.Value(p1)
 		if !ok {
 			return fmt.Errorf("%s is not in the databases", p1)
 		}
@@ -241,7 +241,7 @@ func writeGameValues(w io.Writer, r *mill.Rules, db *egdb.DB) error {
 				continue
 			}
 			p2 := p1.Play(m2)
-			v2, ok := db.Probe(p2)
+			v2, ok := db.Value(p2)
 			if !ok {
 				return fmt.Errorf("%s is not in the databases", p2)
 			}

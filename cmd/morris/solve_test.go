@@ -119,7 +119,7 @@ func checkGameValues(t *testing.T, out, dir, variant, startLine string) {
 	}
 	parts := strings.Split(variant, ",")
 	r := mill.MustRules(parts[0], parts[1:]...)
-	db, err := egdb.Open(dir, r)
+	db, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func checkGameValues(t *testing.T, out, dir, variant, startLine string) {
 			}
 			moves = append(moves, tok)
 		}
-		v, ok := db.Probe(g.Position())
+		v, ok := db.Value(g.Position())
 		want := strings.Join(f[len(moves):], " ")
 		switch {
 		case !ok:

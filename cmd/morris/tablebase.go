@@ -10,9 +10,9 @@ import (
 // sector is probed once its file has checked out), so that a large build
 // does not hold up the engine's start.
 func openTablebase(dir string) (search.Tablebase, error) {
-	db, err := egdb.OpenDirWith(dir, egdb.EngineOpen)
+	db, err := egdb.Open(dir, egdb.CheckInBackground(egdb.EngineCheckAbove))
 	if err != nil {
-		return nil, err
+		return nil, err // not a nil *egdb.DB in a non-nil Tablebase
 	}
-	return search.TablebaseFunc(db.Tablebase()), nil
+	return db, nil
 }

@@ -23,7 +23,7 @@ func Build(t testing.TB, r *mill.Rules, keys ...egdb.Key) (*egdb.DB, string) {
 	if _, err := egdb.Build(context.Background(), r, dir, keys, egdb.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := egdb.Open(dir, r)
+	db, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func (s *Service) analyzeHeld(ctx context.Context, history []mill.Position, dept
 	}
 	a := Analysis{Score: res.Score, ScoreText: search.ScoreTextAlong(root, res.PV, res.Score), Depth: res.Depth, Nodes: res.Nodes, TBHits: hits}
 	if tb {
-		if v, ok := s.cfg.Tablebase.Probe(root); ok {
+		if v, ok := s.cfg.Tablebase.Value(root); ok {
 			a.Tablebase = v.String()
 			if mv, ok := s.cfg.Tablebase.MoveValues(root); ok {
 				for _, m := range mv {

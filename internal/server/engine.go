@@ -70,22 +70,22 @@ type engine struct {
 // otherwise: one engine serves games of every variant, and a game of other
 // rules must not probe them.
 type tbGate struct {
-	probe func(mill.Position) (result, plies int, ok bool)
-	open  bool
+	tb   search.Tablebase // the databases (*egdb.DB)
+	open bool
 }
 
 func (g *tbGate) Probe(p mill.Position) (result, plies int, ok bool) {
 	if !g.open {
 		return 0, 0, false
 	}
-	return g.probe(p)
+	return g.tb.Probe(p)
 }
 
 func (s *Service) newEngine() *engine {
 	en := &engine{}
 	o := search.Options{HashMB: s.cfg.EngineHashMB, Threads: 1, Book: book.Default()}
 	if db := s.cfg.Tablebase; db != nil {
-		en.tb = &tbGate{probe: db.Tablebase()}
+		en.tb = &tbGate{tb: db}
 		o.Tablebase = en.tb
 	}
 	en.Engine = search.New(o)

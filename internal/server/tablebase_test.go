@@ -49,7 +49,7 @@ func build3v3(t testing.TB) (*egdb.DB, string) {
 	if shared3v3.err != nil {
 		t.Fatal(shared3v3.err)
 	}
-	db, err := egdb.OpenDir(shared3v3.dir)
+	db, err := egdb.Open(shared3v3.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +156,11 @@ func uciSearch(t *testing.T, tbDir string, g *mill.Game, depth int) engineAnswer
 	}
 	fmt.Fprintf(&in, "\ngo depth %d\n", depth)
 	open := func(dir string) (search.Tablebase, error) { // cmd/morris's openTablebase
-		db, err := egdb.OpenDir(dir)
+		db, err := egdb.Open(dir)
 		if err != nil {
 			return nil, err
 		}
-		return search.TablebaseFunc(db.Tablebase()), nil
+		return db, nil
 	}
 	var out strings.Builder
 	if err := uci.Run(context.Background(), strings.NewReader(in.String()), &out, uci.WithTablebases(open)); err != nil {
@@ -220,11 +220,11 @@ func TestEngineParity(t *testing.T) {
 		}
 	}
 	won := shuffle(find3v3(t, nmm, 1, func(p mill.Position) bool {
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		return ok && v.Result == egdb.Win && v.Plies >= 9 && shuffle(p) != nil
 	}))
 	drawn := shuffle(find3v3(t, nmm, 2, func(p mill.Position) bool {
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		return ok && v.Result == egdb.Draw && shuffle(p) != nil
 	}))
 	other := shuffle(find3v3(t, noFlying, 3, func(p mill.Position) bool { return shuffle(p) != nil }))
@@ -281,7 +281,7 @@ func TestEngineParity(t *testing.T) {
 			if probed := want.TBHits > 0; probed != tc.probed {
 				t.Errorf("%s: %d probes hit the databases, want them probed: %v", root, want.TBHits, tc.probed)
 			}
-			if v, ok := db.Probe(root); tc.probed && ok {
+			if v, ok := db.Value(root); tc.probed && ok {
 				if a.Tablebase != v.String() {
 					t.Errorf("%s: the analysis's tablebase value: got %q, want %q", root, a.Tablebase, v)
 				}
@@ -303,10 +303,10 @@ func TestEngineGameTablebase(t *testing.T) {
 	db, _ := build3v3(t)
 	r := db.Rules()
 	won := find3v3(t, r, 4, func(p mill.Position) bool {
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		return ok && v.Result == egdb.Win && v.Plies >= 11
 	})
-	v, _ := db.Probe(won)
+	v, _ := db.Value(won)
 	s := newService(t, Config{EngineWorkers: 1, Tablebase: db})
 	ctx := context.Background()
 	ann := signUp(t, s, "ann")
@@ -353,7 +353,7 @@ func TestEngineGameTablebase(t *testing.T) {
 		p := gv.Play.Position()
 		// After each of the engine's moves the defence is lost in the
 		// plies left: the engine never took a slower way.
-		if got, ok := db.Probe(p); !ok || got != (egdb.Value{Result: egdb.Loss, Plies: v.Plies - gv.Ply}) {
+		if got, ok := db.Value(p); !ok || got != (egdb.Value{Result: egdb.Loss, Plies: v.Plies - gv.Ply}) {
 			t.Fatalf("after the engine's %s in %s: the databases say %v for the defence, want a loss in %d", gv.Moves[len(gv.Moves)-1].Text, gv.Play.Positions()[gv.Ply-1], got, v.Plies-gv.Ply)
 		}
 		m, _, ok := db.BestMove(p)
@@ -382,11 +382,11 @@ func TestTablebaseGate(t *testing.T) {
 	s := newService(t, Config{EngineWorkers: 1, Tablebase: db})
 	e := s.newEngine()
 	var probes int
-	probe := e.tb.probe
-	e.tb.probe = func(p mill.Position) (int, int, bool) {
+	inner := e.tb.tb
+	e.tb.tb = search.TablebaseFunc(func(p mill.Position) (int, int, bool) {
 		probes++
-		return probe(p)
-	}
+		return inner.Probe(p)
+	})
 	for i, tc := range []struct {
 		rules  string
 		probed bool

@@ -216,7 +216,7 @@ func CheckPerfect(db *egdb.DB, r *mill.Rules) error {
 	case len(missing) > 1:
 		return fmt.Errorf("the databases lack %d of the %d sectors of the whole game of %s (%s, ...): %s", len(missing), len(plan), r, missing[0], build)
 	}
-	if _, ok := db.Probe(mill.NewGame(r).Position()); !ok {
+	if _, ok := db.Value(mill.NewGame(r).Position()); !ok {
 		return fmt.Errorf("the databases' placing phase is not that of %s (other pieces or placing rules): %s", r, build)
 	}
 	return nil

@@ -40,7 +40,7 @@ func checkKeepsValue(t *testing.T, db *egdb.DB, g *mill.Game, perfectWhite bool)
 		if (p.SideToMove() == mill.White) != perfectWhite {
 			continue
 		}
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		if !ok {
 			t.Fatalf("ply %d: %s not in the databases", i+1, p)
 		}
@@ -51,7 +51,7 @@ func checkKeepsValue(t *testing.T, db *egdb.DB, g *mill.Game, perfectWhite bool)
 		q := ps[i+1]
 		if q.OnBoard(q.SideToMove())+q.InHand(q.SideToMove()) < 3 {
 			got = egdb.Value{Result: egdb.Win, Plies: 1}
-		} else if c, ok := db.Probe(q); ok {
+		} else if c, ok := db.Value(q); ok {
 			got = c.Parent()
 		} else if st, _ := q.Status(); st == mill.NoOutcome {
 			t.Fatalf("ply %d: %s not in the databases", i+2, q)
@@ -74,7 +74,7 @@ func checkKeepsValue(t *testing.T, db *egdb.DB, g *mill.Game, perfectWhite bool)
 func TestPerfectWinsFastest(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
 	db, _, perfect := wholeGame(t, r)
-	if v, _ := db.Probe(mill.NewGame(r).Position()); v != (egdb.Value{Result: egdb.Win, Plies: 23}) {
+	if v, _ := db.Value(mill.NewGame(r).Position()); v != (egdb.Value{Result: egdb.Win, Plies: 23}) {
 		t.Fatalf("the start: got %s, want win in 23", v)
 	}
 	level1, err := ParseSpec("level:1", Limits{})
@@ -125,12 +125,12 @@ func TestPerfectDraws(t *testing.T) {
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=4")
 	db, _, perfect := wholeGame(t, r)
-	if v, _ := db.Probe(mill.NewGame(r).Position()); v.Result != egdb.Draw {
+	if v, _ := db.Value(mill.NewGame(r).Position()); v.Result != egdb.Draw {
 		t.Fatalf("the start: got %s, want a draw", v)
 	}
 	openings := []Opening{{}}
 	rnd, _, err := RandomOpeningsWhere(r, 2, 4, rand.New(rand.NewPCG(3, 4)), func(p mill.Position) bool {
-		v, ok := db.Probe(p)
+		v, ok := db.Value(p)
 		return ok && v.Result == egdb.Draw
 	})
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/mill"
-	"github.com/morrisgame/morris/search"
 )
 
 // SpecSyntax describes the player specs that ParseSpec reads.
@@ -120,8 +119,7 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 			if err != nil {
 				return nil, fmt.Errorf("player %q: %w", text, err)
 			}
-			tb := search.TablebaseFunc(db.Tablebase())
-			return NewEngineWith(name, n, lim, tb), nil
+			return NewEngineWith(name, n, lim, db), nil
 		}}, nil
 	case kind == "cmd":
 		f := strings.Fields(command)
@@ -188,7 +186,7 @@ var opened struct {
 }
 
 // OpenTablebases opens the endgame databases in dir for the games of a
-// match (egdb.EngineOpen: a large set is checked in the background), once
+// match (egdb.EngineCheckAbove: a large set is checked in the background), once
 // for the whole process: the players of every slot and the adjudicator
 // share one mapping of the files and one pass over their checksums, which
 // for the 55 GB of the whole game of nine men's morris is most of a minute
@@ -203,7 +201,7 @@ func OpenTablebases(dir string) (*egdb.DB, error) {
 	if db := opened.dbs[abs]; db != nil {
 		return db, nil
 	}
-	db, err := egdb.OpenDirWith(abs, egdb.EngineOpen)
+	db, err := egdb.Open(abs, egdb.CheckInBackground(egdb.EngineCheckAbove))
 	if err != nil {
 		return nil, err
 	}

@@ -28,12 +28,12 @@ func TestExactPlacing(t *testing.T) {
 	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{egdb.StartKey(r)}, egdb.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := egdb.Open(dir, r)
+	db, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	tb := db.Tablebase()
+	tb := db.Probe
 	// moving knows the moving phase only, as the databases do before
 	// morris solve -game.
 	moving := func(p mill.Position) (int, int, bool) {
@@ -57,7 +57,7 @@ func TestExactPlacing(t *testing.T) {
 		if o, _ := p.Status(); o != mill.NoOutcome || p.InHand(p.SideToMove()) == 0 {
 			continue
 		}
-		want, ok := db.Probe(p)
+		want, ok := db.Value(p)
 		if !ok {
 			t.Fatalf("%s: not in the databases", p)
 		}
@@ -90,7 +90,7 @@ func TestExactPlacing(t *testing.T) {
 	}
 	x.maxNodes = 1 << 20
 	for _, p := range ps {
-		want, _ := db.Probe(p)
+		want, _ := db.Value(p)
 		if got, ok := x.Solve(p); !ok || got != int(want.Result) {
 			t.Fatalf("%s: the solver carried over says %d (%v), the databases %s", p, got, ok, want)
 		}
@@ -101,7 +101,7 @@ func TestExactPlacing(t *testing.T) {
 		t.Fatalf("%d samples of %d positions", len(samples), len(ps))
 	}
 	for i, s := range samples {
-		want, _ := db.Probe(ps[i])
+		want, _ := db.Value(ps[i])
 		if s.Pos != ps[i] || s.Score != int(want.Result)*exactPlacingScore {
 			t.Fatalf("sample %d: %s %d, the databases %s", i, s.Pos, s.Score, want)
 		}
@@ -141,7 +141,7 @@ func TestExactPlacingSamples(t *testing.T) {
 	}, 13)
 	t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
 	start = time.Now()
-	samples := LabelExactPlacing(ps, db.Tablebase(), *exactNodes, 2)
+	samples := LabelExactPlacing(ps, db.Probe, *exactNodes, 2)
 	t.Logf("%d of them solved in %v", len(samples), time.Since(start).Round(time.Second))
 	writeSamples(t, *exactPlacingOut, samples)
 }
@@ -165,7 +165,7 @@ func TestExactRecords(t *testing.T) {
 		t.Skip("runs only with -exact DIR -exact-records FILES")
 	}
 	_, db := openExact(t)
-	probe := db.Tablebase()
+	probe := db.Probe
 	solver := NewExactSolver(probe, *exactNodes)
 	value := func(p mill.Position) (int, bool) {
 		if v, _, ok := probe(p); ok {
@@ -271,7 +271,7 @@ func TestExactSamples(t *testing.T) {
 		_, owed := p.Pending()
 		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0
 	}, 7)
-	samples := LabelExact(ps, db.Tablebase())
+	samples := LabelExact(ps, db.Probe)
 	t.Logf("%d positions from %d games, %d in the databases, in %v", len(ps), *fitGames, len(samples), time.Since(start).Round(time.Second))
 	writeSamples(t, *exactOut, samples)
 }
@@ -281,7 +281,7 @@ func TestExactSamples(t *testing.T) {
 func openExact(t *testing.T) (*mill.Rules, *egdb.DB) {
 	t.Helper()
 	r := mill.MustRules("nine-mens-morris")
-	db, err := egdb.Open(*exactDB, r)
+	db, err := egdb.Open(*exactDB, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestLabelExact(t *testing.T) {
 	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := egdb.Open(dir, r)
+	db, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +85,13 @@ func TestLabelExact(t *testing.T) {
 	} {
 		ps = append(ps, mill.MustParsePosition(text))
 	}
-	samples := LabelExact(ps, db.Tablebase())
+	samples := LabelExact(ps, db.Probe)
 	if len(samples) != 3 {
 		t.Fatalf("%d samples, want the 3 positions of 3v3", len(samples))
 	}
 	want := []egdb.Value{{Result: egdb.Win, Plies: 5}, {Result: egdb.Loss, Plies: 6}, {Result: egdb.Draw}}
 	for i, s := range samples {
-		if v, _ := db.Probe(s.Pos); v != want[i] {
+		if v, _ := db.Value(s.Pos); v != want[i] {
 			t.Fatalf("%s: the databases say %s, the test wants %s", s.Pos, v, want[i])
 		}
 	}

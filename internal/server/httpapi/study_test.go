@@ -97,7 +97,7 @@ func TestAnalysisTablebase(t *testing.T) {
 	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	db, err := egdb.OpenDir(dir)
+	db, err := egdb.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestAnalysisTablebase(t *testing.T) {
 			b |= 1 << p
 		}
 		p, _ := r.SetUp(w, b, mill.White, 0, 0)
-		if pv, ok := db.Probe(p); ok && pv.Result == egdb.Win && pv.Plies >= 11 {
+		if pv, ok := db.Value(p); ok && pv.Result == egdb.Win && pv.Plies >= 11 {
 			won, v = p, pv
 		}
 	}
