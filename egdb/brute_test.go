@@ -349,7 +349,7 @@ func compareWithBrute(t *testing.T, db *DB, bf *brute, keys [][2]int) {
 func buildForTest(t *testing.T, r *mill.Rules, keys ...Key) *DB {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := Build(context.Background(), r, dir, keys, BuildOptions{Verify: true}); err != nil {
+	if _, err := (Builder{Rules: r, Dir: dir, Keys: keys, Verify: true}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	db, err := Open(dir, ForRules(r))

@@ -19,21 +19,59 @@ import (
 
 // Counts summarises a sector: its positions up to symmetry by value for the
 // side to move, the unused indices, and the longest win and loss in plies.
-type Counts = retro.Counts
+type Counts struct {
+	Wins, Draws, Losses int64
+	Unused              int64 // indices that are no position (a symmetric duplicate, or no valid set)
+	LongestWin          int   // plies
+	LongestLoss         int
+}
 
-// Progress says how far a build has come (see retro.Progress).
-type Progress = retro.Progress
+// Positions returns the number of positions (up to symmetry): the wins,
+// draws and losses.
+func (c Counts) Positions() int64 { return c.Wins + c.Draws + c.Losses }
 
-// BuildOptions tune Build.
-type BuildOptions struct {
+// countsOf converts the solver's counts: the fields are the same, and a
+// change to either is a compile error here.
+func countsOf(c retro.Counts) Counts { return Counts(c) }
+
+// Progress says how far a build has come, from time to time while a
+// group of sectors is solved or verified.
+type Progress struct {
+	Sectors string // the sectors being worked on, by name ("5v3+3v5")
+	// Phase is what the build is doing: "count" (the first pass over the
+	// positions, every move of each), "levels" (the retrograde passes,
+	// one a distance to the end), "verify" (Builder.Verify). Two are
+	// news rather than progress: "checkpoint" once a checkpoint is
+	// written (Took says how long that took), and "resumed" once a solve
+	// goes on from one (Level is then the first level still to scan).
+	Phase string
+	Level int           // in "levels": the distance being settled
+	Done  int64         // positions done (in "levels": settled so far)
+	Total int64         // positions in all (in "levels": every valid position)
+	Took  time.Duration // in "checkpoint"
+}
+
+// progressOf converts the solver's progress, as countsOf its counts.
+func progressOf(p retro.Progress) Progress { return Progress(p) }
+
+// A Builder builds endgame databases: the sectors Keys and every sector
+// they depend on, under Rules, one file per sector in Dir. The zero value
+// of each other field is a sensible default:
+//
+//	results, err := egdb.Builder{Rules: r, Dir: dir, Keys: egdb.MovingSectors(r, 6)}.Build(ctx)
+type Builder struct {
+	Rules *mill.Rules
+	Dir   string // created if need be; Plan does not use it
+	Keys  []Key  // the sectors asked for (MovingSectors, StartKey, ParseKey)
+
 	Threads  int            // goroutines; 0: one per processor
 	Verify   bool           // re-derive every value from its children after solving (also of sectors already on disk)
 	Progress func(Progress) // called from time to time, from one goroutine at a time
 	// CheckpointEvery: while a component is solved, its state is kept in
 	// DIR/.NAMES.ckpt (6 bytes an index) at most this often (10 minutes if
 	// zero; a negative value: never), and a build killed in the middle of
-	// the component goes on from there (retro.Options.Checkpoint). The file
-	// goes once the component's sectors are written.
+	// the component goes on from there. The file goes once the
+	// component's sectors are written.
 	CheckpointEvery time.Duration
 	// Done, if not nil, is called when a sector is finished (solved or
 	// found on disk, and verified if asked).
@@ -67,15 +105,15 @@ type Planned struct {
 	Indices int64 // values in its file (2 bytes each)
 }
 
-// Plan returns the sectors that building keys under r takes: keys and
-// every sector they depend on, in the order Build solves them.
-func Plan(r *mill.Rules, keys []Key) ([]Planned, error) {
-	g, err := newGame(r, newIndexer(r.Board()), keys)
+// Plan returns the sectors that Build builds: the Keys and every sector
+// they depend on, in the order Build solves them.
+func (b Builder) Plan() ([]Planned, error) {
+	g, err := newGame(b.Rules, newIndexer(b.Rules.Board()), b.Keys)
 	if err != nil {
 		return nil, err
 	}
 	var out []Planned
-	for _, comp := range retro.Components(g, g.roots(keys)) {
+	for _, comp := range retro.Components(g, g.roots(b.Keys)) {
 		for _, s := range comp {
 			out = append(out, Planned{g.keys[s], g.Size(s)})
 		}
@@ -92,23 +130,23 @@ func (g *game) roots(keys []Key) []int {
 	return roots
 }
 
-// Build solves the sectors keys, and every sector they depend on, under
-// rules r, and writes one file per sector into dir (created if need be). A
-// sector whose file is already there and checks out (magic, version,
-// checksum, key, size, rules) is loaded instead of solved, so an
-// interrupted build resumes where it stopped; files are written whole or
-// not at all (temporary files of a killed build are removed at the start;
-// run one build at a time per directory). It returns one result per
-// sector, in solving order.
+// Build solves the sectors Keys, and every sector they depend on, under
+// Rules, and writes one file per sector into Dir. A sector whose file is
+// already there and checks out (magic, version, checksum, key, size,
+// rules) is loaded instead of solved, so an interrupted build resumes
+// where it stopped; files are written whole or not at all (temporary
+// files of a killed build are removed at the start; run one build at a
+// time per directory). It returns one result per sector, in solving order.
 //
 // Memory: only the component being solved is in the heap (6 bytes an
 // index while solving, 4 when no move stays in it). The sectors it depends
-// on are copied into memory up to opt.Resident bytes, and the others read
+// on are copied into memory up to Resident bytes, and the others read
 // from their files through memory maps; a sector is let go once no later
 // component needs it, so the whole moving phase of nine men's morris (9.2
 // billion indices, 18 GB of files) builds in the memory of its largest
 // component and that component's dependencies.
-func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt BuildOptions) ([]SectorResult, error) {
+func (b Builder) Build(ctx context.Context) ([]SectorResult, error) {
+	r, dir, keys := b.Rules, b.Dir, b.Keys
 	x := newIndexer(r.Board())
 	g, err := newGame(r, x, keys)
 	if err != nil {
@@ -169,7 +207,7 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			files[d] = f
 		}
 		f := files[d]
-		if size := int64(len(f.vals)) * valueBytes; resident[d] == 0 && size > 0 && residentUsed+size <= opt.Resident {
+		if size := int64(len(f.vals)) * valueBytes; resident[d] == 0 && size > 0 && residentUsed+size <= b.Resident {
 			if err := f.resident(); err != nil {
 				return err
 			}
@@ -178,7 +216,11 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 		}
 		return nil
 	}
-	ropt := retro.Options{Threads: opt.Threads, Progress: opt.Progress, CheckpointTag: r.String(), CheckpointEvery: opt.CheckpointEvery}
+	var progress func(retro.Progress)
+	if b.Progress != nil {
+		progress = func(p retro.Progress) { b.Progress(progressOf(p)) }
+	}
+	ropt := retro.Options{Threads: b.Threads, Progress: progress, CheckpointTag: r.String(), CheckpointEvery: b.CheckpointEvery}
 	var out []SectorResult
 	for ci, comp := range comps {
 		res := make([]SectorResult, len(comp))
@@ -221,14 +263,14 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			start := time.Now()
 			copt := ropt
 			fromCheckpoint := false
-			if opt.CheckpointEvery >= 0 {
+			if b.CheckpointEvery >= 0 {
 				copt.Checkpoint = checkpoint
-				copt.Progress = func(p Progress) {
+				copt.Progress = func(p retro.Progress) {
 					if p.Phase == "resumed" {
 						fromCheckpoint = true
 					}
-					if opt.Progress != nil {
-						opt.Progress(p)
+					if progress != nil {
+						progress(p)
 					}
 				}
 			}
@@ -238,8 +280,8 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 			}
 			took := time.Since(start)
 			for l, s := range comp {
-				res[l] = SectorResult{Key: g.keys[s], Counts: counts[l], Solve: took, FromCheckpoint: fromCheckpoint}
-				h := fileHeader{key: g.keys[s], n: g.Size(s), counts: counts[l], rules: r.String()}
+				res[l] = SectorResult{Key: g.keys[s], Counts: countsOf(counts[l]), Solve: took, FromCheckpoint: fromCheckpoint}
+				h := fileHeader{key: g.keys[s], n: g.Size(s), counts: res[l].Counts, rules: r.String()}
 				if err := writeSector(dir, h, v[l]); err != nil {
 					return out, err
 				}
@@ -262,7 +304,7 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 		}
 		for l, s := range comp {
 			res[l].Indices = g.Size(s)
-			if opt.Verify {
+			if b.Verify {
 				if took, ok := wasVerified(dir, g.keys[s], files[s].sum); ok {
 					// Verified by an earlier run, this very file.
 					res[l].Verified, res[l].VerifiedBefore, res[l].Verify = true, true, took
@@ -277,7 +319,7 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 					if err != nil {
 						return out, fmt.Errorf("egdb: verify %s: %w", g.keys[s], err)
 					}
-					if c != res[l].Counts {
+					if c := countsOf(c); c != res[l].Counts {
 						return out, fmt.Errorf("egdb: verify %s: counts %+v, the file says %+v", g.keys[s], c, res[l].Counts)
 					}
 					res[l].Verified, res[l].Verify = true, time.Since(start)
@@ -286,8 +328,8 @@ func Build(ctx context.Context, r *mill.Rules, dir string, keys []Key, opt Build
 					}
 				}
 			}
-			if opt.Done != nil {
-				opt.Done(res[l])
+			if b.Done != nil {
+				b.Done(res[l])
 			}
 		}
 		out = append(out, res...)

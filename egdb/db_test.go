@@ -40,7 +40,7 @@ func open3v3(t testing.TB) *DB {
 	shared3v3.once.Do(func() {
 		shared3v3.dir, shared3v3.err = os.MkdirTemp("", "egdb3v3")
 		if shared3v3.err == nil {
-			_, shared3v3.err = Build(context.Background(), r, shared3v3.dir, []Key{{White: 3, Black: 3}}, BuildOptions{})
+			_, shared3v3.err = Builder{Rules: r, Dir: shared3v3.dir, Keys: []Key{{White: 3, Black: 3}}}.Build(context.Background())
 		}
 	})
 	if shared3v3.err != nil {
@@ -60,14 +60,14 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 	}
 	dir := t.TempDir()
 	keys := []Key{{White: 3, Black: 3}}
-	first, err := Build(context.Background(), r, dir, keys, BuildOptions{Verify: true})
+	first, err := Builder{Rules: r, Dir: dir, Keys: keys, Verify: true}.Build(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(first) != 1 || first[0].Resumed || !first[0].Verified {
 		t.Fatalf("first build: got %+v, want 3v3 solved and verified", first)
 	}
-	again, err := Build(context.Background(), r, dir, keys, BuildOptions{})
+	again, err := Builder{Rules: r, Dir: dir, Keys: keys}.Build(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 	if _, err := Open(dir, ForRules(r)); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("truncated: Open: got %v, want ErrCorrupt", err)
 	}
-	rebuilt, err := Build(context.Background(), r, dir, keys, BuildOptions{})
+	rebuilt, err := Builder{Rules: r, Dir: dir, Keys: keys}.Build(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestBuildResumeAndCorruption(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("half"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Build(context.Background(), r, dir, keys, BuildOptions{}); err != nil {
+	if _, err := (Builder{Rules: r, Dir: dir, Keys: keys}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
@@ -168,7 +168,7 @@ func TestBuildCancel(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, r, dir, []Key{{White: 3, Black: 3}}, BuildOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := (Builder{Rules: r, Dir: dir, Keys: []Key{{White: 3, Black: 3}}}).Build(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 	if names, _ := os.ReadDir(dir); len(names) > 0 {
@@ -184,16 +184,16 @@ func TestBuildBadSectors(t *testing.T) {
 		{White: 9, Black: 3, WhiteHand: 1},               // ten pieces
 		{White: 1, Black: 1, WhiteHand: 1, BlackHand: 1}, // two pieces: lost
 	} {
-		if _, err := Build(context.Background(), r, t.TempDir(), []Key{k}, BuildOptions{}); !errors.Is(err, ErrSector) {
+		if _, err := (Builder{Rules: r, Dir: t.TempDir(), Keys: []Key{k}}).Build(context.Background()); !errors.Is(err, ErrSector) {
 			t.Errorf("%v: got %v, want ErrSector", k, err)
 		}
 	}
-	if _, err := Build(context.Background(), mill.MustRules("shah"), t.TempDir(), []Key{{White: 3, Black: 3}}, BuildOptions{}); err == nil {
+	if _, err := (Builder{Rules: mill.MustRules("shah"), Dir: t.TempDir(), Keys: []Key{{White: 3, Black: 3}}}).Build(context.Background()); err == nil {
 		t.Errorf("shah: got no error, want unsupported rules")
 	}
 	// Lasker's moving phase is nine men's morris's; its placing phase,
 	// with moves while placing, is not supported.
-	if _, err := Build(context.Background(), mill.MustRules("lasker"), t.TempDir(), []Key{{White: 3, Black: 3, WhiteHand: 1, BlackHand: 1}}, BuildOptions{}); !errors.Is(err, ErrSector) {
+	if _, err := (Builder{Rules: mill.MustRules("lasker"), Dir: t.TempDir(), Keys: []Key{{White: 3, Black: 3, WhiteHand: 1, BlackHand: 1}}}).Build(context.Background()); !errors.Is(err, ErrSector) {
 		t.Errorf("lasker 3v3h1-1: got %v, want ErrSector", err)
 	}
 }
@@ -504,7 +504,7 @@ func TestVerifyResumes(t *testing.T) {
 	keys := []Key{{White: 3, Black: 3}}
 	build := func() SectorResult {
 		t.Helper()
-		res, err := Build(context.Background(), r, dir, keys, BuildOptions{Verify: true})
+		res, err := Builder{Rules: r, Dir: dir, Keys: keys, Verify: true}.Build(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@
 //	index.go      the index of a position in its sector: symmetry reduction and ranking
 //	game.go       the rules as a retro.Game: moves, unmoves, ends; Supported
 //	file.go       the file format: header, values, CRC-64
-//	build.go      Build: solve, write, resume, verify
+//	build.go      Builder: plan, solve, write, resume, verify; Counts, Progress
 //	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues
 //	mmap_unix.go  a sector file mapped read-only into memory, no heap (mmap_other.go: read into the heap
 //	              where there is no mmap)

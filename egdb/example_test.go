@@ -19,7 +19,8 @@ func Example() {
 	}
 	defer os.RemoveAll(dir)
 	r := mill.MustRules("nine-mens-morris")
-	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
+	b := egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{{White: 3, Black: 3}}}
+	if _, err := b.Build(context.Background()); err != nil {
 		panic(err)
 	}
 	db, err := egdb.Open(dir) // under the rules the files were built for

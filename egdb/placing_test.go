@@ -58,7 +58,7 @@ func TestPlacingAgainstBrute(t *testing.T) {
 func placingAgainstBrute(t *testing.T, r *mill.Rules) (*DB, string, int, int, retro.Value) {
 	t.Helper()
 	dir := t.TempDir()
-	res, err := Build(context.Background(), r, dir, []Key{StartKey(r)}, BuildOptions{Verify: true})
+	res, err := Builder{Rules: r, Dir: dir, Keys: []Key{StartKey(r)}, Verify: true}.Build(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

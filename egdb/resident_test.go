@@ -13,7 +13,7 @@ import (
 )
 
 // TestBuildResident: a build that reads the sectors it depends on from
-// memory (BuildOptions.Resident), all of them or as many as a budget
+// memory (Builder.Resident), all of them or as many as a budget
 // holds, writes the same files byte for byte as one that reads them
 // through their maps.
 func TestBuildResident(t *testing.T) {
@@ -21,7 +21,7 @@ func TestBuildResident(t *testing.T) {
 	keys := []Key{StartKey(r)}
 	build := func(resident int64) string {
 		dir := t.TempDir()
-		if _, err := Build(context.Background(), r, dir, keys, BuildOptions{Resident: resident}); err != nil {
+		if _, err := (Builder{Rules: r, Dir: dir, Keys: keys, Resident: resident}).Build(context.Background()); err != nil {
 			t.Fatalf("resident %d: %v", resident, err)
 		}
 		return dir

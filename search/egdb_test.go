@@ -44,7 +44,7 @@ func testDB(t *testing.T) *egdb.DB {
 			}
 			keys = append(keys, k)
 		}
-		if _, dbErr = egdb.Build(context.Background(), r, dir, keys, egdb.BuildOptions{}); dbErr != nil {
+		if _, dbErr = (egdb.Builder{Rules: r, Dir: dir, Keys: keys}).Build(context.Background()); dbErr != nil {
 			return
 		}
 		db, dbErr = egdb.Open(dir, egdb.ForRules(r))
@@ -267,7 +267,7 @@ func TestPlacingFromDatabases(t *testing.T) {
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
 	dir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{egdb.StartKey(r)}, egdb.BuildOptions{}); err != nil {
+	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{egdb.StartKey(r)}}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	d, err := egdb.Open(dir, egdb.ForRules(r))

@@ -577,7 +577,7 @@ func buildDB(t *testing.T, variant, dir string, keys ...string) *egdb.DB {
 		}
 		ks = append(ks, k)
 	}
-	if _, err := egdb.Build(context.Background(), r, dir, ks, egdb.BuildOptions{Threads: 1}); err != nil {
+	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: ks, Threads: 1}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	db, err := egdb.Open(dir, egdb.ForRules(r))

@@ -135,23 +135,11 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	plan, err := egdb.Plan(c.r, c.keys)
-	if err != nil {
-		if errors.Is(err, egdb.ErrSector) {
-			return usageError{err}
-		}
-		return err
-	}
 	bar := &progressBar{w: stderr, quiet: c.quiet}
-	for _, p := range plan {
-		bar.left += p.Indices
-	}
-	if !c.quiet {
-		fmt.Fprintf(stderr, "%d sectors, %d indices, %.1f GB of files (sectors already built are checked and kept)\n",
-			len(plan), bar.left, float64(2*bar.left)/1e9)
-	}
-	start := time.Now()
-	opt := egdb.BuildOptions{
+	b := egdb.Builder{
+		Rules:           c.r,
+		Dir:             c.dir,
+		Keys:            c.keys,
 		Threads:         c.threads,
 		Verify:          c.verify,
 		Progress:        bar.update,
@@ -160,9 +148,24 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 		Resident:        int64(c.residentGB * (1 << 30)),
 	}
 	if c.every == 0 {
-		opt.CheckpointEvery = -1 // egdb: never
+		b.CheckpointEvery = -1 // egdb: never
 	}
-	results, err := egdb.Build(ctx, c.r, c.dir, c.keys, opt)
+	plan, err := b.Plan()
+	if err != nil {
+		if errors.Is(err, egdb.ErrSector) {
+			return usageError{err}
+		}
+		return err
+	}
+	for _, p := range plan {
+		bar.left += p.Indices
+	}
+	if !c.quiet {
+		fmt.Fprintf(stderr, "%d sectors, %d indices, %.1f GB of files (sectors already built are checked and kept)\n",
+			len(plan), bar.left, float64(2*bar.left)/1e9)
+	}
+	start := time.Now()
+	results, err := b.Build(ctx)
 	bar.clear()
 	if err != nil {
 		if errors.Is(err, egdb.ErrSector) {

@@ -20,7 +20,7 @@ func Build(t testing.TB, r *mill.Rules, keys ...egdb.Key) (*egdb.DB, string) {
 		keys = []egdb.Key{{White: 3, Black: 3}}
 	}
 	dir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, dir, keys, egdb.BuildOptions{}); err != nil {
+	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: keys}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	db, err := egdb.Open(dir, egdb.ForRules(r))

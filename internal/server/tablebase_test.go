@@ -43,7 +43,7 @@ func build3v3(t testing.TB) (*egdb.DB, string) {
 		shared3v3.dir, shared3v3.err = os.MkdirTemp("", "morris-server-egdb")
 		if shared3v3.err == nil {
 			r := mill.MustRules("nine-mens-morris")
-			_, shared3v3.err = egdb.Build(context.Background(), r, shared3v3.dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{})
+			_, shared3v3.err = egdb.Builder{Rules: r, Dir: shared3v3.dir, Keys: []egdb.Key{{White: 3, Black: 3}}}.Build(context.Background())
 		}
 	})
 	if shared3v3.err != nil {

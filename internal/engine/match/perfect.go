@@ -187,7 +187,7 @@ func (p *Perfect) Close() error { return nil }
 
 // CheckPerfect reports whether db can play the whole game of r perfectly:
 // it was built for rules that play like r, placing included, and holds
-// every sector of the game (egdb.Plan of the start's sector), its files
+// every sector of the game (egdb.Builder.Plan of the start's sector), its files
 // checked. The error says what is missing and how to build it.
 func CheckPerfect(db *egdb.DB, r *mill.Rules) error {
 	if !db.Covers(r) {
@@ -199,7 +199,7 @@ func CheckPerfect(db *egdb.DB, r *mill.Rules) error {
 	if err := db.Wait(); err != nil {
 		return err
 	}
-	plan, err := egdb.Plan(r, []egdb.Key{egdb.StartKey(r)})
+	plan, err := egdb.Builder{Rules: r, Keys: []egdb.Key{egdb.StartKey(r)}}.Plan()
 	if err != nil {
 		return err
 	}

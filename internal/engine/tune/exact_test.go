@@ -25,7 +25,7 @@ func TestExactPlacing(t *testing.T) {
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
 	dir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{egdb.StartKey(r)}, egdb.BuildOptions{}); err != nil {
+	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{egdb.StartKey(r)}}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	db, err := egdb.Open(dir, egdb.ForRules(r))

@@ -68,7 +68,7 @@ func TestReadSamplesErrors(t *testing.T) {
 func TestLabelExact(t *testing.T) {
 	r := mill.MustRules("nine-mens-morris")
 	dir := t.TempDir()
-	if _, err := egdb.Build(context.Background(), r, dir, []egdb.Key{{White: 3, Black: 3}}, egdb.BuildOptions{}); err != nil {
+	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{{White: 3, Black: 3}}}).Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	db, err := egdb.Open(dir, egdb.ForRules(r))
