@@ -82,6 +82,15 @@ func (w *worker) score(ply int, p *mill.Position, moves []mill.Move, ttMove mill
 	}
 }
 
+// scoreInto gives the moves of the node f at ply their ordering scores
+// (score) in f.scores, which grows to hold them.
+func (w *worker) scoreInto(f *frame, ply int, moves []mill.Move, ttMove mill.Move) {
+	if cap(f.scores) < len(moves) {
+		f.scores = make([]int32, len(moves)*2)
+	}
+	w.score(ply, &f.pos, moves, ttMove, f.scores)
+}
+
 // pickBest moves the best of moves[i:] to i, the first of the best on a tie,
 // shifting the moves between up by one: taken from 0 to the end, the moves
 // come in the order of a stable sort by score.

@@ -116,7 +116,7 @@ func TestTwice(t *testing.T) {
 }
 
 // TestSameSideResetsQuiet checks what the search's repetition test relies on
-// (repeated in search.go steps back two plies at a time, and compares only
+// (repeated in alphabeta.go steps back two plies at a time, and compares only
 // the positions since the last placement or capture): a move after which the
 // same side moves again is a placement or a removal, so it resets the
 // no-progress count, and between two resets the sides alternate. Random
