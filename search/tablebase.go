@@ -30,3 +30,45 @@ type TablebaseFunc func(p mill.Position) (result, plies int, ok bool)
 
 // Probe calls f.
 func (f TablebaseFunc) Probe(p mill.Position) (result, plies int, ok bool) { return f(p) }
+
+// probe reads the databases at the node p at ply, searched to depth, and
+// returns its score and true when that settles the node: at every ply in
+// the moving phase, and up to placingProbePlies in the placing phase.
+func (w *worker) probe(ply, depth int, p *mill.Position) (int, bool) {
+	placing := p.InHand(mill.White)+p.InHand(mill.Black) > 0
+	if ply > placingProbePlies && placing {
+		return 0, false
+	}
+	res, plies, ok := w.tb.Probe(*p)
+	if !ok {
+		return 0, false
+	}
+	w.tbHits.Add(1)
+	switch {
+	case res != 0 && w.drawAfter > 0 && p.Quiet()+plies >= w.drawAfter:
+		// The databases know nothing of the no-progress draw: this win
+		// (or loss) may take longer than the plies left before it, so it
+		// is not proved. In the moving phase it is searched on, where a
+		// capture on the way makes it exact again, and scored TBWin less
+		// its plies at the leaves (see TBWin). A placing position is
+		// scored so at once: below it the search reads no placing
+		// databases (placingProbePlies), so searching on would trade the
+		// databases' value for the evaluation's guess, and a move into a
+		// loss of 124 plies looked as good as the one draw.
+		if depth <= 0 || placing {
+			if res > 0 {
+				return TBWin - plies, true
+			}
+			return -(TBWin - plies), true
+		}
+	case res > 0:
+		return Mate - ply - plies, true
+	case res < 0:
+		return -(Mate - ply - plies), true
+	case !w.press:
+		return 0, true
+	}
+	// At play a drawn position is searched on (see press), and so is an
+	// unproved win or loss of the moving phase.
+	return 0, false
+}
