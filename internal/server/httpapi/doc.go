@@ -26,4 +26,6 @@
 // stream watch, on SQLite and PostgreSQL; prefs_test.go opts in to pbm
 // challenges and challenges over POST /pbm; fuzz_test.go sends arbitrary
 // bodies to every endpoint that reads one (go test -fuzz FuzzBodies).
+// example_test.go is the bot of docs/bot.md (Example_bot): a whole game
+// against the engine over HTTP, its moves chosen by package search.
 package httpapi
