@@ -1,14 +1,12 @@
 package mill
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/morrisgame/morris/internal/golden"
+)
 
 func TestBoards(t *testing.T) {
 	tested := map[string]bool{}
@@ -100,20 +98,7 @@ func TestBoards(t *testing.T) {
 			// The diagram is drawn from the data: a golden file per board.
 			empty := b.Diagram(func(Point) byte { return '.' }, RankOneBottom)
 			pbm := b.Diagram(func(p Point) byte { return b.Name(p)[0] }, RankOneTop)
-			golden := "testdata/" + tc.id + ".golden"
-			got := empty + "\n" + pbm
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("diagram: got\n%s\nwant\n%s", got, want)
-			}
+			golden.Check(t, "testdata/"+tc.id+".golden", []byte(empty+"\n"+pbm))
 		})
 	}
 }

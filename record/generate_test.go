@@ -1,18 +1,15 @@
 package record
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/morrisgame/morris/internal/golden"
 	"github.com/morrisgame/morris/mill"
 )
-
-var generate = flag.Bool("generate", false, "write the generated testdata/*.input files (random legal games)")
 
 // randomGame plays random legal moves from the start of g until the game ends
 // or maxPlies plies have been played, with a generator seeded by seed.
@@ -106,12 +103,11 @@ func writeInput(b *strings.Builder, rec *Record, st inputStyle) {
 	b.WriteString("\n")
 }
 
-// TestGenerate writes the testdata inputs made of random legal games. The
-// files are committed; run it with -generate only to remake them.
+// TestGenerate makes the testdata inputs of random legal games again and
+// compares them with the committed files: each says which seed made it,
+// and that stays true. go test -update writes them anew (and then the
+// golden files of TestGolden, which reads them).
 func TestGenerate(t *testing.T) {
-	if !*generate {
-		t.Skip("run with -generate to rewrite the generated inputs")
-	}
 	files := map[string]*strings.Builder{}
 	add := func(name string, rec *Record, st inputStyle) {
 		b := files[name]
@@ -204,8 +200,6 @@ func TestGenerate(t *testing.T) {
 	add("multi.input", FromGame(g, Tag{"Event", "Multi"}, Tag{"Round", "5"}), inputStyle{numbers: true, perLine: 7})
 
 	for name, b := range files {
-		if err := os.WriteFile(filepath.Join("testdata", name), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		golden.Check(t, filepath.Join("testdata", name), []byte(b.String()))
 	}
 }

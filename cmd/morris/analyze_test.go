@@ -35,7 +35,7 @@ func TestAnalyze(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: %s", err, errs)
 			}
-			golden(t, tc.name, out)
+			checkGolden(t, tc.name, out)
 			again, _, _ := analyze(tc.args...)
 			if again != out {
 				t.Errorf("a second run differs: got\n%s\nthe first\n%s", again, out)

@@ -108,7 +108,7 @@ func TestBookShow(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: %s", err, errs)
 			}
-			golden(t, tc.name, out)
+			checkGolden(t, tc.name, out)
 		})
 	}
 	// The book built into the program knows the first move.

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -15,27 +14,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/morrisgame/morris/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares got with testdata/name.golden, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name.golden (go test -update
+// rewrites it).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 func runCLI(args ...string) (stdout, stderr string, code int) {
@@ -71,7 +58,7 @@ func TestCommands(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			golden(t, tc.name, out)
+			checkGolden(t, tc.name, out)
 		})
 	}
 }
@@ -81,12 +68,12 @@ func TestReplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("a good file: exit %d: %s", code, errs)
 	}
-	golden(t, "replay-good", out)
+	checkGolden(t, "replay-good", out)
 	out, errs, code = runCLI("replay", "testdata/bad.pgn")
 	if code != 1 || !strings.Contains(out, "2 of 3 games have errors") || !strings.Contains(errs, "1 file(s) with bad records") {
 		t.Errorf("bad records: got exit %d, stderr %q; want exit 1", code, errs)
 	}
-	golden(t, "replay-bad", out)
+	checkGolden(t, "replay-bad", out)
 }
 
 // TestDivideEveryPreset runs perft -divide from the set-up positions of the
@@ -121,7 +108,7 @@ func TestDivideEveryPreset(t *testing.T) {
 	if n < 11 {
 		t.Errorf("only %d set-up positions", n)
 	}
-	golden(t, "divide-presets", all.String())
+	checkGolden(t, "divide-presets", all.String())
 }
 
 func TestBadInput(t *testing.T) {

@@ -4,20 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/internal/golden"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
-
-var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
 
 // lineSink collects the engine's output lines in a channel. The engine writes
 // one whole line a Write, under its mutex.
@@ -187,40 +183,14 @@ func mask(s string) string { return varying.ReplaceAllString(s, "$1 *") }
 // .golden file (go test -update rewrites them). It plays each twice: the
 // dialogue must not change from one run to the next.
 func TestGolden(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join("testdata", "*.input"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(inputs) == 0 {
-		t.Fatal("no testdata/*.input")
-	}
-	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".input")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			script, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := mask(transcript(t, string(script)))
-			golden := strings.TrimSuffix(in, ".input") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s: got\n%s\nwant (%s)\n%s", in, got, golden, want)
-			}
-			if again := mask(transcript(t, string(script))); again != got {
-				t.Errorf("%s: a second run differs: got\n%s\nthe first\n%s", in, again, got)
-			}
-		})
-	}
+	golden.Files(t, "testdata", func(t *testing.T, script []byte) []byte {
+		t.Parallel()
+		got := mask(transcript(t, string(script)))
+		if again := mask(transcript(t, string(script))); again != got {
+			t.Errorf("a second run differs: got\n%s\nthe first\n%s", again, got)
+		}
+		return []byte(got)
+	})
 }
 
 // TestScript runs a script from a reader that ends, the way a shell pipe

@@ -1,18 +1,14 @@
 package pbm
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/morrisgame/morris/internal/golden"
 	"github.com/morrisgame/morris/mill"
 )
-
-var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
 
 // boardInput reads a testdata/*.input: lines "key: value" with the keys
 //
@@ -85,40 +81,14 @@ func boardInput(t *testing.T, text string) (mill.Position, Header) {
 // TestBoardGolden prints each testdata/*.input with Board and compares the
 // text with the .golden file (go test -update rewrites them).
 func TestBoardGolden(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join("testdata", "*.input"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(inputs) == 0 {
-		t.Fatal("no testdata/*.input")
-	}
-	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".input")
-		t.Run(name, func(t *testing.T) {
-			text, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, h := boardInput(t, string(text))
-			got := Board(p, h)
-			golden := strings.TrimSuffix(in, ".input") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s: got\n%s\nwant (%s)\n%s", in, got, golden, want)
-			}
-			if again := Board(p, h); again != got {
-				t.Errorf("%s: a second print differs:\n%s", in, again)
-			}
-		})
-	}
+	golden.Files(t, "testdata", func(t *testing.T, text []byte) []byte {
+		p, h := boardInput(t, string(text))
+		got := Board(p, h)
+		if again := Board(p, h); again != got {
+			t.Errorf("a second print differs:\n%s", again)
+		}
+		return []byte(got)
+	})
 }
 
 // TestBoardMoves checks that the last move printed is in pbmserv's dialect
