@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/mill/milltest"
 )
 
 // play returns the position after the moves of text from the start of rules.
@@ -165,11 +166,7 @@ func TestLookupScores(t *testing.T) {
 		if game == 200 {
 			t.Fatal("shah: no position where the mover moves again in 200 random games")
 		}
-		sh := r.Start()
-		for sh.InHand(mill.White)+sh.InHand(mill.Black) > 1 {
-			ms := sh.Moves(nil)
-			sh = sh.Play(ms[rng.IntN(len(ms))])
-		}
+		sh := milltest.PlayoutUntil(r.Start(), rng, 100, func(p mill.Position) bool { return p.InHand(mill.White)+p.InHand(mill.Black) <= 1 })
 		if sh.InHand(sh.SideToMove()) != 1 {
 			continue
 		}

@@ -1,12 +1,14 @@
 package eval
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/mill/milltest"
 )
 
 // randomNet returns a net of random weights for a board of points points.
@@ -24,38 +26,27 @@ func randomNet(points, hands, hidden int, seed uint64) *Net {
 	return n
 }
 
-// slidingPositions returns positions of random games of nine men's morris
-// in which both sides slide.
+// slidingPositions returns n positions of random games of nine men's
+// morris in which both sides slide.
 func slidingPositions(n int) []mill.Position {
-	return randomPositions(n, 18, 30, &Net{})
+	return netPositions(n, 18, 47, &Net{})
 }
 
-// placingPositions returns positions of random games of nine men's morris
-// in which a side still places.
+// placingPositions returns n positions of random games of nine men's
+// morris in which a side still places.
 func placingPositions(n int) []mill.Position {
-	return randomPositions(n, 0, 18, &Net{Hands: 9})
+	return netPositions(n, 0, 17, &Net{Hands: 9})
 }
 
-// randomPositions returns n positions of random games of nine men's
-// morris, after from to from+spread-1 plies, that the net net applies to.
-func randomPositions(n, from, spread int, net *Net) []mill.Position {
-	r := mill.MustRules("nine-mens-morris")
-	rng := rand.New(rand.NewPCG(9, 9))
-	var out []mill.Position
-	for len(out) < n {
-		p := r.Start()
-		for i := 0; i < from+rng.IntN(spread); i++ {
-			ms := p.Moves(nil)
-			if len(ms) == 0 {
-				break
-			}
-			p = p.Play(ms[rng.IntN(len(ms))])
-		}
-		if o, _ := p.Status(); o == mill.NoOutcome && net.Applies(&p) {
-			out = append(out, p)
-		}
+// netPositions returns n distinct positions of random games of nine men's
+// morris, after minPly to maxPly plies, that net applies to.
+func netPositions(n, minPly, maxPly int, net *Net) []mill.Position {
+	ps := milltest.RandomPositions(mill.MustRules("nine-mens-morris"), rand.New(rand.NewPCG(9, 9)), n, minPly, maxPly,
+		func(p mill.Position) bool { return net.Applies(&p) })
+	if len(ps) < n {
+		panic(fmt.Sprintf("%d positions of plies %d to %d found, want %d", len(ps), minPly, maxPly, n))
 	}
-	return out
+	return ps
 }
 
 // TestNetEval checks Eval against the definition of NetScale, computed

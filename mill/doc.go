@@ -21,6 +21,9 @@
 //	perft.go     perft, divide, and perft broken down by kind of move
 //	errors.go    the sentinel errors (ErrSyntax, ErrIllegalMove, ErrGameOver, ...), SyntaxError, MoveError
 //
+// mill/milltest is random play for the tests of the packages above mill
+// (a random move, a playout, a game, positions of random games).
+//
 // A typical use:
 //
 //	r, err := mill.NewRules("nine-mens-morris", "flying=never")

@@ -9,22 +9,13 @@ import (
 
 	"github.com/morrisgame/morris/internal/golden"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/mill/milltest"
 )
 
-// randomGame plays random legal moves from the start of g until the game ends
-// or maxPlies plies have been played, with a generator seeded by seed.
+// randomGame plays random legal moves in g until the game ends or maxPlies
+// plies have been played, with a generator seeded by seed.
 func randomGame(g *mill.Game, seed uint64, maxPlies int) *mill.Game {
-	rng := rand.New(rand.NewPCG(seed, 0x6d696c6c))
-	for i := 0; i < maxPlies && g.Outcome() == mill.NoOutcome; i++ {
-		ms := g.LegalMoves()
-		if len(ms) == 0 {
-			break
-		}
-		if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
-			panic(err)
-		}
-	}
-	return g
+	return milltest.PlayOn(g, rand.New(rand.NewPCG(seed, 0x6d696c6c)), maxPlies)
 }
 
 // findGame returns the first game under rules, seeds from 0 up, that ok accepts.

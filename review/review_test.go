@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/mill/milltest"
 	"github.com/morrisgame/morris/search"
 )
 
@@ -91,27 +92,15 @@ func TestGame(t *testing.T) {
 
 // randomGame plays plies random moves of nine men's morris from the start
 // (fewer if the game ends).
-func randomGame(t *testing.T, seed uint64, plies int) *mill.Game {
-	t.Helper()
-	g := mill.NewGame(mill.MustRules("nine-mens-morris"))
-	rng := rand.New(rand.NewPCG(seed, 0x4e71e3))
-	for range plies {
-		ms := g.Position().Moves(nil)
-		if len(ms) == 0 || g.Outcome() != mill.NoOutcome {
-			break
-		}
-		if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return g
+func randomGame(seed uint64, plies int) *mill.Game {
+	return milltest.RandomGame(mill.MustRules("nine-mens-morris"), rand.New(rand.NewPCG(seed, 0x4e71e3)), plies)
 }
 
 // TestSameHorizon: whatever limits the review (a depth, nodes, a time),
 // the move played is searched to one ply less than the best move's search,
 // after it, so that both scores look as far ahead.
 func TestSameHorizon(t *testing.T) {
-	g := randomGame(t, 1, 40)
+	g := randomGame(1, 40)
 	for _, lim := range []search.Limits{{Depth: 4}, {Nodes: 20000}, {MoveTime: 20 * time.Millisecond}} {
 		e := search.New(search.Options{HashMB: 8, Threads: 1})
 		moves, err := Game(context.Background(), e, g, lim, nil)

@@ -15,6 +15,7 @@ import (
 	"github.com/morrisgame/morris/internal/engine/uci"
 	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/mill/milltest"
 	"github.com/morrisgame/morris/search"
 )
 
@@ -212,13 +213,7 @@ func TestEngineParity(t *testing.T) {
 
 	// A game from the start, by random moves, 20 plies.
 	rng := rand.New(rand.NewPCG(1, 2))
-	middle := mill.NewGame(nmm)
-	for middle.Position().Ply() < 20 && middle.Outcome() == mill.NoOutcome {
-		ms := middle.LegalMoves()
-		if err := middle.Play(ms[rng.IntN(len(ms))]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	middle := milltest.RandomGame(nmm, rng, 20)
 	won := shuffle(find3v3(t, nmm, 1, func(p mill.Position) bool {
 		v, ok := db.Value(p)
 		return ok && v.Result == egdb.Win && v.Plies >= 9 && shuffle(p) != nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/mill/milltest"
 	"github.com/morrisgame/morris/record"
 )
 
@@ -46,14 +47,7 @@ func TestExactPlacing(t *testing.T) {
 	counts := map[int]int{}
 	var ps []mill.Position
 	for i := 0; i < 300; i++ {
-		p := r.Start()
-		for n := rng.IntN(6); n > 0; n-- {
-			ms := p.Moves(nil)
-			if o, _ := p.Status(); o != mill.NoOutcome || len(ms) == 0 || p.InHand(p.SideToMove()) == 0 {
-				break
-			}
-			p = p.Play(ms[rng.IntN(len(ms))])
-		}
+		p := milltest.PlayoutUntil(r.Start(), rng, rng.IntN(6), func(p mill.Position) bool { return p.InHand(p.SideToMove()) == 0 })
 		if o, _ := p.Status(); o != mill.NoOutcome || p.InHand(p.SideToMove()) == 0 {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/mill/milltest"
 )
 
 var (
@@ -141,34 +142,14 @@ func TestTrainNetLearns(t *testing.T) {
 // placingPositions returns up to n distinct positions of random games
 // under r in which a side still places, after 1 to 17 random plies.
 func placingPositions(r *mill.Rules, n int, seed uint64) []mill.Position {
-	rng := rand.New(rand.NewPCG(seed, 2))
-	seen := map[uint64]bool{}
 	shape := &eval.Net{Hands: r.Options().Pieces}
-	var out []mill.Position
-	for tries := 0; len(out) < n && tries < 20*n; tries++ {
-		p := opening(r, rng, 1+rng.IntN(17))
-		if shape.Applies(&p) && !seen[p.Key()] {
-			seen[p.Key()] = true
-			out = append(out, p)
-		}
-	}
-	return out
+	return milltest.RandomPositions(r, rand.New(rand.NewPCG(seed, 2)), n, 1, 17, func(p mill.Position) bool { return shape.Applies(&p) })
 }
 
 // slidingPositions returns up to n distinct positions of random games
 // under r in which both sides slide, after 18 to 40 random plies.
 func slidingPositions(r *mill.Rules, n int, seed uint64) []mill.Position {
-	rng := rand.New(rand.NewPCG(seed, 2))
-	seen := map[uint64]bool{}
-	var out []mill.Position
-	for tries := 0; len(out) < n && tries < 20*n; tries++ {
-		p := opening(r, rng, 18+rng.IntN(23))
-		if (&eval.Net{}).Applies(&p) && !seen[p.Key()] {
-			seen[p.Key()] = true
-			out = append(out, p)
-		}
-	}
-	return out
+	return milltest.RandomPositions(r, rand.New(rand.NewPCG(seed, 2)), n, 18, 40, func(p mill.Position) bool { return (&eval.Net{}).Applies(&p) })
 }
 
 // TestNetQuantized checks that the fixed-point net computes what the float
