@@ -68,7 +68,10 @@
 // engine_test.go run on SQLite and, with MORRIS_TEST_POSTGRES set, on
 // PostgreSQL (internal/server/store/storetest); the gateways' suites and
 // cmd/morris's end-to-end, crash and two-process tests drive the service
-// over real sockets. tablebase_test.go builds a small
+// over real sockets; internal/server/servertest starts the service (a
+// store, settings for tests, an httptest server, a log) for those suites;
+// this package's tests start theirs in service_test.go (they cannot import
+// a package that imports this one). tablebase_test.go builds a small
 // endgame database and checks the server's engine against morris engine's
 // (internal/engine/uci), with it and without.
 package server

@@ -20,7 +20,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/auth"
+	"github.com/morrisgame/morris/internal/server/servertest"
 	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/internal/server/wire"
@@ -41,33 +41,16 @@ func newTestServer(t testing.TB, cfg server.Config) *testServer {
 }
 
 // newTestServerOn is newTestServer on the database dsn.
+// Streams send keep-alive lines every 200 ms unless cfg says otherwise.
 func newTestServerOn(t testing.TB, dsn string, cfg server.Config) *testServer {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Store = st
-	cfg.Hash = auth.Test
-	if cfg.Rates == (server.Rates{}) {
-		// The games below play faster than people: only TestRateLimits
-		// runs with the real limits.
-		cfg.Rates = server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100, Command: 10000, CommandBurst: 10000}
-	}
 	if cfg.KeepAlive == 0 {
 		cfg.KeepAlive = 200 * time.Millisecond
 	}
-	svc, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(New(Config{Service: svc}))
-	t.Cleanup(func() { svc.CloseStreams(); ts.Close(); svc.Close(); st.Close() })
-	return &testServer{Server: ts, svc: svc, st: st}
+	s := servertest.Start(t, cfg, servertest.DSN(dsn), servertest.HTTP(func(s *servertest.Server) http.Handler {
+		return New(Config{Service: s.Service})
+	}))
+	return &testServer{Server: s.HTTP, svc: s.Service, st: s.Store}
 }
 
 // do sends a request with a JSON body (a string is sent as it is) and
@@ -823,8 +806,9 @@ func TestTokenNamesBounded(t *testing.T) {
 // TestTokenEndpointLimited: POST /api/token is limited per address, wrong
 // passwords and right ones alike, and the 429 says when to come back.
 func TestTokenEndpointLimited(t *testing.T) {
-	ts := newTestServer(t, server.Config{Rates: server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100,
-		Command: 1000, CommandBurst: 1000, Token: 1.0 / 60, TokenBurst: 5}})
+	rates := servertest.Rates
+	rates.Token, rates.TokenBurst = 1.0/60, 5
+	ts := newTestServer(t, server.Config{Rates: rates})
 	ts.must(t, http.StatusCreated, "POST", "/api/account", "", map[string]string{"name": "limited", "password": "password-1"}, nil)
 	var resp *http.Response
 	for i := range 6 {

@@ -6,18 +6,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/auth"
-	"github.com/morrisgame/morris/internal/server/store"
-	"github.com/morrisgame/morris/internal/server/store/storetest"
+	"github.com/morrisgame/morris/internal/server/servertest"
 	"github.com/morrisgame/morris/internal/server/wire"
 )
 
@@ -78,24 +76,10 @@ func TestDecoderErrorsInOurWords(t *testing.T) {
 // holds beside the detail.
 func TestStoreErrorsDoNotReachClients(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "morris.db")
-	st, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := server.New(server.Config{Store: st, Hash: auth.Test, KeepAlive: 200 * time.Millisecond,
-		Rates: server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100, Command: 10000, CommandBurst: 10000}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var logs storetest.Log
-	log := slog.New(slog.NewTextHandler(&logs, nil))
-	hts := httptest.NewServer(New(Config{Service: svc, Logger: log}))
-	t.Cleanup(func() { svc.CloseStreams(); hts.Close(); svc.Close(); st.Close() })
-	ts := &testServer{Server: hts, svc: svc, st: st}
+	s := servertest.Start(t, server.Config{KeepAlive: 200 * time.Millisecond}, servertest.LogLevel(slog.LevelInfo),
+		servertest.HTTP(func(s *servertest.Server) http.Handler { return New(Config{Service: s.Service, Logger: s.Logger}) }))
+	ts := &testServer{Server: s.HTTP, svc: s.Service, st: s.Store}
+	path, st, logs := s.DSN, s.Store, s.Log
 
 	ann, bob := ts.account(t, "ann"), ts.account(t, "bob")
 	var c wire.Challenge

@@ -4,16 +4,13 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/auth"
 	"github.com/morrisgame/morris/internal/server/pbmserv"
-	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/servertest"
 )
 
 // TestPBMBehindProxy: POST /pbm behind a trusted proxy limits each client
@@ -23,22 +20,12 @@ import (
 // budget of failures.) IPv6 clients of one /64 share theirs.
 func TestPBMBehindProxy(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := server.New(server.Config{Store: st, Hash: auth.Test,
-		Rates: server.Rates{LoginAddr: 1e-9, LoginAddrBurst: 3, Login: 1e-9, LoginBurst: 3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	gw := pbmserv.New(svc, nil)
-	ts := httptest.NewServer(New(Config{Service: svc, PBM: gw.HTTPHandler(),
-		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}}))
-	t.Cleanup(func() { ts.Close(); svc.Close(); st.Close() })
+	s := servertest.Start(t, server.Config{Rates: server.Rates{LoginAddr: 1e-9, LoginAddrBurst: 3, Login: 1e-9, LoginBurst: 3}},
+		servertest.HTTP(func(s *servertest.Server) http.Handler {
+			return New(Config{Service: s.Service, PBM: pbmserv.New(s.Service, nil).HTTPHandler(),
+				TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}})
+		}))
+	svc, ts := s.Service, s.HTTP
 	if _, err := svc.SignUp(ctx, "setup", "carol", "password-carol", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/internal/server"
+	"github.com/morrisgame/morris/internal/server/servertest"
 	"github.com/morrisgame/morris/internal/server/wire"
 )
 
@@ -33,8 +34,8 @@ func (ts *testServer) post(t *testing.T, path, token, send string) (int, string,
 // back: the chat's second, the review rate's hour, the analysis queue's
 // 3 s.
 func TestQuotaAnswers(t *testing.T) {
-	rates := server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100, Command: 10000, CommandBurst: 10000,
-		Review: 1.0 / 3600, ReviewBurst: 2}
+	rates := servertest.Rates
+	rates.Review, rates.ReviewBurst = 1.0/3600, 2
 	ts := newTestServer(t, server.Config{Rates: rates, Quotas: server.Quotas{AnalysisQueue: 1}})
 	ann := ts.account(t, "ann")
 	ts.account(t, "bob")

@@ -3,6 +3,8 @@ package pbmserv
 import (
 	"context"
 	"testing"
+
+	"github.com/morrisgame/morris/internal/server/servertest"
 )
 
 // TestChangePassword: pbmserv's "change password USERID PASSWORD
@@ -10,7 +12,7 @@ import (
 // the old one, and signs out the account's API tokens; a wrong password or
 // a short new one changes nothing.
 func TestChangePassword(t *testing.T) {
-	svc := newService(t, generous)
+	svc := newService(t, servertest.Rates)
 	g := New(svc, nil)
 	sess := NewSession("192.0.2.1:1", nil)
 	defer sess.Close()

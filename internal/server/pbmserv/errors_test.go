@@ -4,16 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/auth"
-	"github.com/morrisgame/morris/internal/server/store"
-	"github.com/morrisgame/morris/internal/server/store/storetest"
+	"github.com/morrisgame/morris/internal/server/servertest"
 )
 
 // TestStoreErrorsDoNotReachClients: a constraint violation (a unique
@@ -23,21 +20,9 @@ import (
 // detail.
 func TestStoreErrorsDoNotReachClients(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "morris.db")
-	st, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := server.New(server.Config{Store: st, Hash: auth.Test, Rates: generous, PollEvery: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close(); st.Close() })
-	var logs storetest.Log
-	g := New(svc, slog.New(slog.NewTextHandler(&logs, nil)))
+	s := servertest.Start(t, server.Config{PollEvery: 50 * time.Millisecond}, servertest.LogLevel(slog.LevelInfo))
+	path, st, logs := s.DSN, s.Store, s.Log
+	g := New(s.Service, s.Logger)
 	sess := NewSession("192.0.2.1:4321", nil)
 	defer sess.Close()
 	runScript(t, g, sess, []step{

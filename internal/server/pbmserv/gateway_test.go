@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/morrisgame/morris/internal/server/servertest"
 )
 
 // step is one command of a script and what its answer must hold: every
@@ -180,7 +182,7 @@ func TestExec(t *testing.T) {
 // TestRateLimit: each command spends a token of the client's address,
 // whatever its port; the answer says to wait, and nothing is done.
 func TestRateLimit(t *testing.T) {
-	rates := generous
+	rates := servertest.Rates
 	rates.Command, rates.CommandBurst = 0.001, 3
 	g := New(newService(t, rates), nil)
 	a := NewSession("192.0.2.7:1000", nil)
@@ -221,7 +223,7 @@ func TestRateLimit(t *testing.T) {
 // the victim opts in, the attacker may challenge them, in the attacker's
 // own name only; the right password works.
 func TestChallengeInOthersNames(t *testing.T) {
-	rates := generous
+	rates := servertest.Rates
 	rates.Login, rates.LoginBurst = 0.001, 3
 	g := New(newService(t, rates), nil)
 	sess := NewSession("192.0.2.66:1", nil)
@@ -319,7 +321,7 @@ func TestFollowLimit(t *testing.T) {
 // TestFollowShutdown: when the service ends its streams, a connection's
 // follows end and it is told so.
 func TestFollowShutdown(t *testing.T) {
-	svc := newService(t, generous)
+	svc := newService(t, servertest.Rates)
 	g := New(svc, nil)
 	pushed := make(chan string, 16)
 	sess := NewSession("192.0.2.1:1", func(s string) error { pushed <- s; return nil })

@@ -4,57 +4,39 @@ import (
 	"bufio"
 	"context"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/auth"
-	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/servertest"
 	"github.com/morrisgame/morris/mill"
 )
 
-// generous are rates no test reaches, but the one about rate limits.
-var generous = server.Rates{Login: 1000, LoginBurst: 1000, Signup: 1000, SignupBurst: 1000, Command: 1e6, CommandBurst: 1e6}
-
-// newService opens a started service on a new SQLite database in a
-// temporary folder (the pattern of internal/server's tests), and closes
-// both when the test ends.
+// newService starts a service (servertest.Start) with rates, closed when
+// the test ends.
 func newService(t testing.TB, rates server.Rates) *server.Service {
 	t.Helper()
-	return newServiceWith(t, server.Config{Rates: rates})
+	return newServiceWith(t, server.Config{Rates: rates}).Service
 }
 
-// newServiceWith is newService with more of the service's Config (the
-// store, hashes and poll are the tests').
-func newServiceWith(t testing.TB, cfg server.Config) *server.Service {
+// newServiceWith is newService with more of the service's Config: the
+// store is looked at every 50 ms, and a take-back may be asked for again
+// at once (unless cfg says otherwise).
+func newServiceWith(t testing.TB, cfg server.Config) *servertest.Server {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A take-back asked for again at once after a declined one (TestPushes):
 	// the quota's wait is the service's business (internal/server).
 	if cfg.Quotas.TakebackDelay == 0 {
 		cfg.Quotas.TakebackDelay = time.Nanosecond
 	}
-	cfg.Store, cfg.Hash, cfg.PollEvery = st, auth.Test, 50*time.Millisecond
-	s, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close(); st.Close() })
-	return s
+	cfg.PollEvery = 50 * time.Millisecond
+	return servertest.Start(t, cfg)
 }
 
 func newGateway(t testing.TB) *Gateway {
 	t.Helper()
-	return New(newService(t, generous), nil)
+	return New(newService(t, servertest.Rates), nil)
 }
 
 // serve runs the gateway's TCP server on 127.0.0.1 until the test ends,

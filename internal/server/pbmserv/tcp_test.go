@@ -288,7 +288,7 @@ func TestServeShutdown(t *testing.T) {
 // connections at once; one more is told why, instead of the greeting, and
 // closed, and a place frees when a connection closes.
 func TestConnectionQuota(t *testing.T) {
-	g := New(newServiceWith(t, server.Config{Rates: generous, Quotas: server.Quotas{ConnsPerAddr: 2}}), nil)
+	g := New(newServiceWith(t, server.Config{Quotas: server.Quotas{ConnsPerAddr: 2}}).Service, nil)
 	addr := serve(t, g)
 	first, _ := dial(t, addr), dial(t, addr)
 
