@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/morrisgame/morris/mill"
 )
@@ -164,4 +165,86 @@ func LabelExactPlacing(ps []mill.Position, probe Probe, maxNodes, workers int) [
 		}
 	}
 	return out
+}
+
+// AfterPlacingPositions are the positions the databases of the moving
+// phase score (LabelExact): after placing (both hands empty, no removal
+// owed), the first 14 plies of it, of games under r (Positions, seed 7).
+func AfterPlacingPositions(ctx context.Context, r *mill.Rules, games int) []mill.Position {
+	return Positions(ctx, r, games, 4, placingPlies(r)+14, func(p mill.Position) bool {
+		_, owed := p.Pending()
+		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0
+	}, 7)
+}
+
+// ExactPlacingPositions are the positions LabelExactPlacing scores: those
+// of the placing phase from ply minPly on where the side to move places,
+// no removal owed, of games under r (Positions, seed 13).
+func ExactPlacingPositions(ctx context.Context, r *mill.Rules, games, minPly int) []mill.Position {
+	return Positions(ctx, r, games, 4, placingPlies(r), func(p mill.Position) bool {
+		_, owed := p.Pending()
+		return p.Ply() >= minPly && !owed && p.InHand(p.SideToMove()) > 0
+	}, 13)
+}
+
+// ExactValue returns the value of positions (+1 a win for the side to
+// move, 0 a draw, -1 a loss): probe's, and while placing the solver's when
+// probe does not know it; false when neither can tell.
+func ExactValue(probe Probe, solver *ExactSolver) func(mill.Position) (int, bool) {
+	return func(p mill.Position) (int, bool) {
+		if v, _, ok := probe(p); ok {
+			return v, true
+		}
+		if p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
+			return 0, false
+		}
+		return solver.Solve(p)
+	}
+}
+
+// A LosingMove is where a side lost a game it lost: the first move of its
+// that turned a position not lost into a lost one.
+type LosingMove struct {
+	Found bool
+	Ply   int      // the ply of the losing move
+	Move  string   // the move
+	Was   int      // the value before it, for the side: +1 a win, 0 a draw
+	Keep  []string // the moves that would have kept that value
+	// Values are the values for the side of the positions looked at, up to
+	// the losing move ("12:draw"; "?" where value cannot tell).
+	Values []string
+}
+
+// FindLosingMove finds where us lost g, by value (ExactValue) of the
+// positions from ply from on.
+func FindLosingMove(g *mill.Game, us mill.Color, from int, value func(mill.Position) (int, bool)) LosingMove {
+	sign := map[bool]int{true: 1, false: -1}
+	word := map[int]string{1: "win", 0: "draw", -1: "loss"}
+	pos, moves := g.Positions(), g.Moves()
+	var l LosingMove
+	prev := 2 // not known
+	for i := from; i < len(pos) && i < len(moves); i++ {
+		p := pos[i]
+		v, ok := value(p)
+		if !ok {
+			l.Values = append(l.Values, "?")
+			prev = 2
+			continue
+		}
+		v *= sign[p.SideToMove() == us]
+		l.Values = append(l.Values, fmt.Sprintf("%d:%s", i, word[v]))
+		if v == -1 && prev != 2 && prev > -1 && pos[i-1].SideToMove() == us {
+			q := pos[i-1]
+			l.Found, l.Ply, l.Move, l.Was = true, i-1, q.MoveText(moves[i-1]), prev
+			for _, m := range q.Moves(nil) {
+				c := q.Play(m)
+				if v, ok := value(c); ok && v*sign[c.SideToMove() == us] == prev {
+					l.Keep = append(l.Keep, q.MoveText(m))
+				}
+			}
+			return l
+		}
+		prev = v
+	}
+	return l
 }

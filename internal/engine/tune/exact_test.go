@@ -2,18 +2,14 @@ package tune
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"math/rand/v2"
-	"os"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/mill/milltest"
-	"github.com/morrisgame/morris/record"
 )
 
 // TestExactPlacing solves three men's morris on the nine men's board
@@ -107,178 +103,59 @@ func TestExactPlacing(t *testing.T) {
 	if _, ok := ExactPlacing(r.Start(), moving, 10); ok {
 		t.Error("the start solved within 10 positions")
 	}
-}
 
-var (
-	exactPlacingOut = flag.String("exact-placing-out", "", "with -exact: score positions of the placing phase by ExactPlacing into this file")
-	exactMinPly     = flag.Int("exact-min-ply", 10, "with -exact-placing-out: the first ply of the positions scored")
-	exactNodes      = flag.Int("exact-nodes", 2000000, "with -exact-placing-out: the positions ExactPlacing may visit for one sample")
-)
-
-// TestExactPlacingSamples plays -fit-games games as TestFit does and
-// scores their positions of the placing phase from ply -exact-min-ply on
-// exactly: a full-width search to the end of placing that reads the
-// databases of the moving phase there (ExactPlacing). A fit of the placing
-// weights to them learns what is decided when placing ends, which no
-// search of the engine sees from the early placements.
-//
-//	go test ./internal/engine/tune -run TestExactPlacingSamples -exact DIR -exact-placing-out placing-exact.tsv -fit-games 2000 -v -timeout 0
-func TestExactPlacingSamples(t *testing.T) {
-	if *exactDB == "" || *exactPlacingOut == "" {
-		t.Skip("runs only with -exact DIR -exact-placing-out FILE")
-	}
-	r, db := openExact(t)
-	start := time.Now()
-	ps := Positions(context.Background(), r, *fitGames, 4, 18, func(p mill.Position) bool {
-		_, owed := p.Pending()
-		return p.Ply() >= *exactMinPly && !owed && p.InHand(p.SideToMove()) > 0
-	}, 13)
-	t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
-	start = time.Now()
-	samples := LabelExactPlacing(ps, db.Probe, *exactNodes, 2)
-	t.Logf("%d of them solved in %v", len(samples), time.Since(start).Round(time.Second))
-	writeSamples(t, *exactPlacingOut, samples)
-}
-
-var (
-	exactRecords = flag.String("exact-records", "", "with -exact: game records (comma-separated files) whose games -exact-player lost are traced")
-	exactPlayer  = flag.String("exact-player", "morris", "with -exact-records: the player whose lost games are traced")
-)
-
-// TestExactRecords finds where the games a player lost were lost: for
-// each lost game of nine men's morris in the records, the value for the
-// player of every position from ply 8 on (ExactPlacing in the placing
-// phase, the databases after it) up to the first move of the player's that
-// turned a position not lost into a lost one, and the moves that would
-// have kept its value. Positions ExactPlacing
-// cannot solve within -exact-nodes show as "?".
-//
-//	go test ./internal/engine/tune -run TestExactRecords -exact DIR -exact-records games.pgn -v -timeout 0
-func TestExactRecords(t *testing.T) {
-	if *exactDB == "" || *exactRecords == "" {
-		t.Skip("runs only with -exact DIR -exact-records FILES")
-	}
-	_, db := openExact(t)
-	probe := db.Probe
-	solver := NewExactSolver(probe, *exactNodes)
-	value := func(p mill.Position) (int, bool) {
-		if v, _, ok := probe(p); ok {
-			return v, true
+	t.Run("FindLosingMove", func(t *testing.T) {
+		// White plays at random, black by the databases, until black
+		// wins; the move that lost is white's, and it is not among the
+		// moves that kept the value.
+		value := ExactValue(moving, NewExactSolver(moving, 1<<20))
+		for seed := uint64(1); seed < 50; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 3))
+			g := mill.NewGame(r)
+			for g.Outcome() == mill.NoOutcome && len(g.Moves()) < 200 {
+				p := g.Position()
+				m, ok := milltest.Move(p, rng)
+				if p.SideToMove() == mill.Black {
+					m, _, ok = db.BestMove(p)
+				}
+				if !ok || g.Play(m) != nil {
+					t.Fatalf("%s: no move", p)
+				}
+			}
+			if g.Outcome() != mill.BlackWon {
+				continue
+			}
+			l := FindLosingMove(g, mill.White, 0, value)
+			if !l.Found {
+				t.Fatalf("seed %d: white lost, no losing move found: %v", seed, l.Values)
+			}
+			pos := g.Positions()
+			if pos[l.Ply].SideToMove() != mill.White || l.Was < 0 || len(l.Keep) == 0 || slices.Contains(l.Keep, l.Move) || pos[l.Ply].MoveText(g.Moves()[l.Ply]) != l.Move {
+				t.Fatalf("seed %d: %+v", seed, l)
+			}
+			return
 		}
-		if p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
-			return 0, false
-		}
-		return solver.Solve(p)
-	}
-	sign := map[bool]int{true: 1, false: -1}
-	word := map[int]string{1: "win", 0: "draw", -1: "loss"}
-	for _, file := range strings.Split(*exactRecords, ",") {
-		f, err := os.Open(file)
+		t.Fatal("no game where white lost a position it held")
+	})
+
+	t.Run("Calibrate", func(t *testing.T) {
+		var rows strings.Builder
+		games := 0
+		c, err := Calibrate(context.Background(), r, tb, CalibrateOptions{Games: 2, Nodes: 2000, Seed: 1}, &rows, func(int, int, int, int) { games++ })
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := record.NewScanner(f)
-		for sc.Scan() {
-			rec := sc.Record()
-			if rec.Tag("Variant") != "nine-mens-morris" {
-				continue
-			}
-			var us mill.Color
-			switch *exactPlayer {
-			case rec.Tag("White"):
-				us = mill.White
-			case rec.Tag("Black"):
-				us = mill.Black
-			default:
-				continue
-			}
-			if rec.Result != mill.Won(us.Other()) {
-				continue
-			}
-			g, err := rec.Game()
-			if err != nil {
-				t.Fatalf("%s, round %s: %v", file, rec.Tag("Round"), err)
-			}
-			pos, moves := g.Positions(), g.Moves()
-			var line []string
-			prev, found := 2, false
-			for i := 8; i < len(pos) && i < len(moves); i++ {
-				p := pos[i]
-				v, ok := value(p)
-				if !ok {
-					line = append(line, "?")
-					prev = 2
-					continue
-				}
-				v *= sign[p.SideToMove() == us]
-				line = append(line, fmt.Sprintf("%d:%s", i, word[v]))
-				if !found && v == -1 && prev != 2 && prev > -1 && pos[i-1].SideToMove() == us {
-					found = true
-					q := pos[i-1]
-					var keep []string
-					for _, m := range q.Moves(nil) {
-						c := q.Play(m)
-						if v, ok := value(c); ok && v*sign[c.SideToMove() == us] == prev {
-							keep = append(keep, q.MoveText(m))
-						}
-					}
-					t.Logf("%s round %s (%s): lost at ply %d by %s; kept the %s: %s", file, rec.Tag("Round"), us, i-1, q.MoveText(moves[i-1]), word[prev], strings.Join(keep, " "))
-				}
-				if found {
-					break
-				}
-				prev = v
-			}
-			if !found {
-				t.Logf("%s round %s (%s): no losing move found (%s)", file, rec.Tag("Round"), us, strings.Join(line, " "))
-			} else {
-				t.Logf("  values: %s", strings.Join(line, " "))
-			}
+		moves, lost := 0, 0
+		for k, n := range c.Moves {
+			moves += n
+			lost += c.Lost[k]
 		}
-		if err := sc.Err(); err != nil {
-			t.Fatalf("%s: %v", file, err)
+		if games != 2 || moves == 0 || lost > moves || strings.Count(rows.String(), "\n") != moves {
+			t.Errorf("%d games logged, %d moves counted (%d lost), %d rows", games, moves, lost, strings.Count(rows.String(), "\n"))
 		}
-		f.Close()
-	}
-}
-
-var (
-	exactDB  = flag.String("exact", "", "a directory of nine men's morris databases (morris solve): score positions after placing by them into -exact-out")
-	exactOut = flag.String("exact-out", "", "with -exact: the sample file written")
-)
-
-// TestExactSamples plays -fit-games games as TestFitMoving does and scores
-// the positions after placing (both hands empty, no removal owed, plies 18
-// to 31) by the databases of the moving phase instead of a search: exact
-// samples, for fits (TestFitMoving, TestFitJoint) that learn what no search
-// of the engine sees (docs/search.md, "What to try next"). The databases
-// take 3 hours to build here and cannot be kept; the samples can.
-//
-//	go test ./internal/engine/tune -run TestExactSamples -exact DIR -exact-out exact.tsv -fit-games 4000 -v -timeout 0
-func TestExactSamples(t *testing.T) {
-	if *exactDB == "" || *exactOut == "" {
-		t.Skip("runs only with -exact DIR -exact-out FILE")
-	}
-	r, db := openExact(t)
-	start := time.Now()
-	ps := Positions(context.Background(), r, *fitGames, 4, 32, func(p mill.Position) bool {
-		_, owed := p.Pending()
-		return !owed && p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0
-	}, 7)
-	samples := LabelExact(ps, db.Probe)
-	t.Logf("%d positions from %d games, %d in the databases, in %v", len(ps), *fitGames, len(samples), time.Since(start).Round(time.Second))
-	writeSamples(t, *exactOut, samples)
-}
-
-// openExact opens the databases of -exact for nine men's morris, closed
-// when the test ends.
-func openExact(t *testing.T) (*mill.Rules, *egdb.DB) {
-	t.Helper()
-	r := mill.MustRules("nine-mens-morris")
-	db, err := egdb.Open(*exactDB, egdb.ForRules(r))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return r, db
+		var table strings.Builder
+		if err := c.WriteTable(&table); err != nil || strings.Count(table.String(), "\n") != 12 {
+			t.Errorf("the table: %v\n%s", err, table.String())
+		}
+	})
 }

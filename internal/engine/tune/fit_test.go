@@ -41,7 +41,7 @@ func TestFitSmall(t *testing.T) {
 	}
 	w := eval.Default()
 	before := Loss(samples, &w, 150)
-	after := Fit(samples, &w, placingParams[:2], 150, 2, nil)
+	after := Fit(samples, &w, PlacingParams[:2], 150, 2, nil)
 	if after > before {
 		t.Errorf("the fit raised the loss from %.5f to %.5f", before, after)
 	}
@@ -118,5 +118,47 @@ func TestPositionsRepeat(t *testing.T) {
 		if !slices.Equal(runs[i], runs[0]) {
 			t.Fatalf("run %d gave other positions than run 0", i)
 		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	var samples []Sample
+	for i := range 12 {
+		samples = append(samples, Sample{Score: i})
+	}
+	train, hold := Split(samples)
+	if len(train) != 10 || len(hold) != 2 || hold[0].Score != 4 || hold[1].Score != 9 {
+		t.Errorf("12 samples split into %v and %v, want every fifth held out", train, hold)
+	}
+}
+
+// TestStarts: the fits of nine men's morris start where the samples of
+// testdata were scored.
+func TestStarts(t *testing.T) {
+	nine := mill.MustRules("nine-mens-morris")
+	def := eval.Default()
+	if w := PlacingStart(nine); w != def {
+		t.Errorf("the placing fit of nine men's morris starts from %+v, want eval.Default()", w)
+	}
+	w, err := MovingStart(nine, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw := NineWeights()
+	for _, p := range MovingParams {
+		if *p.At(&w) != *p.At(&def) {
+			t.Errorf("%s: %d, want eval.Default()'s %d", p.Name, *p.At(&w), *p.At(&def))
+		}
+	}
+	for _, p := range PlacingParams {
+		if *p.At(&w) != *p.At(&nw) {
+			t.Errorf("%s: %d, want nine men's morris's %d", p.Name, *p.At(&w), *p.At(&nw))
+		}
+	}
+	if w.Net != nil || w.PlacingNet != nil {
+		t.Error("a fit starts with nets")
+	}
+	if _, err := MovingStart(nine, "ten"); err == nil {
+		t.Error("MovingStart took ten")
 	}
 }

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 
@@ -213,4 +214,30 @@ func TrainNet(samples []Sample, base *eval.Weights, o NetOptions, log func(epoch
 		}
 	}
 	return f.quantize(points, o.Hands)
+}
+
+// NetPositions are the positions of a net's samples (Label scores them):
+// where both sides slide, plies 18 to 47, of games under r (Positions from
+// seed), leaving out those of skip (the positions of samples one has
+// already, so that the files can be joined).
+func NetPositions(ctx context.Context, r *mill.Rules, games int, seed uint64, skip []Sample) []mill.Position {
+	have := map[uint64]bool{}
+	for _, s := range skip {
+		have[s.Pos.Key()] = true
+	}
+	moving := &eval.Net{}
+	return Positions(ctx, r, games, 4, 48, func(p mill.Position) bool {
+		return moving.Applies(&p) && !have[p.Key()]
+	}, seed)
+}
+
+// Applying returns the samples that a net of the shape of net applies to.
+func Applying(samples []Sample, net *eval.Net) []Sample {
+	var out []Sample
+	for _, s := range samples {
+		if net.Applies(&s.Pos) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,89 +1,15 @@
 package tune
 
 import (
-	"flag"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/mill/milltest"
 )
-
-var (
-	fitNet     = flag.String("fit-net", "", "train a net over nine men's morris's weights (eval.For) on these sample files, comma-separated (every fifth sample held out)")
-	netOut     = flag.String("net-out", "", "with -fit-net: write the net here")
-	netHidden  = flag.Int("net-hidden", 32, "with -fit-net: hidden units")
-	netEpochs  = flag.Int("net-epochs", 30, "with -fit-net: epochs")
-	netRate    = flag.Float64("net-rate", 0.002, "with -fit-net: Adam's learning rate")
-	netDecay   = flag.Float64("net-decay", 1e-5, "with -fit-net: L2 decay of the weights a step")
-	netNoSym   = flag.Bool("net-nosym", false, "with -fit-net: do not train on the board's symmetric images")
-	netBaseDef = flag.Bool("net-base-default", false, "with -fit-net: the net adds to eval.Default instead of nine men's morris's weights")
-	netHands   = flag.Int("net-hands", 0, "with -fit-net: 0 trains a net of the moving phase (eval.Weights.Net), 9 one of the placing phase (PlacingNet)")
-)
-
-// TestFitNet trains a net (eval.Net) to add to the weighted sum of nine
-// men's morris in the moving phase, on a sample file (TestExactSamples
-// writes one scored by the databases), and reports the loss of the held
-// out fifth with and without it, as Loss computes it (through the
-// quiescence search, the net in fixed point as the engine plays it):
-//
-//	go test ./internal/engine/tune -run TestFitNet -fit-net exact.tsv -net-out nine.net -v -timeout 0
-func TestFitNet(t *testing.T) {
-	if *fitNet == "" {
-		t.Skip("training runs only with -fit-net FILE")
-	}
-	var all []Sample
-	for _, file := range strings.Split(*fitNet, ",") {
-		all = append(all, readSamples(t, file)...)
-	}
-	_, train, hold := split(all)
-	base := nineWeights()
-	if *netBaseDef {
-		base = eval.Default()
-	}
-	const k = 150
-	shape := &eval.Net{Hands: *netHands}
-	applies := func(s []Sample) []Sample {
-		var out []Sample
-		for _, x := range s {
-			if shape.Applies(&x.Pos) {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
-	train, hold = applies(train), applies(hold)
-	t.Logf("%d samples to train on, %d held out; held out loss without a net %.5f (train %.5f)", len(train), len(hold), Loss(hold, &base, k), Loss(train, &base, k))
-	start := time.Now()
-	n := TrainNet(train, &base, NetOptions{Hands: *netHands, Hidden: *netHidden, Epochs: *netEpochs, Batch: 256, Rate: *netRate, Decay: *netDecay, K: k, Symmetries: !*netNoSym, Seed: 1},
-		func(epoch int, loss float64) {
-			t.Logf("epoch %d: %.5f (%v)", epoch+1, loss, time.Since(start).Round(time.Second))
-		})
-	w := base
-	if *netHands > 0 {
-		w.PlacingNet = n
-	} else {
-		w.Net = n
-	}
-	t.Logf("with the net: held out %.5f, train %.5f", Loss(hold, &w, k), Loss(train, &w, k))
-	if *netOut != "" {
-		f, err := os.Create(*netOut)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := n.Write(f); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestTrainNetLearns trains small nets, of the moving and of the placing
 // phase, on a rule the weighted sum does not know (a position is good for
@@ -105,7 +31,7 @@ func TestTrainNetLearns(t *testing.T) {
 		var samples []Sample
 		for _, p := range ps {
 			score := -400
-			if p.Pieces(p.SideToMove()).Has(a1) {
+			if p.Pieces(p.SideToMove())&(1<<a1) != 0 {
 				score = 400
 			}
 			samples = append(samples, Sample{p, score})
@@ -176,36 +102,4 @@ func TestNetQuantized(t *testing.T) {
 			t.Errorf("%v: fixed point %d, float %.2f", p, got, want)
 		}
 	}
-}
-
-var (
-	netSamplesOut = flag.String("net-samples", "", "write samples for TestFitNet here: positions where both sides slide from -fit-games games (plies 18 to 47, seed -fit-seed), each scored by a search of -fit-movetime")
-	fitSeed       = flag.Uint64("fit-seed", 11, "with -net-samples: the seed of the games")
-)
-
-// TestNetSamples makes a sample file for TestFitNet: the positions where
-// both sides slide (plies 18 to 47) of -fit-games games between levels 7
-// and 8 from random openings, each scored by a search of -fit-movetime on
-// two threads. Positions that the file testdata/moving-samples.tsv has
-// already are left out, so the two files can be joined.
-//
-//	go test ./internal/engine/tune -run TestNetSamples -net-samples more.tsv -fit-games 400 -fit-seed 11 -v -timeout 0
-func TestNetSamples(t *testing.T) {
-	if *netSamplesOut == "" {
-		t.Skip("runs only with -net-samples FILE")
-	}
-	have := map[uint64]bool{}
-	for _, s := range readSamples(t, "testdata/moving-samples.tsv") {
-		have[s.Pos.Key()] = true
-	}
-	r := mill.MustRules("nine-mens-morris")
-	start := time.Now()
-	ps := Positions(t.Context(), r, *fitGames, 4, 48, func(p mill.Position) bool {
-		return (&eval.Net{}).Applies(&p) && !have[p.Key()]
-	}, *fitSeed)
-	t.Logf("%d positions from %d games in %v", len(ps), *fitGames, time.Since(start).Round(time.Second))
-	start = time.Now()
-	samples := Label(t.Context(), ps, nil, *fitTime, 2)
-	t.Logf("scored at %v each in %v", *fitTime, time.Since(start).Round(time.Second))
-	writeSamples(t, *netSamplesOut, samples)
 }
