@@ -10,7 +10,8 @@
 // owed when placing ends, a blocked side's removal, the second player moving
 // first) a child's score and window are the parent's, not negated (window in
 // alphabeta.go; docs/search.md). testdata/suite.txt is its regression suite of
-// proved positions (TestSuite; docs/search.md).
+// proved positions (TestSuite; docs/search.md), written and audited by the
+// package search/suite, which does not import this one.
 //
 // Where things are:
 //

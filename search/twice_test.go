@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/search/suite"
 )
 
 // twicePositions are positions of the regional presets (and Shah) where the
 // side to move moves twice or more in a row, or where a mill takes from the
 // hand (dooz), with the moves that win or that alone keep the best material.
-// The prover (suite_prove_test.go), which shares nothing with the engine but
+// The suite's prover (search/suite), which shares nothing with the engine but
 // the rules, proves each answer on every run. Found by random set-ups and
 // the prover; each one fooled the search that negated every child's score.
 var twicePositions = []struct {
@@ -53,14 +54,14 @@ var twicePositions = []struct {
 // win) and levels 8 to 10, whose choice among the root moves scores each of
 // them again.
 func TestTwice(t *testing.T) {
-	pr := newProver(0)
+	pr := suite.NewProver(0)
 	for _, tc := range twicePositions {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := mill.ParsePosition(tc.pos)
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, best, _ := pr.best(p, tc.depth, nil)
+			v, best, _ := pr.Best(p, tc.depth, nil)
 			var texts []string
 			for _, m := range best {
 				texts = append(texts, p.MoveText(m))
@@ -74,9 +75,9 @@ func TestTwice(t *testing.T) {
 				t.Fatalf("%s: the prover's best moves at depth %d are %v (value %d), want %v", tc.pos, tc.depth, texts, v, want)
 			}
 			switch {
-			case tc.plies > 0 && (!proofIsWin(v) || proofWin-v != tc.plies):
+			case tc.plies > 0 && (!suite.IsWin(v) || suite.Win-v != tc.plies):
 				t.Fatalf("%s: the prover's value at depth %d is %d, want a win in %d", tc.pos, tc.depth, v, tc.plies)
-			case tc.plies == 0 && proofIsWin(v):
+			case tc.plies == 0 && suite.IsWin(v):
 				t.Fatalf("%s: the prover finds a win (%d): say so in plies", tc.pos, v)
 			}
 

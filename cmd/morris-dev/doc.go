@@ -3,9 +3,10 @@
 // They run for minutes to hours; the tests test, and these commands make
 // what the docs report (docs/eval.md, docs/search.md, docs/api.md). Run it
 // from the root of the repository (go run ./cmd/morris-dev COMMAND): the
-// default paths of its data (internal/engine/tune/testdata) are relative to
-// it. The logic is in the library packages (internal/engine/tune); the
-// commands read flags and files and print. See the usage text in main.go.
+// default paths of its data (search/testdata, internal/engine/tune/testdata)
+// are relative to it. The logic is in the library packages
+// (internal/engine/tune, search/suite); the commands read flags and files
+// and print. See the usage text in main.go.
 //
 // Where things are:
 //
@@ -14,4 +15,5 @@
 //	fit.go        fit, fit-moving, fit-joint, relabel, fit-net, net-samples: the fits to deeper searches
 //	exact.go      exact-samples, exact-placing-samples, exact-records: the endgame databases as the teacher
 //	calibrate.go  calibrate: the review's marks against the databases (tune.Calibrate)
+//	suite.go      suite-gen, suite-verify: search's regression suite (search/suite)
 package main

@@ -42,6 +42,8 @@ The databases as the teacher (docs/search.md, "What to try next"):
 
   calibrate  -db DIR [-variant V] [-games N] [-nodes N] [-seed N] [-o FILE]
                               the review's marks against databases of the whole game (docs/api.md)
+  suite-gen  [-o FILE]        write search's regression suite anew (about 30 minutes; docs/search.md)
+  suite-verify [-suite FILE]  prove every answer of the suite again (minutes)
 `
 
 type command struct {
@@ -63,6 +65,8 @@ var commands = []command{
 	{"exact-placing-samples", cmdExactPlacingSamples},
 	{"exact-records", cmdExactRecords},
 	{"calibrate", cmdCalibrate},
+	{"suite-gen", cmdSuiteGen},
+	{"suite-verify", cmdSuiteVerify},
 }
 
 func main() {

@@ -1,17 +1,15 @@
-package search
+package suite
 
 import (
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
@@ -81,6 +79,21 @@ func sparring(p *mill.Position, moves []mill.Move, rng *rand.Rand) mill.Move {
 	return best
 }
 
+// twos returns the points that would close an open two of c (two pieces
+// of c on a line whose third point is empty) and the pieces of those twos.
+// (The engine's move ordering has the same function; the sparring player
+// keeps its own, so that the suite does not change when the engine does.)
+func twos(p *mill.Position, c mill.Color) (holes, pieces mill.Points) {
+	own, opp := p.Pieces(c), p.Pieces(c.Other())
+	for _, l := range p.Rules().MillLines() {
+		if o := own & l; o.Len() == 2 && l&opp == 0 {
+			holes |= l &^ o
+			pieces |= o
+		}
+	}
+	return holes, pieces
+}
+
 // candidate is a position with its proved answer.
 type candidate struct {
 	pos      mill.Position
@@ -89,30 +102,6 @@ type candidate struct {
 	moves    int    // legal moves
 	depth    int    // the depth of the proof
 	note     string // what was proved, for the comment
-}
-
-func movesText(p mill.Position, ms []mill.Move) string {
-	var s []string
-	for _, m := range ms {
-		s = append(s, p.MoveText(m))
-	}
-	return strings.Join(s, " ")
-}
-
-func sameMoves(a, b []mill.Move) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	in := map[mill.Move]bool{}
-	for _, m := range a {
-		in[m] = true
-	}
-	for _, m := range b {
-		if !in[m] {
-			return false
-		}
-	}
-	return true
 }
 
 // The horizons of the proofs, in plies.
@@ -162,7 +151,7 @@ func depthList(ds []int) string {
 // within d plies, the moves of best hold for d+blockadeMargin, and no move
 // wins within d+blockadeMargin-1. The losing side has too many pieces to
 // lose by material inside the horizon: the end is a blockade.
-func classifyBlockade(pr *prover, p mill.Position) (candidate, bool) {
+func classifyBlockade(pr *Prover, p mill.Position) (candidate, bool) {
 	moves := p.Moves(nil)
 	us, them := p.SideToMove(), p.SideToMove().Other()
 	total := func(c mill.Color) int { return p.OnBoard(c) + p.InHand(c) }
@@ -173,19 +162,19 @@ func classifyBlockade(pr *prover, p mill.Position) (candidate, bool) {
 		case d%2 == 1:
 			if v := pr.value(p, 0, d, proofBound, proofBound+1); pr.out {
 				return candidate{}, false
-			} else if !proofIsWin(v) {
+			} else if !IsWin(v) {
 				continue
 			}
 			if total(them)-3 < (d+blockadeMargin+1)/2 || len(moves) < 3 {
 				return candidate{}, false
 			}
-			best, ok := pr.reach(p, d, proofWin-d)
+			best, ok := pr.reach(p, d, Win-d)
 			if !ok || len(best) > 3 {
 				return candidate{}, false
 			}
 			pr.reset()
 			wider, ok := pr.reach(p, d+blockadeMargin, proofBound+1)
-			if !ok || !sameMoves(best, wider) {
+			if !ok || !SameMoves(best, wider) {
 				return candidate{}, false
 			}
 			return candidate{pos: p, category: "blockade", best: best, moves: len(moves), depth: d,
@@ -204,12 +193,12 @@ func classifyBlockade(pr *prover, p mill.Position) (candidate, bool) {
 			}
 			pr.reset()
 			wider, ok := pr.reach(p, d+blockadeMargin, -proofBound)
-			if !ok || !sameMoves(surv, wider) {
+			if !ok || !SameMoves(surv, wider) {
 				return candidate{}, false
 			}
 			// A defence, not a win in disguise.
 			pr.reset()
-			if v := pr.value(p, 0, d+blockadeMargin-1, proofBound, proofBound+1); pr.out || proofIsWin(v) {
+			if v := pr.value(p, 0, d+blockadeMargin-1, proofBound, proofBound+1); pr.out || IsWin(v) {
 				return candidate{}, false
 			}
 			return candidate{pos: p, category: "blockade", best: surv, moves: len(moves), depth: d,
@@ -226,7 +215,7 @@ func classifyBlockade(pr *prover, p mill.Position) (candidate, bool) {
 // the piece to take ("capture"); without, a double threat or a running mill,
 // or the one defence against it ("mill-in-two"). If quick, only the depths up
 // to quickDepth are searched: a candidate, not yet an answer.
-func classifyMaterial(pr *prover, p mill.Position, quick bool) (candidate, bool) {
+func classifyMaterial(pr *Prover, p mill.Position, quick bool) (candidate, bool) {
 	attackDepths, defenceDepths := upTo(attackDepths, quick), upTo(defenceDepths, quick)
 	guard := materialGuard
 	if quick {
@@ -249,8 +238,8 @@ func classifyMaterial(pr *prover, p mill.Position, quick bool) (candidate, bool)
 	consistent := func(depths []int, most int, keep func(v int) bool) (vals []int, best []mill.Move, ok bool) {
 		for i, d := range depths {
 			pr.reset()
-			v, b, ok := pr.best(p, d, best)
-			if !ok || proofIsWin(v) || proofIsLoss(v) || !keep(v) || len(b) > most || len(b) == len(moves) || (i > 0 && !sameMoves(b, best)) {
+			v, b, ok := pr.Best(p, d, best)
+			if !ok || IsWin(v) || IsLoss(v) || !keep(v) || len(b) > most || len(b) == len(moves) || (i > 0 && !SameMoves(b, best)) {
 				return nil, nil, false
 			}
 			vals, best = append(vals, v), b
@@ -292,7 +281,7 @@ func classifyMaterial(pr *prover, p mill.Position, quick bool) (candidate, bool)
 	// A defence: no move loses a piece at once (depth 2), but all
 	// but the answer do two plies later.
 	pr.reset()
-	if v2, b2, ok := pr.best(p, 2, nil); !ok || v2 != mat || len(b2) != len(moves) {
+	if v2, b2, ok := pr.Best(p, 2, nil); !ok || v2 != mat || len(b2) != len(moves) {
 		return candidate{}, false
 	}
 	if vals, best, ok := consistent(defenceDepths, 3, always); ok && vals[0] == mat && noEndWithin(pr, p, best, guard) {
@@ -336,17 +325,17 @@ func endPossible(p *mill.Position, depth int) bool {
 // noEndWithin reports whether material is all there is to p within depth
 // plies: the side to move cannot force the end of the game, and none of
 // the moves of best lets the opponent force it.
-func noEndWithin(pr *prover, p mill.Position, best []mill.Move, depth int) bool {
+func noEndWithin(pr *Prover, p mill.Position, best []mill.Move, depth int) bool {
 	if !endPossible(&p, depth) {
 		return true
 	}
 	pr.reset()
-	if v := pr.value(p, 0, depth, proofBound, proofBound+1); pr.out || proofIsWin(v) {
+	if v := pr.value(p, 0, depth, proofBound, proofBound+1); pr.out || IsWin(v) {
 		return false
 	}
 	for _, m := range best {
 		pr.reset()
-		if v := pr.moveValue(p, m, depth, -proofBound-1, -proofBound); pr.out || proofIsLoss(v) {
+		if v := pr.moveValue(p, m, depth, -proofBound-1, -proofBound); pr.out || IsLoss(v) {
 			return false
 		}
 	}
@@ -502,7 +491,7 @@ func pick(cs []candidate, n int, confirm func(candidate) (candidate, bool)) []ca
 			for b := buckets[k]; len(b) > 0 && len(out) < n; b = buckets[k] {
 				c, ok := confirm(b[0])
 				buckets[k], took = b[1:], true
-				if ok && c.category == b[0].category && sameMoves(c.best, b[0].best) {
+				if ok && c.category == b[0].category && SameMoves(c.best, b[0].best) {
 					out = append(out, c)
 					break
 				}
@@ -517,7 +506,7 @@ func pick(cs []candidate, n int, confirm func(candidate) (candidate, bool)) []ca
 
 // classifyTactic proves what a harvested position is about, if anything;
 // quick as for classifyMaterial.
-func classifyTactic(pr *prover, p mill.Position, quick bool) (candidate, bool) {
+func classifyTactic(pr *Prover, p mill.Position, quick bool) (candidate, bool) {
 	if us := p.SideToMove(); blockable(&p, us) || blockable(&p, us.Other()) {
 		if c, ok := classifyBlockade(pr, p); ok {
 			return c, true
@@ -533,18 +522,25 @@ const (
 	suiteProverNodes = 400_000_000
 )
 
-func tacticalCandidates(t *testing.T) map[string][]candidate {
+// tacticalCandidates proves the categories of the positions of
+// suiteTactics' games and picks from each as many as it keeps, told to
+// log. It returns them by category, and what it found too few of.
+func tacticalCandidates(ctx context.Context, log io.Writer) (map[string][]candidate, []string) {
 	out := map[string][]candidate{}
-	pr, full := newProver(suiteQuickNodes), newProver(suiteProverNodes)
+	var short []string
+	pr, full := NewProver(suiteQuickNodes), NewProver(suiteProverNodes)
 	for _, src := range suiteTactics {
 		start := time.Now()
 		found := map[string][]candidate{}
 		for _, p := range harvest(src.variant, src.games, src.seed) {
+			if ctx.Err() != nil {
+				return out, short
+			}
 			if c, ok := classifyTactic(pr, p, true); ok {
 				found[c.category] = append(found[c.category], c)
 			}
 		}
-		for _, cat := range suiteCategories {
+		for _, cat := range Categories {
 			if n := src.keep[cat]; n > 0 {
 				tried, t0 := 0, time.Now()
 				kept := pick(found[cat], n, func(c candidate) (candidate, bool) {
@@ -552,62 +548,81 @@ func tacticalCandidates(t *testing.T) map[string][]candidate {
 					return classifyTactic(full, c.pos, false)
 				})
 				if len(kept) < n {
-					t.Errorf("%s: %d %s positions proved, want %d", src.variant, len(kept), cat, n)
+					short = append(short, fmt.Sprintf("%s: %d %s positions proved, want %d", src.variant, len(kept), cat, n))
 				}
-				t.Logf("%s %s: %d of %d candidates proved to the full depths in %v", src.variant, cat, len(kept), tried, time.Since(t0).Round(time.Second))
+				fmt.Fprintf(log, "%s %s: %d of %d candidates proved to the full depths in %v\n", src.variant, cat, len(kept), tried, time.Since(t0).Round(time.Second))
 				out[cat] = append(out[cat], kept...)
 			}
 		}
-		t.Logf("%s: blockade %d, mill-in-two %d, capture %d proved in %v", src.variant,
+		fmt.Fprintf(log, "%s: blockade %d, mill-in-two %d, capture %d proved in %v\n", src.variant,
 			len(found["blockade"]), len(found["mill-in-two"]), len(found["capture"]), time.Since(start).Round(time.Second))
 	}
-	return out
+	return out, short
 }
 
-// buildDB builds the databases of the sectors of keys (and those they
-// need) under variant into dir.
-func buildDB(t *testing.T, variant, dir string, keys ...string) *egdb.DB {
-	t.Helper()
+// suiteSectors are the sectors of the databases the suite's endgames lie
+// in (with those they need), by variant.
+var suiteSectors = map[string][]string{
+	"nine-mens-morris":   {"3v5", "4v4"},
+	"twelve-mens-morris": {"3v4"},
+}
+
+// databases builds, once each, the databases of the suite's endgames of a
+// variant, in a folder of scratch named after it, and opens them.
+type databases struct {
+	ctx     context.Context
+	scratch string
+	open    map[string]*egdb.DB
+}
+
+func (d *databases) get(variant string) (*egdb.DB, error) {
+	if db := d.open[variant]; db != nil {
+		return db, nil
+	}
+	sectors, ok := suiteSectors[variant]
+	if !ok {
+		return nil, fmt.Errorf("no databases for %s in the suite", variant)
+	}
 	r := mill.MustRules(variant)
 	var ks []egdb.Key
-	for _, s := range keys {
+	for _, s := range sectors {
 		k, err := egdb.ParseKey(s)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		ks = append(ks, k)
 	}
-	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: ks, Threads: 1}).Build(context.Background()); err != nil {
-		t.Fatal(err)
+	dir := filepath.Join(d.scratch, variant)
+	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: ks, Threads: 1}).Build(d.ctx); err != nil {
+		return nil, err
 	}
 	db, err := egdb.Open(dir, egdb.ForRules(r))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return db
+	if d.open == nil {
+		d.open = map[string]*egdb.DB{}
+	}
+	d.open[variant] = db
+	return db, nil
 }
 
-// suiteDB builds the databases the suite's endgames lie in.
-func suiteDB(t *testing.T, variant string) *egdb.DB {
-	switch variant {
-	case "nine-mens-morris":
-		return buildDB(t, variant, t.TempDir(), "3v5", "4v4")
-	case "twelve-mens-morris":
-		return buildDB(t, variant, t.TempDir(), "3v4")
+func (d *databases) close() {
+	for _, db := range d.open {
+		db.Close()
 	}
-	t.Fatalf("no databases for %s in the suite", variant)
-	return nil
 }
 
-func endgameCandidates(t *testing.T) []candidate {
+// endgameCandidates finds the positions of suiteEndgames in the databases,
+// and what it found too few of.
+func endgameCandidates(dbs *databases) ([]candidate, []string, error) {
 	var out []candidate
-	dbs := map[string]*egdb.DB{}
+	var short []string
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, src := range suiteEndgames {
-		db := dbs[src.variant]
-		if db == nil {
-			db = suiteDB(t, src.variant)
-			dbs[src.variant] = db
+		db, err := dbs.get(src.variant)
+		if err != nil {
+			return nil, nil, err
 		}
 		r := mill.MustRules(src.variant)
 		found := 0
@@ -625,7 +640,7 @@ func endgameCandidates(t *testing.T) []candidate {
 			pieces[side], pieces[side.Other()] = own, opp
 			p, err := r.SetUp(pieces[mill.White], pieces[mill.Black], side, 0, 0)
 			if err != nil {
-				t.Fatal(err)
+				return nil, nil, err
 			}
 			if o, _ := p.Status(); o != mill.NoOutcome {
 				continue
@@ -641,10 +656,10 @@ func endgameCandidates(t *testing.T) []candidate {
 			}
 		}
 		if found < src.keep {
-			t.Errorf("%s %dv%d %v: %d positions found, want %d", src.variant, src.us, src.them, src.want, found, src.keep)
+			short = append(short, fmt.Sprintf("%s %dv%d %v: %d positions found, want %d", src.variant, src.us, src.them, src.want, found, src.keep))
 		}
 	}
-	return out
+	return out, short, nil
 }
 
 // withPly returns p with its ply counter at n (of the same parity as the
@@ -658,37 +673,34 @@ func withPly(p mill.Position, n int) mill.Position {
 	return mill.MustParsePosition(strings.Join(f, " "))
 }
 
-var genSuite = flag.Bool("gen-suite", false, "write "+suiteFile+" anew: harvest games, prove, pick (minutes)")
-
-// TestSuiteGenerate writes the suite: go test ./search -run TestSuiteGenerate -gen-suite -v -timeout 30m
-func TestSuiteGenerate(t *testing.T) {
-	if !*genSuite {
-		t.Skip("writes " + suiteFile + ": run with -gen-suite")
+// Generate makes the suite anew: harvests games, proves, picks (about 30
+// minutes), telling log what it does. The databases of the endgames are
+// built in scratch. Past the entries, it returns what it found too few of
+// (the suite is then smaller than it should be), or an error.
+func Generate(ctx context.Context, scratch string, log io.Writer) (entries []Entry, short []string, err error) {
+	found, short := tacticalCandidates(ctx, log)
+	dbs := &databases{ctx: ctx, scratch: scratch}
+	defer dbs.close()
+	endgames, shortEnd, err := endgameCandidates(dbs)
+	if err != nil {
+		return nil, nil, err
 	}
-	tactics := tacticalCandidates(t)
-	tactics["endgame"] = endgameCandidates(t)
-	var b strings.Builder
-	b.WriteString(suiteHeader)
-	for _, cat := range suiteCategories {
-		fmt.Fprintf(&b, "\n# %s\n", cat)
-		for i, c := range tactics[cat] {
-			e := suiteEntry{id: fmt.Sprintf("%s-%02d", cat, i+1), variant: c.pos.Rules().Variant(), pos: c.pos,
-				best: c.best, category: cat, comment: phase(&c.pos) + "; " + c.note}
-			b.WriteString(e.String() + "\n")
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	found["endgame"] = endgames
+	short = append(short, shortEnd...)
+	for _, cat := range Categories {
+		for i, c := range found[cat] {
+			entries = append(entries, Entry{ID: fmt.Sprintf("%s-%02d", cat, i+1), Variant: c.pos.Rules().Variant(), Pos: c.pos,
+				Best: c.best, Category: cat, Comment: phase(&c.pos) + "; " + c.note})
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(suiteFile), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(suiteFile, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// What was written must read back.
-	loadSuite(t)
+	return entries, short, nil
 }
 
-// suiteHeader opens the suite file: what it is and how its answers were proved.
-const suiteHeader = `# The engine's regression suite (search/suite_test.go reads it; TestSuite runs it).
+// Header opens the suite file: what it is and how its answers were proved.
+const Header = `# The engine's regression suite (search/suite_test.go reads it; TestSuite runs it).
 #
 # One position a line:  id | variant | position | best moves | category | comment
 # The position is mill's position text (its first field is the whole rule set, the variant
@@ -696,14 +708,14 @@ const suiteHeader = `# The engine's regression suite (search/suite_test.go reads
 # standard notation. The no-progress counter of every position is 0, and the engine searches
 # it without history.
 #
-# Written by: go test ./search -run TestSuiteGenerate -gen-suite -v -timeout 60m   (~31 min)
-# Audited by: go test ./search -run TestSuiteVerify -verify-suite -v -timeout 60m  (~2 min)
+# Written by: go run ./cmd/morris-dev suite-gen      (~31 min)
+# Audited by: go run ./cmd/morris-dev suite-verify   (~2 min)
 #
 # Nothing here comes from the engine. The answers are proved:
 #
 # blockade, mill-in-two, capture: the positions are met in games between two random players that
-#   like captures and mills (sparring in search/suite_gen_test.go, fixed seeds), and proved by an
-#   exact full-width minimax (prover in search/suite_prove_test.go: alpha-beta and nothing else,
+#   like captures and mills (sparring in search/suite/generate.go, fixed seeds), and proved by an
+#   exact full-width minimax (Prover in search/suite/prover.go: alpha-beta and nothing else,
 #   the rules of mill, threefold repetition along the line, the count of pieces at the horizon;
 #   it shares no code with the engine's search or evaluation). Every root move is searched on
 #   its own.
@@ -731,35 +743,47 @@ const suiteHeader = `# The engine's regression suite (search/suite_test.go reads
 #   the alternatives lose fast enough, for that not to matter.
 `
 
-var verifySuite = flag.Bool("verify-suite", false, "prove every answer of "+suiteFile+" again (minutes)")
+// Prove proves the answer of e again from scratch, the way the generator
+// proved it, whoever wrote the line: with pr for the tactics, and with db,
+// the databases of its sectors, for an endgame.
+func Prove(pr *Prover, db *egdb.DB, e Entry) error {
+	var c candidate
+	var ok bool
+	if e.Category == "endgame" {
+		c, ok = classifyEndgame(db, e.Pos)
+	} else {
+		c, ok = classifyTactic(pr, e.Pos, false)
+	}
+	switch {
+	case !ok:
+		return fmt.Errorf("%s (line %d): no proof found for %s", e.ID, e.Line, e.Pos)
+	case c.category != e.Category || !SameMoves(c.best, e.Best):
+		return fmt.Errorf("%s (line %d): proved %s %s, the suite says %s %s", e.ID, e.Line,
+			c.category, MovesText(c.pos, c.best), e.Category, MovesText(e.Pos, e.Best))
+	}
+	return nil
+}
 
-// TestSuiteVerify audits the suite: every answer is proved again from
-// scratch, the way the generator proved it, whoever wrote the line.
-func TestSuiteVerify(t *testing.T) {
-	if !*verifySuite {
-		t.Skip("proves " + suiteFile + " again: run with -verify-suite")
-	}
-	pr := newProver(suiteProverNodes)
-	dbs := map[string]*egdb.DB{}
-	for _, en := range loadSuite(t) {
-		var c candidate
-		var ok bool
-		if en.category == "endgame" {
-			db := dbs[en.variant]
-			if db == nil {
-				db = suiteDB(t, en.variant)
-				dbs[en.variant] = db
+// Verify audits a suite: every answer is proved again (Prove), the
+// databases of the endgames built in scratch. It returns the entries whose
+// proof failed, as errors, or an error that stopped it.
+func Verify(ctx context.Context, entries []Entry, scratch string) (failed []error, err error) {
+	pr := NewProver(suiteProverNodes)
+	dbs := &databases{ctx: ctx, scratch: scratch}
+	defer dbs.close()
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return failed, err
+		}
+		var db *egdb.DB
+		if e.Category == "endgame" {
+			if db, err = dbs.get(e.Variant); err != nil {
+				return failed, err
 			}
-			c, ok = classifyEndgame(db, en.pos)
-		} else {
-			c, ok = classifyTactic(pr, en.pos, false)
 		}
-		switch {
-		case !ok:
-			t.Errorf("%s (line %d): no proof found for %s", en.id, en.line, en.pos)
-		case c.category != en.category || !sameMoves(c.best, en.best):
-			t.Errorf("%s (line %d): proved %s %s, the suite says %s %s", en.id, en.line,
-				c.category, movesText(c.pos, c.best), en.category, movesText(en.pos, en.best))
+		if err := Prove(pr, db, e); err != nil {
+			failed = append(failed, err)
 		}
 	}
+	return failed, nil
 }

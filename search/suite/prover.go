@@ -1,4 +1,4 @@
-package search
+package suite
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"github.com/morrisgame/morris/mill"
 )
 
-// prover is the referee of the regression suite (suite_gen_test.go): an
+// Prover is the referee of the regression suite (generate.go): an
 // exact minimax to a fixed depth that shares nothing with the engine but the
 // rules (mill's Moves, Play and Status). Full width, alpha-beta and nothing
 // else: no table, no reductions, no quiescence, no evaluation but the count
@@ -15,7 +15,7 @@ import (
 // value of a position at depth d is therefore a fact about the game tree d
 // plies deep, not an opinion: "white forces the end of the game within 7
 // plies", "black cannot keep its material for 6 plies".
-type prover struct {
+type Prover struct {
 	bufs  [][]mill.Move
 	path  []uint64 // keys of the positions from the root to the parent of the node
 	nodes uint64
@@ -23,14 +23,19 @@ type prover struct {
 	out   bool   // the limit was reached: the last answer means nothing
 }
 
+// Win is the value of a game won at once, for the side to move: a win in
+// n plies is Win-n.
+const Win = 1 << 20
+
 const (
-	proofWin   = 1 << 20         // a game won at once, for the side to move
-	proofBound = proofWin - 1000 // beyond it, a forced end of the game
-	proofInf   = proofWin + 1
+	proofBound = Win - 1000 // beyond it, a forced end of the game
+	proofInf   = Win + 1
 )
 
-func newProver(limit uint64) *prover {
-	pr := &prover{limit: limit}
+// NewProver returns a prover that gives up after limit nodes a question
+// (0: never).
+func NewProver(limit uint64) *Prover {
+	pr := &Prover{limit: limit}
 	for range 64 {
 		pr.bufs = append(pr.bufs, make([]mill.Move, 0, 256))
 	}
@@ -38,11 +43,11 @@ func newProver(limit uint64) *prover {
 }
 
 // reset starts a new budget of nodes.
-func (pr *prover) reset() { pr.nodes, pr.out = 0, false }
+func (pr *Prover) reset() { pr.nodes, pr.out = 0, false }
 
-// proofIsWin and proofIsLoss tell forced ends of the game from material.
-func proofIsWin(v int) bool  { return v > proofBound }
-func proofIsLoss(v int) bool { return v < -proofBound }
+// IsWin and IsLoss tell forced ends of the game from material.
+func IsWin(v int) bool  { return v > proofBound }
+func IsLoss(v int) bool { return v < -proofBound }
 
 // material is the count of pieces, board and hand, of the side to move
 // less the opponent's.
@@ -53,7 +58,7 @@ func material(p *mill.Position) int {
 
 // value is the minimax value of p searched depth plies deep, ply plies from
 // the root, for its side to move, inside the window (alpha, beta); fail-soft.
-func (pr *prover) value(p mill.Position, ply, depth, alpha, beta int) int {
+func (pr *Prover) value(p mill.Position, ply, depth, alpha, beta int) int {
 	pr.nodes++
 	if pr.limit > 0 && pr.nodes > pr.limit {
 		pr.out = true
@@ -66,9 +71,9 @@ func (pr *prover) value(p mill.Position, ply, depth, alpha, beta int) int {
 	case mill.Draw:
 		return 0
 	case mill.Won(p.SideToMove()):
-		return proofWin - ply
+		return Win - ply
 	default:
-		return -(proofWin - ply)
+		return -(Win - ply)
 	}
 	key := p.Key()
 	if p.Rules().Options().Repetition > 0 {
@@ -115,7 +120,7 @@ func (pr *prover) value(p mill.Position, ply, depth, alpha, beta int) int {
 
 // moveValue is the value of a root move: the value for the side to move
 // at the root of playing m and then searching depth-1 plies.
-func (pr *prover) moveValue(p mill.Position, m mill.Move, depth, alpha, beta int) int {
+func (pr *Prover) moveValue(p mill.Position, m mill.Move, depth, alpha, beta int) int {
 	pr.path = append(pr.path[:0], p.Key())
 	v := pr.child(p, m, 1, depth-1, alpha, beta)
 	pr.path = pr.path[:0]
@@ -126,7 +131,7 @@ func (pr *prover) moveValue(p mill.Position, m mill.Move, depth, alpha, beta int
 // the position it leads to at ply, depth plies deep: negated when the turn
 // passes, and as it is when the same side moves again (a removal owed when
 // placing ends, a blocked side's removal, the second player moving first).
-func (pr *prover) child(p mill.Position, m mill.Move, ply, depth, alpha, beta int) int {
+func (pr *Prover) child(p mill.Position, m mill.Move, ply, depth, alpha, beta int) int {
 	c := p.Play(m)
 	if c.SideToMove() == p.SideToMove() {
 		return pr.value(c, ply, depth, alpha, beta)
@@ -134,12 +139,12 @@ func (pr *prover) child(p mill.Position, m mill.Move, ply, depth, alpha, beta in
 	return -pr.value(c, ply, depth, -beta, -alpha)
 }
 
-// best returns the value of p at depth, and the moves that reach it (every
+// Best returns the value of p at depth, and the moves that reach it (every
 // other move is proved worse), or ok false if the node limit was reached.
 // The moves of first are searched first: if they are the best (the best of
 // the last depth, say), every other move is only proved worse, which is
 // cheaper than finding its value.
-func (pr *prover) best(p mill.Position, depth int, first []mill.Move) (v int, best []mill.Move, ok bool) {
+func (pr *Prover) Best(p mill.Position, depth int, first []mill.Move) (v int, best []mill.Move, ok bool) {
 	moves := p.Moves(nil)
 	n := 0
 	for i, m := range moves {
@@ -163,7 +168,7 @@ func (pr *prover) best(p mill.Position, depth int, first []mill.Move) (v int, be
 }
 
 // reach returns the moves whose value at depth is at least bound.
-func (pr *prover) reach(p mill.Position, depth, bound int) (moves []mill.Move, ok bool) {
+func (pr *Prover) reach(p mill.Position, depth, bound int) (moves []mill.Move, ok bool) {
 	for _, m := range p.Moves(nil) {
 		if pr.moveValue(p, m, depth, bound-1, bound) >= bound {
 			moves = append(moves, m)
