@@ -266,15 +266,7 @@ func TestPlacingFromDatabases(t *testing.T) {
 		t.Skip("builds endgame databases")
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
-	dir := t.TempDir()
-	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{egdb.StartKey(r)}}).Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	d, err := egdb.Open(dir, egdb.ForRules(r))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, _ := egdbtest.Build(t, r, egdb.StartKey(r))
 	e := New(Options{HashMB: 16, Tablebase: d})
 	rng := rand.New(rand.NewPCG(11, 12))
 	checked := 0

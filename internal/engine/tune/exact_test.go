@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/mill/milltest"
 )
@@ -21,15 +22,7 @@ func TestExactPlacing(t *testing.T) {
 		t.Skip("solves a whole game (seconds)")
 	}
 	r := mill.MustRules("nine-mens-morris", "pieces=3")
-	dir := t.TempDir()
-	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{egdb.StartKey(r)}}).Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	db, err := egdb.Open(dir, egdb.ForRules(r))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, _ := egdbtest.Build(t, r, egdb.StartKey(r))
 	tb := db.Probe
 	// moving knows the moving phase only, as the databases do before
 	// morris solve -game.

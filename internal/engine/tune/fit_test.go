@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/eval"
 	"github.com/morrisgame/morris/mill"
 )
@@ -66,16 +67,7 @@ func TestReadSamplesErrors(t *testing.T) {
 // of that sector: each sample's sign is the probe's result, wins and losses
 // within the clamp, and positions the databases do not hold are left out.
 func TestLabelExact(t *testing.T) {
-	r := mill.MustRules("nine-mens-morris")
-	dir := t.TempDir()
-	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{{White: 3, Black: 3}}}).Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	db, err := egdb.Open(dir, egdb.ForRules(r))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, _ := egdbtest.Build(t, mill.MustRules("nine-mens-morris"))
 	var ps []mill.Position
 	for _, text := range []string{
 		"nine-mens-morris 6W1/2B1W3/3B2WB w 0,0 - 0 40", // a win in 5
