@@ -162,6 +162,15 @@ var importRules = []importRule{
 		why: "a root package (mill, record, book, eval, search, egdb, ...) imports no internal/ package but its own (egdb may import egdb/internal/...)",
 	},
 	{
+		name:       "search/suite",
+		applies:    func(r string) bool { return r == "search/suite" },
+		transitive: true,
+		allowed: func(_ string, imp *listed, r string) bool {
+			return !imp.inModule() || (r != "search" && r != "eval" && r != "book")
+		},
+		why: "the regression suite's referee shares nothing with the engine it judges but the rules: search/suite imports neither search nor eval nor book",
+	},
+	{
 		name: "gateways",
 		applies: func(r string) bool {
 			return under(r, "internal/server/httpapi") || under(r, "internal/server/pbmserv")
