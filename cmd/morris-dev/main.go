@@ -13,7 +13,7 @@ import (
 
 const usage = `morris-dev: the developers' tools of Morris (tuning, data; minutes to hours)
 
-Usage: morris-dev COMMAND [flags] [arguments]   (morris-dev COMMAND -h: its flags)
+Usage: morris-dev COMMAND [flags] [arguments]   (morris-dev help COMMAND, or COMMAND -h: its flags)
 
 Self-play (internal/engine/tune; docs/eval.md):
   tune     [-variant V] [-pairs N] [-depth D] [-passes N] [-seed N]
@@ -70,17 +70,20 @@ var commands = []command{
 }
 
 func main() {
-	// An interrupt stops the matches and the sample making between games
-	// (their context); what was written stays written.
+	// An interrupt (or SIGTERM) stops the matches and the sample making
+	// between games, through their context; what was written stays
+	// written. A second one ends the process, as cmd/morris does.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	context.AfterFunc(ctx, stop)
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run runs the command of args and returns the exit code: 0, 1 when the
 // command failed, 2 for a bad command line.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "-h"} // help COMMAND: the command's -h
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		fmt.Fprint(stderr, usage)
 		if len(args) == 0 {

@@ -31,6 +31,9 @@ func TestHelp(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(errs, "Usage: morris-dev "+c.name+" [flags]") || !strings.Contains(errs, "\nFlags:\n") {
 			t.Errorf("%s -h: exit %d, stderr\n%s", c.name, code, errs)
 		}
+		if _, again, code := runDev("help", c.name); code != 0 || again != errs {
+			t.Errorf("help %s: exit %d, not what -h prints", c.name, code)
+		}
 		if !strings.Contains(usage, "\n  "+c.name+" ") {
 			t.Errorf("the usage does not name %s", c.name)
 		}
