@@ -9,7 +9,7 @@ import (
 
 // A Probe answers for the positions a database holds: the result for the
 // side to move (+1, 0, -1), the plies to the end, and whether it knows p.
-// egdb.DB.Tablebase gives one.
+// egdb.DB.Probe is one (a method value).
 type Probe func(p mill.Position) (result, plies int, ok bool)
 
 // ExactPlacing returns the value of p (+1 a win for the side to move, 0 a

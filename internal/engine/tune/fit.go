@@ -84,7 +84,7 @@ func Label(ctx context.Context, ps []mill.Position, w *eval.Weights, movetime ti
 }
 
 // LabelExact scores the positions that probe knows (a result of +1, 0 or
-// -1 for the side to move, as search.Tablebase and egdb.DB.Tablebase give
+// -1 for the side to move, as search.Tablebase and egdb.DB.Probe give
 // it) by their exact value: a win fitClamp less the plies to it (a faster
 // win scores higher), a draw 0, a loss the negative. Positions probe does
 // not know are left out. A fit to such samples learns from a teacher that
