@@ -25,9 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,9 +39,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/morrisgame/morris/internal/server"
-	"github.com/morrisgame/morris/internal/server/auth"
 	"github.com/morrisgame/morris/internal/server/httpapi"
-	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/servertest"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/web"
 )
@@ -62,30 +60,13 @@ const (
 // client, on 127.0.0.1.
 type site struct {
 	URL string
-	log *lockedBuffer
+	log *storetest.Log
 	svc *server.Service
 	// requests are the method and URL (path and query) of every request
 	// the site served, as a proxy's access log would hold them.
-	requests *lockedBuffer
+	requests *storetest.Log
 	// skew moves the server's clock forward (correspondence timers).
 	skew atomic.Int64
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func startSite(t *testing.T) *site { t.Helper(); return startSiteWith(t, nil) }
@@ -93,43 +74,13 @@ func startSite(t *testing.T) *site { t.Helper(); return startSiteWith(t, nil) }
 // startSiteWith is startSite with changes to the server's configuration.
 func startSiteWith(t *testing.T, change func(*server.Config)) *site {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "morris.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &lockedBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &site{log: logs, requests: &lockedBuffer{}}
-	cfg := server.Config{
-		Store:         st,
-		Now:           func() time.Time { return time.Now().Add(time.Duration(s.skew.Load())) },
-		Logger:        logger,
-		Hash:          auth.Test,
-		Rates:         server.Rates{Login: 100, LoginBurst: 100, Signup: 100, SignupBurst: 100, Command: 10000, CommandBurst: 10000},
-		EngineWorkers: 1,
-	}
-	if change != nil {
-		change(&cfg)
-	}
-	svc, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	h := httpapi.New(httpapi.Config{Service: svc, Web: web.Handler(), Logger: logger})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(s.requests, "%s %s\n", r.Method, r.URL.RequestURI())
-		h.ServeHTTP(w, r)
-	}))
-	s.URL, s.svc = ts.URL, svc
+	s := &site{requests: &storetest.Log{}}
+	// Registered before the server's start, so that it runs after the
+	// server is closed (cleanups run last first) and reads the whole log.
 	t.Cleanup(func() {
-		svc.CloseStreams()
-		ts.Close()
-		svc.Close()
-		st.Close()
+		if s.log == nil {
+			return
+		}
 		// The server logs warnings and errors only: a test that makes
 		// none is a test where the client did nothing the server refused
 		// unexpectedly or could not serve.
@@ -144,6 +95,21 @@ func startSiteWith(t *testing.T, change func(*server.Config)) *site {
 			}
 		}
 	})
+	cfg := server.Config{
+		Now:           func() time.Time { return time.Now().Add(time.Duration(s.skew.Load())) },
+		EngineWorkers: 1,
+	}
+	if change != nil {
+		change(&cfg)
+	}
+	srv := servertest.Start(t, cfg, servertest.HTTP(func(srv *servertest.Server) http.Handler {
+		h := httpapi.New(httpapi.Config{Service: srv.Service, Web: web.Handler(), Logger: srv.Logger})
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(s.requests, "%s %s\n", r.Method, r.URL.RequestURI())
+			h.ServeHTTP(w, r)
+		})
+	}))
+	s.URL, s.svc, s.log = srv.URL, srv.Service, srv.Log
 	return s
 }
 
