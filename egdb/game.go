@@ -196,8 +196,8 @@ func (g *rules) canMove(own uint32, n, hand int, empty uint32) bool {
 	if g.flying(n) {
 		return true
 	}
-	for p := range mill.Points(own).All() {
-		if g.adj[p]&empty != 0 {
+	for f := own; f != 0; f &= f - 1 {
+		if g.adj[bits.TrailingZeros32(f)]&empty != 0 {
 			return true
 		}
 	}
@@ -529,8 +529,8 @@ func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child
 	sd := wk.sideOf(s, B)
 	var packedW uint32
 	if sd.pm != nil {
-		for p := range mill.Points(W).All() {
-			packedW |= 1 << sd.fr[sd.pm[p]]
+		for f := W; f != 0; f &= f - 1 {
+			packedW |= 1 << sd.fr[sd.pm[bits.TrailingZeros32(f)]]
 		}
 	}
 	cs := g.capture[s]
@@ -538,12 +538,12 @@ func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child
 	// to move with W2: one, or one per piece it may take.
 	child := func(dst []retro.Child, t int, W2 uint32) []retro.Child {
 		if sd.targets != 0 && g.closes(W2, t) && (!placing || g.placingTakes) {
-			for c := range mill.Points(sd.targets).All() {
+			for c := sd.targets; c != 0; c &= c - 1 {
 				if cs < 0 {
 					dst = append(dst, retro.Child{End: true, Value: retro.LossIn(0)})
 					continue
 				}
-				dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: wk.captureChild(sd, cs, int(c), W2)}})
+				dst = append(dst, retro.Child{Ref: retro.Ref{Sector: cs, Index: wk.captureChild(sd, cs, bits.TrailingZeros32(c), W2)}})
 			}
 			return dst
 		}
@@ -551,8 +551,8 @@ func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child
 			// W2 is W with the points of the move toggled: from and t, or
 			// t alone for a placement.
 			packed := packedW
-			for p := range mill.Points(W ^ W2).All() {
-				packed ^= 1 << sd.fr[sd.pm[p]]
+			for d := W ^ W2; d != 0; d &= d - 1 {
+				packed ^= 1 << sd.fr[sd.pm[bits.TrailingZeros32(d)]]
 			}
 			return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: sd.base + g.x.rankPacked(packed)}})
 		}
@@ -560,18 +560,21 @@ func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child
 		return append(dst, retro.Child{Ref: retro.Ref{Sector: ns, Index: sd.base + g.x.rankIn(B0W, sd.B0)}})
 	}
 	if placing {
-		for t := range mill.Points(empty).All() {
-			dst = child(dst, int(t), W|1<<t)
+		for to := empty; to != 0; to &= to - 1 {
+			t := bits.TrailingZeros32(to)
+			dst = child(dst, t, W|1<<t)
 		}
 		return dst, 0
 	}
-	for from := range mill.Points(W).All() {
+	for f := W; f != 0; f &= f - 1 {
+		from := bits.TrailingZeros32(f)
 		to := empty
 		if !fly {
 			to &= g.adj[from]
 		}
-		for t := range mill.Points(to).All() {
-			dst = child(dst, int(t), W^(1<<from|1<<t))
+		for ; to != 0; to &= to - 1 {
+			t := bits.TrailingZeros32(to)
+			dst = child(dst, t, W^(1<<from|1<<t))
 		}
 	}
 	return dst, 0
@@ -603,8 +606,8 @@ func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 	var imgB, imgW images
 	g.x.imagesOf(&imgB, B)
 	g.x.imagesOf(&imgW, W)
-	for yp := range mill.Points(B).All() {
-		y := int(yp)
+	for f := B; f != 0; f &= f - 1 {
+		y := bits.TrailingZeros32(f)
 		if capW && g.closes(B, y) {
 			continue // that move took a piece: its parent is in another sector
 		}
@@ -612,8 +615,8 @@ func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 		if !fly {
 			from &= g.adj[y]
 		}
-		for xp := range mill.Points(from).All() {
-			x := int(xp)
+		for ; from != 0; from &= from - 1 {
+			x := bits.TrailingZeros32(from)
 			P0, syms := g.x.canonMoved(&imgB, y, x)
 			W0 := minOf(&imgW, syms)
 			dst = append(dst, retro.Ref{Sector: ps, Index: int64(play.t.of[g.x.colex(P0)])*play.stride + g.x.rankIn(W0, P0)})
