@@ -35,13 +35,49 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 		if w.repeated(ply) {
 			return 0
 		}
-		alpha, beta = mateDistance(ply, alpha, beta, w.stack[ply-1].pos.SideToMove() == p.SideToMove())
+		// Mate distance pruning: no result here beats a shorter one found.
+		// The side to move wins at the next ply at the soonest, or here
+		// when it has just moved too (a removal that leaves the opponent
+		// two pieces, and the same side to move).
+		alpha = max(alpha, -(Mate - ply))
+		if w.stack[ply-1].pos.SideToMove() == p.SideToMove() {
+			beta = min(beta, Mate-ply)
+		} else {
+			beta = min(beta, Mate-ply-1)
+		}
 		if alpha >= beta {
 			return alpha
 		}
-		if w.tb != nil {
-			if score, ok := w.probe(ply, depth, p); ok {
-				return score
+		if w.tb != nil && (ply <= placingProbePlies || p.InHand(mill.White)+p.InHand(mill.Black) == 0) {
+			if res, plies, ok := w.tb.Probe(*p); ok {
+				w.tbHits.Add(1)
+				switch {
+				case res != 0 && w.drawAfter > 0 && p.Quiet()+plies >= w.drawAfter:
+					// The databases know nothing of the no-progress
+					// draw: this win (or loss) may take longer than the
+					// plies left before it, so it is not proved. In the
+					// moving phase it is searched on, where a capture on
+					// the way makes it exact again, and scored TBWin less
+					// its plies at the leaves (see TBWin). A placing
+					// position is scored so at once: below it the search
+					// reads no placing databases (placingProbePlies), so
+					// searching on would trade the databases' value for
+					// the evaluation's guess, and a move into a loss of
+					// 124 plies looked as good as the one draw.
+					if depth <= 0 || p.InHand(mill.White)+p.InHand(mill.Black) > 0 {
+						if res > 0 {
+							return TBWin - plies
+						}
+						return -(TBWin - plies)
+					}
+				case res > 0:
+					return Mate - ply - plies
+				case res < 0:
+					return -(Mate - ply - plies)
+				case !w.press:
+					return 0
+				}
+				// At play a drawn position is searched on (see press).
 			}
 		}
 	}
@@ -69,7 +105,13 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 	}
 	w.scoreInto(f, ply, moves, ttMove)
 
-	ext := w.extension(ply, len(moves))
+	// A side with one or two moves is near a blockade: its replies are
+	// searched a ply deeper (the few moves cost little), so that a
+	// blockade closing in is seen before the horizon hides it.
+	ext := 0
+	if len(moves) <= lowMobility && ply < 2*w.rootDepth {
+		ext = 1
+	}
 	origAlpha := alpha
 	best := -Infinity
 	var bestMove mill.Move
@@ -84,7 +126,14 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 			lo, hi, sign := window(alpha, beta, same)
 			score = sign * w.search(ply+1, depth-1+ext, lo, hi)
 		} else {
-			r := reduction(depth, i, m, f.scores[i], pvNode)
+			r := 0
+			if depth >= 3 && i >= lmrFrom && m.NumCaptures() == 0 && f.scores[i] < orderKiller {
+				r = int(lmr[min(depth, len(lmr)-1)][min(i, len(lmr[0])-1)])
+				if pvNode {
+					r--
+				}
+				r = max(0, min(r, depth-2))
+			}
 			lo, hi, sign := window(alpha, alpha+1, same)
 			score = sign * w.search(ply+1, depth-1+ext-r, lo, hi)
 			if score > alpha && (r > 0 || score < beta) {

@@ -18,8 +18,7 @@
 //	search.go     the engine: options, results, the workers and their stacks, the node count
 //	root.go       Search: iterative deepening at the root, lazy SMP, aspiration windows (MTD(f) kept)
 //	alphabeta.go  the principal variation search of a node, repetitions, the table's scores
-//	prune.go      what the search cuts and stretches: mate distance pruning, late move reductions, the
-//	              low-mobility extension
+//	prune.go      what the search cuts and stretches: late move reductions, the low-mobility extension
 //	quiesce.go    the quiescence search (captures, closing moves, removals), Quiesce for tuning
 //	tablebase.go  Tablebase (what the search needs of egdb's databases) and its probes
 //	evaluate.go   the evaluation at a node, the nets' sums kept ply by ply
