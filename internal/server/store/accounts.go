@@ -57,7 +57,9 @@ func deleteTokens(ctx context.Context, tx *sql.Tx, user int64, keep string) (int
 // e-mail address are emptied; the tokens, challenges and seeks (from the
 // user and to them), challenge preferences and filters (the user's, and
 // others' naming the user), vacations, queued moves, subscriptions,
-// ratings and puzzle ratings and attempts are deleted. The old name stays
+// ratings and puzzle ratings and attempts, blocks (the user's and others'
+// of the user) and warnings are deleted; the reports and the moderators'
+// log that name the user stay, as evidence. The old name stays
 // taken (name_key is kept): UserByName finds no one under it and CreateUser
 // refuses it, so that nobody can sign up as the player who left. The
 // games the user plays are the caller's to end first. An unknown or
@@ -68,7 +70,8 @@ func (s *Store) DeleteUser(ctx context.Context, user int64, tombstone string) er
 	}
 	now := millis(s.now())
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		err := affected(tx.ExecContext(ctx, `UPDATE users SET name = $1, password_hash = '', email = '', deleted_at = $2
+		err := affected(tx.ExecContext(ctx, `UPDATE users SET name = $1, password_hash = '', email = '', deleted_at = $2,
+				moderator = FALSE, muted_until = 0
 			WHERE id = $3 AND deleted_at = 0`, tombstone, now, user))
 		if err != nil {
 			return fmt.Errorf("%w: user %d", err, user)
@@ -84,6 +87,8 @@ func (s *Store) DeleteUser(ctx context.Context, user int64, tombstone string) er
 			`DELETE FROM ratings WHERE user_id = $1`,
 			`DELETE FROM puzzle_attempts WHERE user_id = $1`,
 			`DELETE FROM puzzle_ratings WHERE user_id = $1`,
+			`DELETE FROM blocks WHERE user_id = $1 OR blocked_id = $1`,
+			`DELETE FROM warnings WHERE user_id = $1`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, user); err != nil {
 				return err
