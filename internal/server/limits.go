@@ -13,16 +13,18 @@ import (
 // takes its default (DefaultRates), so that a caller who sets some rates
 // does not turn the others off.
 type Rates struct {
-	Login, LoginBurst         float64 // failed sign-ins per address and name
-	LoginAddr, LoginAddrBurst float64 // failed sign-ins per address, whatever the name
-	Signup, SignupBurst       float64 // sign-ups (and guests) per address
-	Command, CommandBurst     float64 // commands and API calls per user or address
-	Token, TokenBurst         float64 // POST /api/token per address, right or wrong
-	TokenUser, TokenUserBurst float64 // tokens made per user (successful sign-ins for a token)
-	BadToken, BadTokenBurst   float64 // calls with an unknown or expired token per address
-	Chat, ChatBurst           float64 // chat messages per player and game (quotas.go)
-	Review, ReviewBurst       float64 // new reviews asked for per address (quotas.go)
-	Puzzle, PuzzleBurst       float64 // puzzle moves sent per user, or address without one (quotas.go)
+	Login, LoginBurst           float64 // failed sign-ins per address and name
+	LoginAddr, LoginAddrBurst   float64 // failed sign-ins per address, whatever the name
+	Signup, SignupBurst         float64 // sign-ups (and guests) per address
+	Command, CommandBurst       float64 // commands and API calls per user or address
+	Token, TokenBurst           float64 // POST /api/token per address, right or wrong
+	TokenUser, TokenUserBurst   float64 // tokens made per user (successful sign-ins for a token)
+	BadToken, BadTokenBurst     float64 // calls with an unknown or expired token per address
+	Chat, ChatBurst             float64 // chat messages per player and game (quotas.go)
+	Review, ReviewBurst         float64 // new reviews asked for per address (quotas.go)
+	Puzzle, PuzzleBurst         float64 // puzzle moves sent per user, or address without one (quotas.go)
+	Report, ReportBurst         float64 // reports to the moderators per user (moderation.go)
+	ReportAddr, ReportAddrBurst float64 // reports to the moderators per address (moderation.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
 	// same as none), then any others at random: memory never grows with
@@ -37,8 +39,9 @@ type Rates struct {
 // user (burst 20); 30 calls with a bad token a minute per address (burst
 // 30); and the quotas' (quotas.go): a chat message a second per player and
 // game (burst 10), 20 new reviews an hour per address (burst 10), a puzzle
-// move a second per user or address (burst 30). An honest player meets
-// none of them.
+// move a second per user or address (burst 30); and moderation's
+// (moderation.go): 10 reports an hour per user (burst 10) and 30 per
+// address (burst 30). An honest player meets none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -50,6 +53,8 @@ var DefaultRates = Rates{
 	Chat: 1, ChatBurst: 10,
 	Review: 20.0 / 3600, ReviewBurst: 10,
 	Puzzle: 1, PuzzleBurst: 30,
+	Report: 10.0 / 3600, ReportBurst: 10,
+	ReportAddr: 30.0 / 3600, ReportAddrBurst: 30,
 	MaxKeys: 100000,
 }
 
@@ -101,6 +106,10 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.Review, &r.ReviewBurst
 	case kindPuzzle:
 		return &r.Puzzle, &r.PuzzleBurst
+	case kindReport:
+		return &r.Report, &r.ReportBurst
+	case kindReportAddr:
+		return &r.ReportAddr, &r.ReportAddrBurst
 	default:
 		return &r.Command, &r.CommandBurst
 	}
@@ -109,20 +118,23 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 // The kinds of bucket. A kind is one of these constants, never text from
 // a client.
 const (
-	kindLogin     = "login"      // address and name
-	kindLoginAddr = "login-addr" // address
-	kindSignup    = "signup"
-	kindCommand   = "command"
-	kindToken     = "token"      // address
-	kindTokenUser = "token-user" // user id
-	kindBadToken  = "bad-token"  // address
-	kindChat      = "chat"       // user and game (quotas.go)
-	kindReview    = "review"     // address (quotas.go)
-	kindPuzzle    = "puzzle"     // user, or address (quotas.go)
+	kindLogin      = "login"      // address and name
+	kindLoginAddr  = "login-addr" // address
+	kindSignup     = "signup"
+	kindCommand    = "command"
+	kindToken      = "token"       // address
+	kindTokenUser  = "token-user"  // user id
+	kindBadToken   = "bad-token"   // address
+	kindChat       = "chat"        // user and game (quotas.go)
+	kindReview     = "review"      // address (quotas.go)
+	kindPuzzle     = "puzzle"      // user, or address (quotas.go)
+	kindReport     = "report"      // user (moderation.go)
+	kindReportAddr = "report-addr" // address (moderation.go)
 )
 
 // kinds are all the kinds of bucket.
-var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle}
+var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle,
+	kindReport, kindReportAddr}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a
