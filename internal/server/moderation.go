@@ -286,6 +286,13 @@ func (s *Service) moderator(ctx context.Context, user User) (store.User, error) 
 	return u, nil
 }
 
+// RequireModerator refuses (Forbidden) a user who is not a moderator now:
+// for a gateway to say so before it reads the rest of a call.
+func (s *Service) RequireModerator(ctx context.Context, user User) error {
+	_, err := s.moderator(ctx, user)
+	return err
+}
+
 // target finds the player a moderator acts on by name: a player, not the
 // moderator, another moderator or the engine.
 func (s *Service) target(ctx context.Context, mod store.User, name string) (store.User, error) {

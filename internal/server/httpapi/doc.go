@@ -18,6 +18,10 @@
 //	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
 //	puzzles.go   puzzles: the daily one, the next to try, the moves of an attempt, a player's history
 //	quotas.go    the pages of a game's chat (GET /api/game/{id}/chat)
+//	moderation.go  reports (POST /api/report), blocks and warnings (/api/account/blocks, /api/account/warnings),
+//	             the moderators' endpoints (/api/mod/: the queue, resolutions, warn, mute, close, reopen, annul,
+//	             the log), 403 to anyone else before the call is read; the viewer of a game (its token) whose
+//	             blocks hide chat lines in GET /api/game/{id}, its chat's pages, its stream and WebSocket
 //
 // # Tests
 //
@@ -26,6 +30,10 @@
 // stream watch, on SQLite and PostgreSQL; prefs_test.go opts in to pbm
 // challenges and challenges over POST /pbm; fuzz_test.go sends arbitrary
 // bodies to every endpoint that reads one (go test -fuzz FuzzBodies).
+// moderation_test.go checks the moderators' endpoints against players (403,
+// nothing changed), reports and the queue, a closed account's tokens
+// refused at once and its streams ended, annulled games' ratings, and
+// blocks in every way a game's chat is read.
 // example_test.go is the bot of docs/bot.md (Example_bot): a whole game
 // against the engine over HTTP, its moves chosen by package search.
 package httpapi
