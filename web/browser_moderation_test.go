@@ -146,7 +146,9 @@ func TestBrowserModeration(t *testing.T) {
 	ann.waitJS("the block", `document.querySelector('[data-testid="user-block"]').dataset.blocked === 'true'`)
 	ann.openGame(id)
 	ann.waitJS("bob's line hidden", `![...document.querySelectorAll('[data-testid="chat-message"]')].some((li) => li.textContent.includes('you play like a goat'))`)
-	var blocks struct{ Blocks []struct{ User struct{ Name string } } }
+	var blocks struct {
+		Blocks []struct{ User struct{ Name string } }
+	}
 	s.call(t, "GET", "/api/account/blocks", annTok, nil, &blocks)
 	if len(blocks.Blocks) != 1 || blocks.Blocks[0].User.Name != "bob" {
 		b.fatalf("ann's blocks on the server: %+v", blocks)
