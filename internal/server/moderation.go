@@ -145,9 +145,12 @@ func (s *Service) Report(ctx context.Context, from string, reporter User, sp Rep
 	if !slices.Contains(ReportReasons, sp.Reason) {
 		return wire.Report{}, errorf(BadRequest, "a reason is one of %s", strings.Join(ReportReasons, ", "))
 	}
-	text, err := checkText("a report's text", sp.Text, MaxReportText, sp.Reason == "other")
+	text, err := checkText("a report's text", sp.Text, MaxReportText, false)
 	if err != nil {
 		return wire.Report{}, err
+	}
+	if sp.Reason == "other" && text == "" {
+		return wire.Report{}, errorf(BadRequest, "the reason other needs a text: what happened, in a few words")
 	}
 	r := store.Report{Reporter: reporter.ID, Reason: sp.Reason, Text: text, At: s.now()}
 	switch {

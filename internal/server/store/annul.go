@@ -94,7 +94,11 @@ func (s *Store) AnnulGames(ctx context.Context, user int64, a ModAction) (games 
 // the variants and the first ids (annulled_games holds them all).
 func annulDetail(games []int64, variants []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d rated games made unrated (%s): ", len(games), strings.Join(variants, ", "))
+	what := "rated games"
+	if len(games) == 1 {
+		what = "rated game"
+	}
+	fmt.Fprintf(&b, "%d %s made unrated (%s): ", len(games), what, strings.Join(variants, ", "))
 	for i, id := range games {
 		if i == 20 {
 			b.WriteString(", …")
