@@ -145,13 +145,14 @@ func (v *Viewer) user() int64 {
 // blocks. It looks the blocks up when the viewer is first known, and again
 // after a block or unblock in this process (Service.blockGen).
 type chatMask struct {
-	s      *Service
-	game   int64
-	v      *Viewer
-	loaded bool
-	user   int64
-	gen    uint64
-	hidden map[string]bool // the names of the game's players the viewer blocks
+	s       *Service
+	game    int64
+	v       *Viewer
+	players []wire.Player // the game's two, read once
+	loaded  bool
+	user    int64
+	gen     uint64
+	hidden  map[string]bool // the names of the game's players the viewer blocks
 }
 
 func (s *Service) maskFor(game int64, v *Viewer) *chatMask { return &chatMask{s: s, game: game, v: v} }
@@ -166,24 +167,24 @@ func (m *chatMask) names(ctx context.Context) (map[string]bool, error) {
 	if m.loaded && m.user == u && m.gen == gen {
 		return m.hidden, nil
 	}
-	g, err := m.s.st.Game(ctx, m.game)
-	if err != nil {
-		return nil, err
+	if m.players == nil {
+		g, err := m.s.st.Game(ctx, m.game)
+		if err != nil {
+			return nil, err
+		}
+		m.players = []wire.Player{player(g.White, g.WhiteName), player(g.Black, g.BlackName)}
 	}
 	hidden := map[string]bool{}
-	for _, p := range []struct {
-		id   int64
-		name string
-	}{{g.White, g.WhiteName}, {g.Black, g.BlackName}} {
-		if p.id == u {
+	for _, p := range m.players {
+		if p.ID == u {
 			continue
 		}
-		blocks, err := m.s.st.Blocking(ctx, u, p.id)
+		blocks, err := m.s.st.Blocking(ctx, u, p.ID)
 		if err != nil {
 			return nil, err
 		}
 		if blocks {
-			hidden[p.name] = true
+			hidden[p.Name] = true
 		}
 	}
 	m.loaded, m.user, m.gen, m.hidden = true, u, gen, hidden
