@@ -716,3 +716,44 @@ func TestAccountStatus(t *testing.T) {
 		t.Errorf("the JSON: %s", b)
 	}
 }
+
+// TestCloseAcrossProcesses: two processes on one PostgreSQL database; a
+// moderator closes an account through the first while the second has its
+// token cached and a stream open with it: the second refuses the token at
+// once (within the relay's notice, not the cache's 30 s) and ends the
+// stream.
+func TestCloseAcrossProcesses(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	a := newServiceOn(t, dsn, Config{})
+	b := newServiceOn(t, dsn, Config{})
+	ctx := context.Background()
+	bob := signUp(t, a, "bob")
+	mo := signUp(t, a, "mo")
+	makeModerator(t, a, "mo")
+	time.Sleep(300 * time.Millisecond) // the listeners in place, as the relay's test
+	tok := token(t, a, "bob", "secret-bob")
+	if !authenticates(b, tok) { // cached by b now
+		t.Fatal("bob's token refused before the close")
+	}
+	sess, end := b.Session(ctx, bob, tok)
+	defer end()
+	if _, err := a.CloseAccount(ctx, mo, "bob", ModNote{Note: "abuse"}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for authenticates(b, tok) {
+		if time.Since(start) > 2*time.Second {
+			t.Fatalf("the closed account's token still taken by the other process after %v", time.Since(start))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Logf("refused by the other process after %v", time.Since(start))
+	select {
+	case <-sess.Done():
+	case <-time.After(time.Second):
+		t.Error("the other process's stream of the closed account goes on")
+	}
+	if _, err := b.Login(ctx, "addr", "bob", "secret-bob"); KindOf(err) != Forbidden {
+		t.Errorf("the closed account signs in on the other process: %v", err)
+	}
+}
