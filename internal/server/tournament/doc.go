@@ -1,0 +1,2 @@
+// Package tournament is the pure logic of tournaments.
+package tournament
