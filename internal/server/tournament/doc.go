@@ -6,5 +6,7 @@
 //
 //	event.go       PlayerID, Colour, Result, Game, Round, the errors, DrawLots
 //	roundrobin.go  Berger tables, RoundRobin (single and double), Correspondence
+//	history.go     Entrant; what the rounds so far say of each player (score, colours, opponents, byes)
+//	swiss.go       Swiss.Pair: the Dutch system as a maximum-weight matching, colour preferences and allocation
 //	matching.go    maximum-weight matching in a general graph (Edmonds' blossom, O(n³)), written here
 package tournament

@@ -141,3 +141,7 @@ func DrawLots(players []PlayerID, seed uint64) []PlayerID {
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
 }
+
+func fmtPending(round int, g Game) error {
+	return fmt.Errorf("tournament: round %d: %d-%d: %w", round, g.White, g.Black, ErrPending)
+}
