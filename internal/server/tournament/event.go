@@ -30,6 +30,9 @@ func (c Colour) String() string {
 	return "black"
 }
 
+// MarshalText writes the colour's name, for JSON and CSV.
+func (c Colour) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
 // A Result is the outcome of a game as white scores it: 1, ½ or 0. The
 // zero Result is Pending: the game has not ended.
 type Result int8

@@ -35,6 +35,7 @@ type cell struct {
 	opponent PlayerID
 	colour   Colour
 	halves   int
+	pending  bool
 }
 
 // A CellKind says what a player did in a round.
@@ -63,10 +64,11 @@ func (k CellKind) String() string {
 func (k CellKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // records reads the rounds of an event among field: each entrant's
-// record, in the order of their pairing numbers. It checks that every
-// player in the rounds is in the field and plays at most once a round,
-// and, with finished, that every game has a result.
-func records(field []Entrant, rounds []Round, finished bool) ([]*record, map[PlayerID]*record, error) {
+// record, in the order of their pairing numbers, a bye scoring byeHalves
+// half points. It checks that every player in the rounds is in the field
+// and plays at most once a round, and, with finished, that every game
+// has a result.
+func records(field []Entrant, rounds []Round, finished bool, byeHalves int) ([]*record, map[PlayerID]*record, error) {
 	ids := make([]PlayerID, len(field))
 	for i, e := range field {
 		ids[i] = e.ID
@@ -132,7 +134,7 @@ func records(field []Entrant, rounds []Round, finished bool) ([]*record, map[Pla
 				side.r.halves += h
 				side.r.colours = append(side.r.colours, side.c)
 				side.r.met[side.opp] = true
-				side.r.rounds[ri] = cell{kind: Played, opponent: side.opp, colour: side.c, halves: h}
+				side.r.rounds[ri] = cell{kind: Played, opponent: side.opp, colour: side.c, halves: h, pending: g.Result == Pending}
 			}
 		}
 		if round.Bye != NoPlayer {
@@ -140,9 +142,9 @@ func records(field []Entrant, rounds []Round, finished bool) ([]*record, map[Pla
 			if err != nil {
 				return nil, nil, err
 			}
-			r.halves += int(2 * ByePoints)
+			r.halves += byeHalves
 			r.byes++
-			r.rounds[ri] = cell{kind: Bye, halves: int(2 * ByePoints)}
+			r.rounds[ri] = cell{kind: Bye, halves: byeHalves}
 		}
 	}
 	return list, byID, nil

@@ -45,7 +45,7 @@ func (s Swiss) Pair(field []Entrant, played []Round) (Round, error) {
 	if round > s.Rounds {
 		return Round{}, fmt.Errorf("tournament: round %d of %d: %w", round, s.Rounds, ErrEventOver)
 	}
-	list, _, err := records(field, played, true)
+	list, _, err := records(field, played, true, int(2*ByePoints))
 	if err != nil {
 		return Round{}, err
 	}
