@@ -242,11 +242,10 @@ func (m *matcher) addBlossom(base, k int) {
 	// its children's lists (or their vertices' edges).
 	bestTo := fill(make([]int, 2*m.n), -1)
 	consider := func(k int) {
-		i, j := m.edges[k].u, m.edges[k].v
+		j := m.edges[k].v // the end outside b
 		if m.inBlossom[j] == b {
-			i, j = j, i
+			j = m.edges[k].u
 		}
-		_ = i
 		bj := m.inBlossom[j]
 		if bj != b && m.label[bj] == sOuter && (bestTo[bj] == -1 || m.slack(k) < m.slack(bestTo[bj])) {
 			bestTo[bj] = k
@@ -582,11 +581,10 @@ func (m *matcher) run(maxCardinality bool) {
 				// Optimum reached.
 			case 2:
 				m.allowed[deltaEdge] = true
-				i, j := m.edges[deltaEdge].u, m.edges[deltaEdge].v
+				i := m.edges[deltaEdge].u // the S end
 				if m.label[m.inBlossom[i]] == unlabelled {
-					i, j = j, i
+					i = m.edges[deltaEdge].v
 				}
-				_ = j
 				m.queue = append(m.queue, i)
 				continue
 			case 3:
