@@ -23,8 +23,8 @@
 // Swiss.Pair does not walk the Dutch system's brackets and transpositions.
 // It gives every pair of players that the absolute rules allow (no second
 // meeting, no second bye, the colour rules) a cost in levels, from the
-// most important: the colour rules broken (only when relaxed, in the last
-// round), the score difference, colour preferences not granted, and the
+// most important: the colour rules broken (only when no pairing keeps
+// them), the score difference, colour preferences not granted, and the
 // players' places in their score groups against the Dutch order. The
 // weights make each level outweigh all below it, and a maximum-weight
 // matching of the most pairs picks the pairing. The matching is Edmonds'

@@ -31,12 +31,14 @@ func (s Swiss) InitialColour() Colour {
 // result. The games come in board order: by the score, then the pairing
 // number, of the higher-ranked player of each.
 //
-// The absolute rules are never broken: no two players meet twice, nobody
-// has a second bye, and, but in the last round, nobody gets one colour
-// three times running or a colour difference beyond ±2. In the last round
-// the colour rules give way when nothing else can be paired (FIDE gives
-// way there for the leaders); the others never do. When no pairing
-// keeps them, Pair returns a *PairError, which says why.
+// The absolute rules are never broken: no two players meet twice and
+// nobody has a second bye. The colour rules (nobody gets one colour
+// three times running or a colour difference beyond ±2) hold whenever a
+// pairing can keep them; when none can, they give way for as few pairs
+// as possible rather than stop the event (FIDE lets them give way for
+// the leaders of the last round; a club's event that stopped in its
+// third round for a colour would serve nobody). When no pairing keeps
+// the absolute rules, Pair returns a *PairError, which says why.
 func (s Swiss) Pair(field []Entrant, played []Round) (Round, error) {
 	round := len(played) + 1
 	if s.Rounds < 1 {
@@ -71,18 +73,14 @@ func (s Swiss) Pair(field []Entrant, played []Round) (Round, error) {
 
 	g := newSwissGraph(active)
 	mate, ok, err := g.match(false)
-	if err == nil && !ok && round == s.Rounds {
+	if err == nil && !ok {
 		mate, ok, err = g.match(true)
 	}
 	if err != nil {
 		return Round{}, &PairError{round, err.Error()}
 	}
 	if !ok {
-		reason := "every pairing would give someone one colour three times running or a colour difference beyond ±2"
-		if _, ok, _ := g.match(true); !ok {
-			reason = "every pairing would repeat a game or give someone a second bye"
-		}
-		return Round{}, &PairError{round, reason}
+		return Round{}, &PairError{round, "every pairing would repeat a game or give someone a second bye"}
 	}
 
 	initial := s.InitialColour()
@@ -162,7 +160,7 @@ func allocate(a, b *record, initial Colour) Colour {
 		return pa.colour
 	case pb.strength > pa.strength:
 		return pb.colour.Opposite()
-	case pa.strength == absolute: // both, the same colour: only in a last round
+	case pa.strength == absolute: // both, the same colour: only when the colour rules give way
 		da, db := colourDiff(a.colours), colourDiff(b.colours)
 		if abs(da) != abs(db) {
 			if abs(da) > abs(db) {
