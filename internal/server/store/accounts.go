@@ -57,7 +57,9 @@ func deleteTokens(ctx context.Context, tx *sql.Tx, user int64, keep string) (int
 // e-mail address are emptied; the tokens, challenges and seeks (from the
 // user and to them), challenge preferences and filters (the user's, and
 // others' naming the user), vacations, queued moves, subscriptions,
-// ratings and puzzle ratings and attempts are deleted. The old name stays
+// ratings and puzzle ratings and attempts are deleted; the user leaves
+// every club (leaveAllClubs: a club left without members is deleted, one
+// left without a leader gets its longest-standing member). The old name stays
 // taken (name_key is kept): UserByName finds no one under it and CreateUser
 // refuses it, so that nobody can sign up as the player who left. The
 // games the user plays are the caller's to end first. An unknown or
@@ -89,6 +91,6 @@ func (s *Store) DeleteUser(ctx context.Context, user int64, tombstone string) er
 				return err
 			}
 		}
-		return nil
+		return s.leaveAllClubs(ctx, tx, user)
 	})
 }

@@ -1,8 +1,8 @@
 // Package store is the durable storage of the game server: accounts,
-// tokens, games and their moves, offers, chat, ratings, followers and
-// challenges, on SQLite (modernc.org/sqlite, no cgo) by default or on
-// PostgreSQL (pgx through database/sql) when Open is given a postgres://
-// URL. It knows nothing of the rules: moves, positions, rules and results
+// tokens, games and their moves, offers, chat, ratings, followers,
+// challenges and clubs, on SQLite (modernc.org/sqlite, no cgo) by default
+// or on PostgreSQL (pgx through database/sql) when Open is given a
+// postgres:// URL. It knows nothing of the rules: moves, positions, rules and results
 // are the rules core's texts, stored as they are given.
 //
 // # Durability
@@ -62,6 +62,10 @@
 //	puzzles        positions from perfect play with their winning line, rating, plays and solves
 //	puzzle_ratings (user) a player's Glicko-2 puzzle rating
 //	puzzle_attempts  (user, puzzle, number) each try at a puzzle: rated or not, solved or not
+//	clubs          name (unique ignoring case, spaces and punctuation through name_key, ClubKey),
+//	               description, open or closed, creator, count of members
+//	club_members   (club, user) members, each a leader or not, since when
+//	club_requests  (club, user) requests to join a closed club, waiting for a leader's answer
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its
@@ -91,6 +95,8 @@
 //	               round robin by player
 //	reviews.go     the engine's reviews of games and records: asked for, taken, done or failed
 //	puzzles.go     puzzles, players' puzzle ratings and attempts
+//	clubs.go       clubs, their members and leaders, requests to join; a club with members keeps a
+//	               leader (ErrLastLeader) and goes with its last member; each change locks the club's row
 //	statements.go  the statements of the hot path (a move's UPDATE), prepared once
 //
 // # Tests
