@@ -23,6 +23,7 @@ type Rates struct {
 	Chat, ChatBurst           float64 // chat messages per player and game (quotas.go)
 	Review, ReviewBurst       float64 // new reviews asked for per address (quotas.go)
 	Puzzle, PuzzleBurst       float64 // puzzle moves sent per user, or address without one (quotas.go)
+	Club, ClubBurst           float64 // clubs created per user (clubs.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
 	// same as none), then any others at random: memory never grows with
@@ -37,8 +38,8 @@ type Rates struct {
 // user (burst 20); 30 calls with a bad token a minute per address (burst
 // 30); and the quotas' (quotas.go): a chat message a second per player and
 // game (burst 10), 20 new reviews an hour per address (burst 10), a puzzle
-// move a second per user or address (burst 30). An honest player meets
-// none of them.
+// move a second per user or address (burst 30); and 5 clubs created per
+// user, then one every 4 hours. An honest player meets none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -50,6 +51,7 @@ var DefaultRates = Rates{
 	Chat: 1, ChatBurst: 10,
 	Review: 20.0 / 3600, ReviewBurst: 10,
 	Puzzle: 1, PuzzleBurst: 30,
+	Club: 1.0 / (4 * 3600), ClubBurst: 5,
 	MaxKeys: 100000,
 }
 
@@ -101,6 +103,8 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.Review, &r.ReviewBurst
 	case kindPuzzle:
 		return &r.Puzzle, &r.PuzzleBurst
+	case kindClub:
+		return &r.Club, &r.ClubBurst
 	default:
 		return &r.Command, &r.CommandBurst
 	}
@@ -119,10 +123,11 @@ const (
 	kindChat      = "chat"       // user and game (quotas.go)
 	kindReview    = "review"     // address (quotas.go)
 	kindPuzzle    = "puzzle"     // user, or address (quotas.go)
+	kindClub      = "club"       // user (clubs.go)
 )
 
 // kinds are all the kinds of bucket.
-var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle}
+var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle, kindClub}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a
