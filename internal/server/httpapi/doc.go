@@ -18,14 +18,20 @@
 //	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
 //	puzzles.go   puzzles: the daily one, the next to try, the moves of an attempt, a player's history
 //	quotas.go    the pages of a game's chat (GET /api/game/{id}/chat)
+//	clubs.go     clubs: create, list and search, a club with a page of its members (and, for its
+//	             leaders, the requests), join, leave, a leader's accept/decline, remove and leader
 //
 // # Tests
 //
 // api_test.go plays a whole game of every preset over real sockets, with
 // HTTP and WebSocket moves mixed while spectators and a reconnecting
 // stream watch, on SQLite and PostgreSQL; prefs_test.go opts in to pbm
-// challenges and challenges over POST /pbm; fuzz_test.go sends arbitrary
-// bodies to every endpoint that reads one (go test -fuzz FuzzBodies).
+// challenges and challenges over POST /pbm; clubs_test.go runs a closed
+// club's life on SQLite and PostgreSQL (who may call what, bad input
+// refused and changing nothing, the last-leader rule), the pages of
+// members and clubs, and the quotas and rate of clubs; fuzz_test.go sends
+// arbitrary bodies to every endpoint that reads one (go test -fuzz
+// FuzzBodies).
 // example_test.go is the bot of docs/bot.md (Example_bot): a whole game
 // against the engine over HTTP, its moves chosen by package search.
 package httpapi
