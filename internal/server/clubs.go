@@ -175,7 +175,7 @@ func (s *Service) CreateClub(ctx context.Context, user User, name, description s
 	if err := s.checkClubsJoined(n); err != nil {
 		return wire.ClubFull{}, err
 	}
-	if err := s.limits.limited(kindClub, strconv.FormatInt(user.ID, 10), "you have created clubs too fast: try again later"); err != nil {
+	if err := s.spend(kindClub, strconv.FormatInt(user.ID, 10), "you have created too many clubs lately"); err != nil {
 		return wire.ClubFull{}, err
 	}
 	c, err := s.st.CreateClub(ctx, store.Club{Name: name, Description: description, Open: open, CreatedBy: user.ID})
