@@ -16,6 +16,7 @@ import (
 type quotaConfig struct {
 	quotas                       server.Quotas
 	chatRate, reviewRate, puzzle float64 // a second; reviewRate an hour
+	clubRate                     float64 // a day
 }
 
 // quotaFlags defines the flags on fs and returns the call that reads
@@ -41,6 +42,10 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 	engineAbandon := fs.Duration("engine-abandon", envDuration("MORRIS_ENGINE_ABANDON", d.EngineAbandon), "a game against the engine without any clock whose player leaves their turn this long is lost by abandonment; 0 for never (MORRIS_ENGINE_ABANDON)")
 	openChallenges := fs.Int("open-challenges", envInt("MORRIS_OPEN_CHALLENGES", d.OpenChallenges), "open challenges and seeks a user has at once; one more is refused (409); 0 for no limit (MORRIS_OPEN_CHALLENGES)")
 	challengeExpiry := fs.Duration("challenge-expiry", envDuration("MORRIS_CHALLENGE_EXPIRY", d.ChallengeExpiry), "an open challenge or seek without a real-time clock that nobody answers is cancelled after this; 0 for never (MORRIS_CHALLENGE_EXPIRY)")
+	clubsLed := fs.Int("clubs-led", envInt("MORRIS_CLUBS_LED", d.ClubsLed), "clubs a user leads at once; creating or being made a leader of one more is refused (409); 0 for no limit (MORRIS_CLUBS_LED)")
+	clubsJoined := fs.Int("clubs-joined", envInt("MORRIS_CLUBS_JOINED", d.ClubsJoined), "clubs a user is a member of or asks to join at once; one more is refused (409); 0 for no limit (MORRIS_CLUBS_JOINED)")
+	clubRequests := fs.Int("club-requests", envInt("MORRIS_CLUB_REQUESTS", d.ClubRequests), "requests to join closed clubs a user has waiting at once; one more is refused (409); 0 for no limit (MORRIS_CLUB_REQUESTS)")
+	clubRate := fs.Float64("club-rate", envFloat("MORRIS_CLUB_RATE", r.Club*86400), "clubs a user creates a day, after a burst of 5 (MORRIS_CLUB_RATE)")
 	realTimeExpiry := fs.Duration("realtime-expiry", envDuration("MORRIS_REALTIME_EXPIRY", d.RealTimeExpiry), "an open challenge or seek with a real-time clock that nobody answers is cancelled after this; 0 for never (MORRIS_REALTIME_EXPIRY)")
 	return func() (quotaConfig, error) {
 		for _, f := range []struct {
@@ -64,6 +69,10 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 			{"engine-abandon", *engineAbandon == 0 || *engineAbandon >= time.Minute},
 			{"challenge-expiry", *challengeExpiry == 0 || *challengeExpiry >= time.Minute},
 			{"realtime-expiry", *realTimeExpiry == 0 || *realTimeExpiry >= time.Minute},
+			{"clubs-led", *clubsLed >= 0},
+			{"clubs-joined", *clubsJoined >= 0},
+			{"club-requests", *clubRequests >= 0},
+			{"club-rate", *clubRate > 0},
 		} {
 			if !f.ok {
 				return quotaConfig{}, fmt.Errorf("-%s %s: %s", f.name, fs.Lookup(f.name).Value, quotaWant[f.name])
@@ -73,8 +82,9 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 			quotas: server.Quotas{VacationDays: *vacation, ChatAfterEnd: *chatAfter, ChatKept: *chatKept, DrawOfferPlies: *drawPlies,
 				TakebackDelay: *takeback, AnalysisQueue: *queue, AnalysisPerAddress: *perAddr, ReviewsQueued: *reviews,
 				ConnsPerAddr: noLimit(*conns), EngineGames: noLimit(*engineGames), OpenChallenges: noLimit(*openChallenges),
-				EngineAbandon: never(*engineAbandon), ChallengeExpiry: never(*challengeExpiry), RealTimeExpiry: never(*realTimeExpiry)},
-			chatRate: *chat, reviewRate: *reviewRate, puzzle: *puzzle,
+				EngineAbandon: never(*engineAbandon), ChallengeExpiry: never(*challengeExpiry), RealTimeExpiry: never(*realTimeExpiry),
+				ClubsLed: noLimit(*clubsLed), ClubsJoined: noLimit(*clubsJoined), ClubRequests: noLimit(*clubRequests)},
+			chatRate: *chat, reviewRate: *reviewRate, puzzle: *puzzle, clubRate: *clubRate,
 		}, nil
 	}
 }
@@ -97,6 +107,10 @@ var quotaWant = map[string]string{
 	"engine-abandon":       "want 0 (never) or at least 1m",
 	"challenge-expiry":     "want 0 (never) or at least 1m",
 	"realtime-expiry":      "want 0 (never) or at least 1m",
+	"clubs-led":            "want 0 (no limit) or more",
+	"clubs-joined":         "want 0 (no limit) or more",
+	"club-requests":        "want 0 (no limit) or more",
+	"club-rate":            "want more than 0",
 }
 
 // noLimit is a count flag as the service takes it: the flag's 0 (no
@@ -130,5 +144,8 @@ func (q quotaConfig) apply(cfg *server.Config) {
 	}
 	if q.puzzle > 0 {
 		cfg.Rates.Puzzle, cfg.Rates.PuzzleBurst = q.puzzle, server.DefaultRates.PuzzleBurst
+	}
+	if q.clubRate > 0 {
+		cfg.Rates.Club, cfg.Rates.ClubBurst = q.clubRate/86400, server.DefaultRates.ClubBurst
 	}
 }

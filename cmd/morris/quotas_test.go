@@ -54,10 +54,20 @@ func TestQuotaFlags(t *testing.T) {
 	if cfg.Rates.Chat != 0.5 || cfg.Rates.Review != 0.01 || cfg.Rates.Puzzle != 2 || cfg.Rates.Command != server.DefaultRates.Command {
 		t.Errorf("rates: got %+v", cfg.Rates)
 	}
+	q, err = parse("-clubs-led", "0", "-clubs-joined", "20", "-club-requests", "3", "-club-rate", "86.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = server.Config{}
+	q.apply(&cfg)
+	if g := cfg.Quotas; g.ClubsLed != -1 || g.ClubsJoined != 20 || g.ClubRequests != 3 || cfg.Rates.Club != 0.001 || cfg.Rates.ClubBurst != 5 {
+		t.Errorf("club quotas: got %+v and rate %v, burst %v", g, cfg.Rates.Club, cfg.Rates.ClubBurst)
+	}
 	for _, args := range [][]string{
 		{"-vacation-days", "0"}, {"-vacation-days", "400"}, {"-chat-rate", "0"}, {"-chat-after-end", "0s"}, {"-chat-kept", "10"},
 		{"-draw-offer-plies", "0"}, {"-takeback-delay", "0s"}, {"-analysis-queue", "0"}, {"-analysis-per-address", "0"},
 		{"-analysis-queue", "2", "-analysis-per-address", "3"}, {"-review-rate", "-1"}, {"-reviews-per-address", "0"}, {"-puzzle-rate", "0"},
+		{"-clubs-led", "-1"}, {"-clubs-joined", "-1"}, {"-club-requests", "-1"}, {"-club-rate", "0"},
 	} {
 		if _, err := parse(args...); err == nil || !strings.Contains(err.Error(), args[len(args)-2]) {
 			t.Errorf("%v: got %v, want an error naming %s", args, err, args[len(args)-2])

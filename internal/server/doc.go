@@ -45,6 +45,9 @@
 //	explorer.go    the opening explorer: finished games' positions counted as they end, Explore
 //	review.go      game reviews by the engine (a finished game's or a record's), the reviewer worker
 //	puzzles.go     puzzles from perfect play: the next, the daily, attempts and their Glicko-2 ratings
+//	clubs.go       clubs: names and descriptions checked, creating, joining (open at once, closed by a
+//	               request), leaving, a leader's answers, removals and leaders; the last-leader rule's
+//	               words; the quotas of clubs led, joined and requested, and the rate of creation
 //	limits.go      rate limits (token buckets by kind and hashed key, bounded in memory), the cache
 //	               of checked passwords and of tokens; service.go bounds argon2id (hashing)
 //	quotas.go      the quotas beyond the command rate: chat (a rate per player and game, the chat after
@@ -78,9 +81,10 @@
 // background_test.go makes the work off the request path fail as bugs and
 // failing disks would (a panic, a move the store refuses, a request
 // cancelled in the middle) and checks that the process and the games go
-// on. service_test.go, challenges_test.go, timers_test.go and
-// engine_test.go run on SQLite and, with MORRIS_TEST_POSTGRES set, on
-// PostgreSQL (internal/server/store/storetest); the gateways' suites and
+// on. service_test.go, challenges_test.go, timers_test.go,
+// engine_test.go and clubs_test.go run on SQLite and, with
+// MORRIS_TEST_POSTGRES set, on PostgreSQL (internal/server/store/storetest);
+// the gateways' suites and
 // cmd/morris's end-to-end, crash and two-process tests drive the service
 // over real sockets; internal/server/servertest starts the service (a
 // store, settings for tests, an httptest server, a log) for those suites;

@@ -25,6 +25,7 @@ type Rates struct {
 	Puzzle, PuzzleBurst         float64 // puzzle moves sent per user, or address without one (quotas.go)
 	Report, ReportBurst         float64 // reports to the moderators per user (moderation.go)
 	ReportAddr, ReportAddrBurst float64 // reports to the moderators per address (moderation.go)
+	Club, ClubBurst             float64 // clubs created per user (clubs.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
 	// same as none), then any others at random: memory never grows with
@@ -41,7 +42,8 @@ type Rates struct {
 // game (burst 10), 20 new reviews an hour per address (burst 10), a puzzle
 // move a second per user or address (burst 30); and moderation's
 // (moderation.go): 10 reports an hour per user (burst 10) and 30 per
-// address (burst 30). An honest player meets none of them.
+// address (burst 30); and 5 clubs created per user, then one every 4
+// hours. An honest player meets none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -55,6 +57,7 @@ var DefaultRates = Rates{
 	Puzzle: 1, PuzzleBurst: 30,
 	Report: 10.0 / 3600, ReportBurst: 10,
 	ReportAddr: 30.0 / 3600, ReportAddrBurst: 30,
+	Club: 1.0 / (4 * 3600), ClubBurst: 5,
 	MaxKeys: 100000,
 }
 
@@ -110,6 +113,8 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.Report, &r.ReportBurst
 	case kindReportAddr:
 		return &r.ReportAddr, &r.ReportAddrBurst
+	case kindClub:
+		return &r.Club, &r.ClubBurst
 	default:
 		return &r.Command, &r.CommandBurst
 	}
@@ -130,11 +135,12 @@ const (
 	kindPuzzle     = "puzzle"      // user, or address (quotas.go)
 	kindReport     = "report"      // user (moderation.go)
 	kindReportAddr = "report-addr" // address (moderation.go)
+	kindClub       = "club"        // user (clubs.go)
 )
 
 // kinds are all the kinds of bucket.
 var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle,
-	kindReport, kindReportAddr}
+	kindReport, kindReportAddr, kindClub}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a

@@ -84,6 +84,15 @@ type Quotas struct {
 	// (24 hours). Such a game is unrated, and it holds one of the player's
 	// EngineGames.
 	EngineAbandon time.Duration
+	// ClubsLed is how many clubs a user leads at once (5): creating one
+	// more, or being made a leader of one more, is refused (clubs.go).
+	ClubsLed int
+	// ClubsJoined is how many clubs a user is a member of or asks to join
+	// at once (100), so that a profile's list stays short.
+	ClubsJoined int
+	// ClubRequests is how many requests to join closed clubs a user has
+	// waiting at once (10).
+	ClubRequests int
 }
 
 // DefaultQuotas are the quotas of a server that sets none.
@@ -102,6 +111,9 @@ var DefaultQuotas = Quotas{
 	ChallengeExpiry:    7 * 24 * time.Hour,
 	RealTimeExpiry:     20 * time.Minute,
 	EngineAbandon:      24 * time.Hour,
+	ClubsLed:           5,
+	ClubsJoined:        100,
+	ClubRequests:       10,
 }
 
 // ChatHistory is how many chat messages, the last ones, the full game
@@ -129,6 +141,9 @@ func (q Quotas) withDefaults() Quotas {
 	unset(&q.ChallengeExpiry, d.ChallengeExpiry)
 	unset(&q.RealTimeExpiry, d.RealTimeExpiry)
 	unset(&q.EngineAbandon, d.EngineAbandon)
+	unset(&q.ClubsLed, d.ClubsLed)
+	unset(&q.ClubsJoined, d.ClubsJoined)
+	unset(&q.ClubRequests, d.ClubRequests)
 	return q
 }
 

@@ -138,6 +138,15 @@ func New(cfg Config) http.Handler {
 	h("GET /api/user/{name}/games", a.userGames)
 	h("GET /api/ratings/{variant}", a.standings)
 	h("GET /api/variants", a.variants)
+	// Clubs.
+	h("POST /api/club", a.createClub)
+	h("GET /api/clubs", a.clubs)
+	h("GET /api/club/{id}", a.club)
+	h("POST /api/club/{id}/join", a.joinClub)
+	h("POST /api/club/{id}/leave", a.leaveClub)
+	h("POST /api/club/{id}/accept", a.acceptClubRequest)
+	h("POST /api/club/{id}/remove", a.removeClubMember)
+	h("POST /api/club/{id}/leader", a.setClubLeader)
 	// Study and the web client's board.
 	h("GET /api/boards", a.boards)
 	h("POST /api/position", a.position)

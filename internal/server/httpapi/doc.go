@@ -22,18 +22,24 @@
 //	             the moderators' endpoints (/api/mod/: the queue, resolutions, warn, mute, close, reopen, annul,
 //	             the log), 403 to anyone else before the call is read; the viewer of a game (its token) whose
 //	             blocks hide chat lines in GET /api/game/{id}, its chat's pages, its stream and WebSocket
+//	clubs.go       clubs: create, list and search, a club with a page of its members (and, for its
+//	               leaders, the requests), join, leave, a leader's accept/decline, remove and leader
 //
 // # Tests
 //
 // api_test.go plays a whole game of every preset over real sockets, with
 // HTTP and WebSocket moves mixed while spectators and a reconnecting
 // stream watch, on SQLite and PostgreSQL; prefs_test.go opts in to pbm
-// challenges and challenges over POST /pbm; fuzz_test.go sends arbitrary
-// bodies to every endpoint that reads one (go test -fuzz FuzzBodies).
-// moderation_test.go checks the moderators' endpoints against players (403,
-// nothing changed), reports and the queue, a closed account's tokens
-// refused at once and its streams ended, annulled games' ratings, and
-// blocks in every way a game's chat is read.
+// challenges and challenges over POST /pbm; clubs_test.go runs a closed
+// club's life on SQLite and PostgreSQL (who may call what, bad input
+// refused and changing nothing, the last-leader rule), the pages of
+// members and clubs, and the quotas and rate of clubs;
+// moderation_test.go checks the moderators' endpoints against players
+// (403, nothing changed), reports and the queue, a closed account's
+// tokens refused at once and its streams ended, annulled games' ratings,
+// and blocks in every way a game's chat is read; fuzz_test.go sends
+// arbitrary bodies to every endpoint that reads one (go test -fuzz
+// FuzzBodies).
 // example_test.go is the bot of docs/bot.md (Example_bot): a whole game
 // against the engine over HTTP, its moves chosen by package search.
 package httpapi

@@ -18,12 +18,14 @@ type fuzzServer struct {
 	h    http.Handler
 	ann  string
 	game int64
+	club int64 // ann's, closed, bob asking to join
 }
 
 // FuzzBodies sends arbitrary bodies to every endpoint that reads one. No
 // input may panic or get a 5xx, and a body refused (4xx) must change
-// nothing: the game's version and the challenge stay as they were. (A
-// moderator's endpoint, called by a player, is 403 whatever the body.)
+// nothing: the game's version, the challenge and ann's club stay as they
+// were. (A moderator's endpoint, called by a player, is 403 whatever the
+// body.)
 func FuzzBodies(f *testing.F) {
 	for _, s := range []string{
 		`{}`, ``, `null`, `[]`, `{"name":"zed","password":"abcdefgh"}`, `{"move":"d6","ply":0}`, `{"move":"d6","ply":-1}`,
@@ -32,8 +34,10 @@ func FuzzBodies(f *testing.F) {
 		`{"kind":"end"}`, `{"days":0.5}`, `{"user":"bob","reason":"abuse"}`, `{"game":101,"version":1,"reason":"spam","text":"x"}`, `{"user":"bob"}`,
 		`{"text":"be nice","report":1}`, `{"variant":"nine-mens-morris","acceptAll":true,"limit":3}`, `{"variant":"x","limit":-2}`, `{"rules":["x"]}`, "{\"text\":\"\x00\"}", `{"move":"d6"}{"move":"d5"}`,
 		strings.Repeat(`{"a":`, 1000), `{"name":"` + strings.Repeat("x", 20000) + `"}`,
+		`{"name":"Mill Club","description":"x","open":true}`, `{"name":"Mill\u202eClub"}`, `{"user":"bob"}`,
+		`{"user":"bob","decline":true}`, `{"user":"bob","leader":true}`, `{"user":"ann","leader":false}`, `{"user":"bob","leader":"yes"}`,
 	} {
-		for ep := range 14 {
+		for ep := range 18 {
 			f.Add(uint8(ep), s)
 		}
 	}
@@ -44,18 +48,32 @@ func FuzzBodies(f *testing.F) {
 	ts.must(f, 201, "POST", "/api/challenge/bob", fs.ann, map[string]any{"color": "white"}, &c)
 	ts.must(f, 200, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
 	fs.game = c.Game
+	var club wire.ClubFull
+	ts.must(f, 201, "POST", "/api/club", fs.ann, map[string]any{"name": "Fuzz Club"}, &club)
+	ts.must(f, 200, "POST", fmt.Sprintf("/api/club/%d/join", club.ID), bob, nil, nil)
+	fs.club = club.ID
+	clubState := func(t *testing.T) string {
+		req := httptest.NewRequest("GET", fmt.Sprintf("/api/club/%d", fs.club), nil)
+		req.Header.Set("Authorization", "Bearer "+fs.ann)
+		rec := httptest.NewRecorder()
+		fs.h.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
 	f.Fuzz(func(t *testing.T, ep uint8, body string) {
 		paths := []string{
 			"/api/account", "/api/token", "/api/challenge/bob", "/api/seek", "/api/challenge/ai",
 			fmt.Sprintf("/api/game/%d/move", fs.game), fmt.Sprintf("/api/game/%d/chat", fs.game),
 			fmt.Sprintf("/api/game/%d/follow", fs.game), "/api/account/vacation", fmt.Sprintf("/api/game/%d/draw/offer", fs.game),
 			"/api/account/pbm-challenges", "/api/report", "/api/account/blocks", "/api/mod/user/bob/warn",
+			"/api/club", fmt.Sprintf("/api/club/%d/accept", fs.club),
+			fmt.Sprintf("/api/club/%d/remove", fs.club), fmt.Sprintf("/api/club/%d/leader", fs.club),
 		}
 		path := paths[int(ep)%len(paths)]
 		before, err := fs.ts.svc.Game(t.Context(), fs.game)
 		if err != nil {
 			t.Fatal(err)
 		}
+		clubBefore := clubState(t)
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+fs.ann)
 		rec := httptest.NewRecorder()
@@ -71,6 +89,9 @@ func FuzzBodies(f *testing.F) {
 			if after.State.Version != before.State.Version {
 				t.Fatalf("POST %s %q refused with %d but the game moved from version %d to %d",
 					path, body, rec.Code, before.State.Version, after.State.Version)
+			}
+			if clubAfter := clubState(t); clubAfter != clubBefore {
+				t.Fatalf("POST %s %q refused with %d but the club changed from %s to %s", path, body, rec.Code, clubBefore, clubAfter)
 			}
 		}
 	})

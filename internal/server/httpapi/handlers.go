@@ -558,7 +558,8 @@ func (a *api) listGames(w http.ResponseWriter, r *http.Request, user string) err
 
 type userAnswer struct {
 	wire.Player
-	Ratings []wire.Rating `json:"ratings"`
+	Ratings []wire.Rating   `json:"ratings"`
+	Clubs   []wire.UserClub `json:"clubs"`
 }
 
 func (a *api) user(w http.ResponseWriter, r *http.Request) error {
@@ -573,7 +574,11 @@ func (a *api) user(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, userAnswer{Player: wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot}, Ratings: rs})
+	clubs, err := a.svc.UserClubs(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, userAnswer{Player: wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot}, Ratings: rs, Clubs: clubs})
 }
 
 func (a *api) standings(w http.ResponseWriter, r *http.Request) error {

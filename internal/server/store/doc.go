@@ -1,8 +1,8 @@
 // Package store is the durable storage of the game server: accounts,
-// tokens, games and their moves, offers, chat, ratings, followers and
-// challenges, on SQLite (modernc.org/sqlite, no cgo) by default or on
-// PostgreSQL (pgx through database/sql) when Open is given a postgres://
-// URL. It knows nothing of the rules: moves, positions, rules and results
+// tokens, games and their moves, offers, chat, ratings, followers,
+// challenges and clubs, on SQLite (modernc.org/sqlite, no cgo) by default
+// or on PostgreSQL (pgx through database/sql) when Open is given a
+// postgres:// URL. It knows nothing of the rules: moves, positions, rules and results
 // are the rules core's texts, stored as they are given.
 //
 // # Durability
@@ -70,6 +70,10 @@
 //	mod_actions    the moderators' log: who (NULL: the operator), what, whom, which report, note, when;
 //	               nothing deletes a line of it
 //	annulled_games (game) the games an annulment (a line of mod_actions) made unrated
+//	clubs          name (unique ignoring case, spaces and punctuation through name_key, ClubKey),
+//	               description, open or closed, creator, count of members
+//	club_members   (club, user) members, each a leader or not, since when
+//	club_requests  (club, user) requests to join a closed club, waiting for a leader's answer
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its
@@ -104,6 +108,8 @@
 //	blocks.go      blocks: added (bounded), lifted, listed, looked up both ways
 //	annul.go       a player's rated games annulled, and the variant's rated games read in the order
 //	               they ended and its ratings replaced by the service's replay (guarded by a mark)
+//	clubs.go       clubs, their members and leaders, requests to join; a club with members keeps a
+//	               leader (ErrLastLeader) and goes with its last member; each change locks the club's row
 //	statements.go  the statements of the hot path (a move's UPDATE), prepared once
 //
 // # Tests

@@ -416,3 +416,72 @@ type Annulment struct {
 	Games    []int64  `json:"games"`
 	Variants []string `json:"variants"`
 }
+
+// Club is a club in lists (GET /api/clubs) and at the head of ClubFull.
+type Club struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Open        bool   `json:"open"`    // anyone joins at once; closed: a leader accepts a request
+	Members     int    `json:"members"` // how many, leaders included
+	CreatedMs   int64  `json:"createdMs"`
+}
+
+// ClubList is a page of clubs, by name; More says that others follow:
+// the next page is the one after the last club's name.
+type ClubList struct {
+	Clubs []Club `json:"clubs"`
+	More  bool   `json:"more"`
+}
+
+// ClubMember is a member of a club.
+type ClubMember struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Leader   bool   `json:"leader,omitempty"`
+	JoinedMs int64  `json:"joinedMs"`
+}
+
+// ClubRequest is a request to join a closed club, as its leaders see it.
+type ClubRequest struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	AtMs int64  `json:"atMs"`
+}
+
+// ClubRequests are the requests waiting to join a club: how many, and
+// the oldest of them.
+type ClubRequests struct {
+	Count  int           `json:"count"`
+	Oldest []ClubRequest `json:"oldest"`
+}
+
+// ClubFull is a club as GET /api/club/{id} shows it: its leaders, a page
+// of its members (by id; More says others follow, after the last one's
+// id), the caller's role in it (with a token) and, for its leaders only,
+// the requests waiting.
+type ClubFull struct {
+	Club
+	Leaders  []ClubMember  `json:"leaders"`
+	Page     []ClubMember  `json:"page"`
+	More     bool          `json:"more"`
+	Role     string        `json:"role,omitempty"` // leader, member or requested
+	Requests *ClubRequests `json:"requests,omitempty"`
+}
+
+// ClubMembership is where a player stands in a club after a change: role
+// is leader, member, requested or none; Dissolved says that the club went
+// with its last member.
+type ClubMembership struct {
+	Club      int64  `json:"club"`
+	User      string `json:"user"`
+	Role      string `json:"role"`
+	Dissolved bool   `json:"dissolved,omitempty"`
+}
+
+// UserClub is a club on a player's profile (GET /api/user/{name}).
+type UserClub struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Leader bool   `json:"leader,omitempty"`
+}
