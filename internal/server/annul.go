@@ -101,11 +101,11 @@ func (s *Service) recomputeRatings(ctx context.Context, variant string) error {
 		if err != nil {
 			return err
 		}
-		ratings, err := replayRatings(variant, games)
+		ratings, points, err := replayRatings(variant, games)
 		if err != nil {
 			return err
 		}
-		err = s.st.ReplaceRatings(ctx, variant, ratings, mark)
+		err = s.st.ReplaceRatings(ctx, variant, ratings, points, mark)
 		if err == nil {
 			// A game whose end read the ratings before the replacement
 			// and was stored after it shows in the mark: replay again.
@@ -123,8 +123,9 @@ func (s *Service) recomputeRatings(ctx context.Context, variant string) error {
 }
 
 // replayRatings folds rated games, in order, from the newcomer's rating:
-// what their ends wrote, game by game (Service.ending).
-func replayRatings(variant string, games []store.RatedGame) ([]store.Rating, error) {
+// what their ends wrote, game by game (Service.ending), the ratings at
+// the end and each player's rating after each game (the rating history).
+func replayRatings(variant string, games []store.RatedGame) ([]store.Rating, []store.RatingPoint, error) {
 	type state struct {
 		r     rating.Rating
 		games int
@@ -139,6 +140,7 @@ func replayRatings(variant string, games []store.RatedGame) ([]store.Rating, err
 		}
 		return p
 	}
+	points := make([]store.RatingPoint, 0, 2*len(games))
 	for _, g := range games {
 		score := 0.5
 		switch g.Result {
@@ -150,16 +152,19 @@ func replayRatings(variant string, games []store.RatedGame) ([]store.Rating, err
 		w, b := get(g.White), get(g.Black)
 		nw, nb, err := rating.Game(w.r, b.r, score, rating.DefaultTau)
 		if err != nil {
-			return nil, fmt.Errorf("game %d: %w", g.ID, err)
+			return nil, nil, fmt.Errorf("game %d: %w", g.ID, err)
 		}
 		w.r, b.r = nw, nb
 		w.games++
 		b.games++
 		w.at, b.at = g.End, g.End
+		points = append(points,
+			store.RatingPoint{User: g.White, Variant: variant, Game: g.ID, R: nw.R, RD: nw.RD, At: g.End},
+			store.RatingPoint{User: g.Black, Variant: variant, Game: g.ID, R: nb.R, RD: nb.RD, At: g.End})
 	}
 	out := make([]store.Rating, 0, len(players))
 	for id, p := range players {
 		out = append(out, store.Rating{User: id, Variant: variant, R: p.r.R, RD: p.r.RD, Sigma: p.r.Sigma, Games: p.games, UpdatedAt: p.at})
 	}
-	return out, nil
+	return out, points, nil
 }

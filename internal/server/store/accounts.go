@@ -58,7 +58,8 @@ func deleteTokens(ctx context.Context, tx *sql.Tx, user int64, keep string) (int
 // user and to them), challenge preferences and filters (the user's, and
 // others' naming the user), vacations, queued moves, subscriptions,
 // ratings and puzzle ratings and attempts, blocks (the user's and others'
-// of the user) and warnings are deleted; the reports and the moderators'
+// of the user), warnings, follows (the user's and others' of the user),
+// the last time seen, the rating history and the results are deleted; the reports and the moderators'
 // log that name the user stay, as evidence; the user leaves every club
 // (leaveAllClubs: a club left without members is deleted, one left
 // without a leader gets its longest-standing member). The old name stays
@@ -91,6 +92,10 @@ func (s *Store) DeleteUser(ctx context.Context, user int64, tombstone string) er
 			`DELETE FROM puzzle_ratings WHERE user_id = $1`,
 			`DELETE FROM blocks WHERE user_id = $1 OR blocked_id = $1`,
 			`DELETE FROM warnings WHERE user_id = $1`,
+			`DELETE FROM follows WHERE user_id = $1 OR followed_id = $1`,
+			`DELETE FROM last_seen WHERE user_id = $1`,
+			`DELETE FROM rating_history WHERE user_id = $1`,
+			`DELETE FROM results WHERE user_id = $1`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, user); err != nil {
 				return err

@@ -163,14 +163,14 @@ func (s *Store) RatedGames(ctx context.Context, variant string) ([]RatedGame, Ra
 	return games, mark, err
 }
 
-// ReplaceRatings makes the ratings of a variant exactly ratings (those of
-// deleted users left out), if the variant's rated games are still those
-// of mark; ErrConflict otherwise, and nothing changes. On PostgreSQL the
-// variant's rows are locked in the order of the user ids first, the order
-// a game's end locks its two, so the two cannot deadlock; a game's end
-// waiting on a row finds it replaced, gets ErrConflict and rates again
-// from the new ratings.
-func (s *Store) ReplaceRatings(ctx context.Context, variant string, ratings []Rating, mark RatedMark) error {
+// ReplaceRatings makes the ratings of a variant exactly ratings, and its
+// rating history exactly points (those of deleted users left out), if the
+// variant's rated games are still those of mark; ErrConflict otherwise,
+// and nothing changes. On PostgreSQL the variant's rows are locked in the
+// order of the user ids first, the order a game's end locks its two, so
+// the two cannot deadlock; a game's end waiting on a row finds it
+// replaced, gets ErrConflict and rates again from the new ratings.
+func (s *Store) ReplaceRatings(ctx context.Context, variant string, ratings []Rating, points []RatingPoint, mark RatedMark) error {
 	ratings = slices.Clone(ratings)
 	slices.SortFunc(ratings, func(a, b Rating) int { return cmp.Compare(a.User, b.User) })
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -193,21 +193,8 @@ func (s *Store) ReplaceRatings(ctx context.Context, variant string, ratings []Ra
 		if now != mark {
 			return fmt.Errorf("%w: the rated games of %s changed meanwhile", ErrConflict, variant)
 		}
-		deleted := map[int64]bool{}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM users WHERE deleted_at <> 0`)
+		deleted, err := deletedUsers(ctx, tx)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			deleted[id] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM ratings WHERE variant = $1`, variant); err != nil {
@@ -225,6 +212,16 @@ func (s *Store) ReplaceRatings(ctx context.Context, variant string, ratings []Ra
 				return err
 			}
 		}
-		return nil
+		// The history goes with the ratings: each point after an annulled
+		// game moves, as the ratings did.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM rating_history WHERE variant = $1`, variant); err != nil {
+			return err
+		}
+		for _, p := range points {
+			if p.Variant != variant {
+				return fmt.Errorf("store: a rating point of %s among those of %s", p.Variant, variant)
+			}
+		}
+		return insertPoints(ctx, tx, points, deleted, false)
 	})
 }

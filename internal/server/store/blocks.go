@@ -19,7 +19,8 @@ type Block struct {
 	At          time.Time
 }
 
-// AddBlock stores a block. A user who blocks maxBlocks players already is
+// AddBlock stores a block, and ends the follows between the two, both
+// ways (friends.go). A user who blocks maxBlocks players already is
 // ErrConflict; a pair stored already ErrDuplicate; an unknown or deleted
 // user ErrNotFound.
 func (s *Store) AddBlock(ctx context.Context, b Block, maxBlocks int) error {
@@ -39,8 +40,10 @@ func (s *Store) AddBlock(ctx context.Context, b Block, maxBlocks int) error {
 		if n >= maxBlocks {
 			return fmt.Errorf("%w: user %d blocks %d players", ErrConflict, b.User, n)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO blocks (user_id, blocked_id, created_at) VALUES ($1, $2, $3)`, b.User, b.Blocked, millis(b.At))
-		return err
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blocks (user_id, blocked_id, created_at) VALUES ($1, $2, $3)`, b.User, b.Blocked, millis(b.At)); err != nil {
+			return err
+		}
+		return unfollowBoth(ctx, tx, b.User, b.Blocked)
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/pressly/goose/v3"
 )
 
 // Status is where a game is in its life.
@@ -65,6 +67,9 @@ type Game struct {
 	LastMoveAt time.Time
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// EndedAt is when a finished game ended (zero while it is on): the
+	// archive's order (archive.go).
+	EndedAt time.Time
 	// EngineLevel is the engine's level (1..10) in a game against it, 0 in
 	// a game between people. The engine plays the side of the bot user.
 	EngineLevel int
@@ -120,20 +125,44 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (int64, erro
 	return id, err
 }
 
-const gameSelect = `SELECT g.id, g.variant, g.rules, g.white_id, g.black_id, w.name, b.name, g.start_position, g.seed, g.rated,
+const gameSelect = `SELECT ` + gameColumns + `
+	FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id`
+
+// gameColumns are the columns scanGame reads, of games g and its players'
+// users w and b.
+const gameColumns = `g.id, g.variant, g.rules, g.white_id, g.black_id, w.name, b.name, g.start_position, g.seed, g.rated,
 	g.status, g.result, g.method, g.clock_initial_ms, g.clock_increment_ms, g.nag_days, g.forfeit_days,
 	g.white_left_ms, g.black_left_ms, g.clock_running, g.clock_since, g.ply, g.version, g.last_move_at, g.created_at, g.updated_at,
-	g.engine_level, g.nag_sent_ply
-	FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id`
+	g.engine_level, g.nag_sent_ply, g.ended_at`
+
+// gamesFirst selects games g with their players w and b, the games first:
+// SQLite joins the tables of a CROSS JOIN in the order written, so a
+// query that walks an index of games in its order (the archive, a
+// player's games) is not turned into a walk of the users and a sort;
+// PostgreSQL plans a CROSS JOIN with its conditions as the join it is.
+const gamesFirst = `SELECT ` + gameColumns + `
+	FROM games g CROSS JOIN users w CROSS JOIN users b WHERE w.id = g.white_id AND b.id = g.black_id`
+
+// gamesBy is gamesFirst walking the index of games named (SQLite's
+// INDEXED BY: its planner, which knows the index's rows but not that the
+// query stops after a page, may otherwise read every finished game by
+// another index and sort them); on PostgreSQL, whose planner weighs the
+// LIMIT, gamesFirst itself.
+func (s *Store) gamesBy(index string) string {
+	if s.dialect == goose.DialectPostgres {
+		return gamesFirst
+	}
+	return strings.Replace(gamesFirst, "FROM games g ", "FROM games g INDEXED BY "+index+" ", 1)
+}
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	var g Game
 	var seed sql.NullInt64
-	var initial, increment, wl, bl, since, last, created, updated int64
+	var initial, increment, wl, bl, since, last, created, updated, ended int64
 	err := row.Scan(&g.ID, &g.Variant, &g.Rules, &g.White, &g.Black, &g.WhiteName, &g.BlackName, &g.Start, &seed, &g.Rated,
 		&g.Status, &g.Result, &g.Method, &initial, &increment, &g.Control.NagDays, &g.Control.ForfeitDays,
 		&wl, &bl, &g.Clocks.Running, &since, &g.Ply, &g.Version, &last, &created, &updated,
-		&g.EngineLevel, &g.NagSentPly)
+		&g.EngineLevel, &g.NagSentPly, &ended)
 	if err != nil {
 		return Game{}, err
 	}
@@ -141,7 +170,7 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	g.Control.Initial, g.Control.Increment = fromDurMillis(initial), fromDurMillis(increment)
 	g.Clocks.Left = [2]time.Duration{fromDurMillis(wl), fromDurMillis(bl)}
 	g.Clocks.Since = fromMillis(since)
-	g.LastMoveAt, g.CreatedAt, g.UpdatedAt = fromMillis(last), fromMillis(created), fromMillis(updated)
+	g.LastMoveAt, g.CreatedAt, g.UpdatedAt, g.EndedAt = fromMillis(last), fromMillis(created), fromMillis(updated), fromMillis(ended)
 	return g, nil
 }
 
@@ -357,7 +386,8 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		at := millis(a.At)
 		wl, bl := durMillis(a.Clocks.Left[0]), durMillis(a.Clocks.Left[1])
-		update, args := appendUpdate, []any{game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, millis(s.now())}
+		now := millis(s.now()) // the row's updated_at, and ended_at with an end
+		update, args := appendUpdate, []any{game, a.Ply, wl, bl, a.Clocks.Running, millis(a.Clocks.Since), at, now}
 		if a.End != nil {
 			update, args = appendEnd, append(args, string(Finished), a.End.Result, a.End.Method)
 		}
@@ -385,7 +415,7 @@ func (s *Store) AppendMove(ctx context.Context, game int64, a Append) (int64, er
 			if _, err := tx.ExecContext(ctx, `DELETE FROM queued_moves WHERE game_id = $1`, game); err != nil {
 				return err
 			}
-			return writeRatings(ctx, tx, a.End.Ratings, a.At)
+			return ended(ctx, tx, game, a.End, a.At, now)
 		}
 		return nil
 	})
@@ -463,11 +493,12 @@ func (s *Store) FinishGame(ctx context.Context, game int64, f Finish) (int64, er
 	}
 	var version int64
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		end := millis(s.now())
 		err := tx.QueryRowContext(ctx, `UPDATE games SET version = version + 1, status = 'finished', result = $3, method = $4,
-				white_left_ms = $5, black_left_ms = $6, clock_running = $7, clock_since = $8, updated_at = $9
+				white_left_ms = $5, black_left_ms = $6, clock_running = $7, clock_since = $8, updated_at = $9, ended_at = $9
 			WHERE id = $1 AND ply = $2 AND status = 'active' RETURNING version`,
 			game, f.Ply, f.Result, f.Method, durMillis(f.Clocks.Left[0]), durMillis(f.Clocks.Left[1]),
-			f.Clocks.Running, millis(f.Clocks.Since), millis(s.now())).Scan(&version)
+			f.Clocks.Running, millis(f.Clocks.Since), end).Scan(&version)
 		if errors.Is(err, sql.ErrNoRows) {
 			return whyNot(ctx, tx, game, f.Ply)
 		}
@@ -480,7 +511,7 @@ func (s *Store) FinishGame(ctx context.Context, game int64, f Finish) (int64, er
 		if _, err := tx.ExecContext(ctx, `DELETE FROM queued_moves WHERE game_id = $1`, game); err != nil {
 			return err
 		}
-		return writeRatings(ctx, tx, f.Ratings, f.At)
+		return ended(ctx, tx, game, &f.Ending, f.At, end)
 	})
 	return version, err
 }

@@ -365,7 +365,7 @@ func TestAnnulGames(t *testing.T) {
 
 		must(t, "SetRating", s.SetRating(ctx, Rating{User: f.ann.ID, Variant: "nine-mens-morris", R: 1700, RD: 80, Sigma: 0.06, Games: 2}))
 		stale := mark
-		err = s.ReplaceRatings(ctx, "nine-mens-morris", []Rating{{User: f.bob.ID, Variant: "nine-mens-morris", R: 1, RD: 1, Sigma: 0.06, Games: 1}}, stale)
+		err = s.ReplaceRatings(ctx, "nine-mens-morris", []Rating{{User: f.bob.ID, Variant: "nine-mens-morris", R: 1, RD: 1, Sigma: 0.06, Games: 1}}, nil, stale)
 		wantErr(t, "ReplaceRatings with the mark before the annulment", err, ErrConflict)
 		_, mark, err = s.RatedGames(ctx, "nine-mens-morris")
 		must(t, "RatedGames", err)
@@ -374,7 +374,7 @@ func TestAnnulGames(t *testing.T) {
 			{User: f.bob.ID, Variant: "nine-mens-morris", R: 1400, RD: 300, Sigma: 0.06, Games: 1, UpdatedAt: t0},
 			{User: cy.ID, Variant: "nine-mens-morris", R: 1600, RD: 300, Sigma: 0.06, Games: 1, UpdatedAt: t0},
 		}
-		must(t, "ReplaceRatings", s.ReplaceRatings(ctx, "nine-mens-morris", rs, mark))
+		must(t, "ReplaceRatings", s.ReplaceRatings(ctx, "nine-mens-morris", rs, nil, mark))
 		if _, err := s.Rating(ctx, f.ann.ID, "nine-mens-morris"); err == nil {
 			t.Error("Ann keeps a rating with no rated game left")
 		}

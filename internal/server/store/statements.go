@@ -36,7 +36,7 @@ const (
 
 var statementText = [...]string{
 	appendUpdate: appendSet + appendWhere,
-	appendEnd:    appendSet + `, status = $9, result = $10, method = $11` + appendWhere,
+	appendEnd:    appendSet + `, status = $9, result = $10, method = $11, ended_at = $8` + appendWhere,
 	appendInsert: `INSERT INTO moves (game_id, ply, move, played_at, white_left_ms, black_left_ms, version)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 }
