@@ -1,6 +1,7 @@
 // Package store is the durable storage of the game server: accounts,
 // tokens, games and their moves, offers, chat, ratings, followers,
-// challenges and clubs, on SQLite (modernc.org/sqlite, no cgo) by default
+// challenges, clubs, players following players, when players were last
+// seen, their results and rating history, on SQLite (modernc.org/sqlite, no cgo) by default
 // or on PostgreSQL (pgx through database/sql) when Open is given a
 // postgres:// URL. It knows nothing of the rules: moves, positions, rules and results
 // are the rules core's texts, stored as they are given.
@@ -74,6 +75,15 @@
 //	               description, open or closed, creator, count of members
 //	club_members   (club, user) members, each a leader or not, since when
 //	club_requests  (club, user) requests to join a closed club, waiting for a leader's answer
+//	follows        (user, followed) players following players (the lobby shows their games)
+//	last_seen      (user) when a player was last seen (the service writes it now and then)
+//	results        (user, variant, side) a player's wins, draws and losses by preset and colour
+//	rating_history (user, game) a player's rating after each rated game, at its end
+//
+// games.ended_at is the time of a game's end (0 while it is on), written
+// once: the archive's order, in indexes of the finished games only
+// (games_archive, by preset, by white, by black); the active games have
+// indexes by white and by black for the games of the players one follows.
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its
@@ -110,6 +120,13 @@
 //	               they ended and its ratings replaced by the service's replay (guarded by a mark)
 //	clubs.go       clubs, their members and leaders, requests to join; a club with members keeps a
 //	               leader (ErrLastLeader) and goes with its last member; each change locks the club's row
+//	friends.go     players following players (a friend; follow.go is following a game): added (bounded,
+//	               refused across a block), ended, listed both ways, the games going on of those followed
+//	presence.go    when players were last seen, and those seen since a time (the players online)
+//	stats.go       what a game's end writes beside its row (ratings, results, rating points); a player's
+//	               results and rating history; the history of old games filled in once; the leaderboard
+//	archive.go     the finished games searched (player, opponent, colour, preset, result, dates) in pages
+//	               by key, each walking at most a bound of index rows whatever the filters
 //	statements.go  the statements of the hot path (a move's UPDATE), prepared once
 //
 // # Tests
