@@ -16,7 +16,7 @@ import (
 // cannot challenge them (challenges, pbm challenges) nor take their seeks,
 // the two are never paired by seeks, and neither sees the other's seeks
 // in the lobby; the open challenges between them are cancelled by the
-// block. The blocked player's chat lines are left out of what the blocker
+// block, and the follows between them end (friends.go). The blocked player's chat lines are left out of what the blocker
 // reads: the full game (GET /api/game/{id}), the pages of its chat, and
 // the game's stream and WebSocket signed in as the blocker (a WebSocket
 // signed in by its first message from then on; the web client hides the
@@ -66,6 +66,11 @@ func (s *Service) Block(ctx context.Context, user User, name string) (wire.Block
 		return wire.Block{}, err
 	}
 	s.blockGen.Add(1)
+	// The follows between them went with the block (store.AddBlock): the
+	// streams of both listen to the games of others only, and leave out
+	// those with the other.
+	s.hub.reloadFollows(user.ID)
+	s.hub.reloadFollows(other.ID)
 	// The challenges between them go: the blocked one's to the blocker,
 	// and the blocker's own to the blocked one.
 	open, err := s.st.OpenChallenges(ctx, user.ID)
@@ -100,6 +105,8 @@ func (s *Service) Unblock(ctx context.Context, user User, name string) error {
 		return err
 	}
 	s.blockGen.Add(1)
+	s.hub.reloadFollows(user.ID)
+	s.hub.reloadFollows(other.ID)
 	return nil
 }
 

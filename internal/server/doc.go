@@ -70,10 +70,28 @@
 //	               blocked player's chat lines left out of the blocker's full game, chat pages and
 //	               streams (Viewer, the chat mask)
 //	annul.go       a player's rated games annulled, and the variant's ratings replaced by the replay of
-//	               its rated games in the order they ended: what is exact, and its edges
+//	               its rated games in the order they ended: what is exact, and its edges (the rating
+//	               history replaced with them)
+//	presence.go    who is online: what it means (a live connection, or a call in the last 5 minutes),
+//	               the times seen kept in memory and written to the store now and then for every process,
+//	               the players online read from it at most every 2 s; a player's presence
+//	friends.go     players following players (capped, at a rate, refused across a block), the lists, the
+//	               games going on of those followed, and their starts and ends on the account stream
+//	leaderboard.go the leaderboard of a preset: enough games, a rating not provisional; a copy per process
+//	stats.go       a player's results by preset and colour, their rating history, and the history of the
+//	               games rated before it was kept, filled in once at start
+//	archive.go     the archive of finished games searched, the client's search checked, the pages' keys
 //
 // # Tests
 //
+// community_test.go checks follows (every refusal changing nothing, the
+// rate), the followed games on the account stream (once, never one's own
+// nor with a blocked player, a follow or block counting at once, across
+// two processes on PostgreSQL), who is online (a token's call, a stream,
+// the window, guests, closed accounts, blocks, pages, across processes),
+// the leaderboard's rules and copy, a player's results and rating history
+// (what the ends wrote is the replay; an annulment replaces it), and the
+// archive's search as a client gives it.
 // moderation_test.go checks reports, blocks, mutes, warnings, closed
 // accounts and who may moderate, and that the ratings after an annulment
 // are the fold of the other rated games (and, before it, that the fold of

@@ -128,7 +128,8 @@ func (s *Service) publishChat(o *owner, m store.ChatMessage) {
 	s.hub.publishGame(o.id, Event{Version: m.Version, Data: mustJSON(ev), Change: &Change{Chat: true}})
 }
 
-// announceEnd tells the players and followers' account streams that a game ended.
+// announceEnd tells the players and followers' account streams that a game ended, and
+// those of the players' followers (friends.go).
 func (s *Service) announceEnd(o *owner) {
 	ev := Event{Data: mustJSON(wire.Event{Type: "gameFinish", Game: o.summary()})}
 	s.hub.publishUser(o.g.White, ev)
@@ -138,14 +139,17 @@ func (s *Service) announceEnd(o *owner) {
 			s.hub.publishUser(f.User, ev)
 		}
 	}
+	s.announceFollowed("followedGameFinish", o.summary())
 	s.metrics.gameEnded()
 	s.kickExplorer()
 }
 
 func (s *Service) announceStart(g store.Game) {
-	ev := Event{Data: mustJSON(wire.Event{Type: "gameStart", Game: s.summaryOf(g)})}
+	sum := s.summaryOf(g)
+	ev := Event{Data: mustJSON(wire.Event{Type: "gameStart", Game: sum})}
 	s.hub.publishUser(g.White, ev)
 	s.hub.publishUser(g.Black, ev)
+	s.announceFollowed("followedGameStart", sum)
 	s.metrics.gameStarted()
 }
 

@@ -15,6 +15,10 @@ type Event struct {
 	// the other processes so that their copies of the game follow it
 	// (Service.follow); the streams do not see it.
 	Change *Change
+	// Followed, for an event of the games of players followed (a game of
+	// theirs starting or ending: friends.go), are the game's two players,
+	// so that each follower's stream can leave out what it must not send.
+	Followed [2]int64
 }
 
 // sub is one listener. Events go into a bounded buffer; a listener that
@@ -24,11 +28,18 @@ type Event struct {
 type sub struct {
 	c    chan Event
 	kick chan struct{}
+	// reload tells an account's listener that the players it follows,
+	// or its blocks, changed (friends.go); follows are the players it
+	// listens to the games of (hub.followed), kept under the hub's lock.
+	reload  chan struct{}
+	follows []int64
 }
 
 const subBuffer = 256
 
-func newSub() *sub { return &sub{c: make(chan Event, subBuffer), kick: make(chan struct{}, 1)} }
+func newSub() *sub {
+	return &sub{c: make(chan Event, subBuffer), kick: make(chan struct{}, 1), reload: make(chan struct{}, 1)}
+}
 
 func (s *sub) send(e Event) {
 	select {
@@ -44,6 +55,9 @@ type hub struct {
 	mu    sync.Mutex
 	games map[int64]map[*sub]struct{}
 	users map[int64]map[*sub]struct{}
+	// followed are, for each player followed by an account listening
+	// here, the listeners of those who follow them (friends.go).
+	followed map[int64]map[*sub]struct{}
 	// versions is, for each game listened to here, the latest version
 	// its listeners were brought (an event delivered, or a catch-up from
 	// the store): the poll (Service.pollStreams) compares it with the
@@ -59,7 +73,8 @@ type hub struct {
 func (h *hub) setRelay(fn func(kind string, id int64, e Event)) { h.relay = fn }
 
 func newHub() *hub {
-	return &hub{games: map[int64]map[*sub]struct{}{}, users: map[int64]map[*sub]struct{}{}, versions: map[int64]int64{}}
+	return &hub{games: map[int64]map[*sub]struct{}{}, users: map[int64]map[*sub]struct{}{}, followed: map[int64]map[*sub]struct{}{},
+		versions: map[int64]int64{}}
 }
 
 func add(m map[int64]map[*sub]struct{}, k int64, s *sub) {
@@ -120,7 +135,75 @@ func (h *hub) watchUser(id int64) (*sub, func()) {
 	h.mu.Lock()
 	add(h.users, id, s)
 	h.mu.Unlock()
-	return s, func() { h.mu.Lock(); remove(h.users, id, s); h.mu.Unlock() }
+	return s, func() {
+		h.mu.Lock()
+		remove(h.users, id, s)
+		for _, f := range s.follows {
+			remove(h.followed, f, s)
+		}
+		s.follows = nil
+		h.mu.Unlock()
+	}
+}
+
+// watchFollowed makes an account's listener s listen to the games of the
+// players ids, instead of those it listened to.
+func (h *hub) watchFollowed(s *sub, ids []int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, f := range s.follows {
+		remove(h.followed, f, s)
+	}
+	s.follows = ids
+	for _, f := range ids {
+		add(h.followed, f, s)
+	}
+}
+
+// publishFollowed sends the event of a game of players e.Followed to the
+// listeners of those who follow either, here and, through the relay, in
+// the other processes.
+func (h *hub) publishFollowed(e Event) {
+	h.deliverFollowed(e)
+	if h.relay != nil {
+		h.relay("f", 0, e)
+	}
+}
+
+// deliverFollowed sends the event of a game of players e.Followed to the
+// listeners here of those who follow either, once each.
+func (h *hub) deliverFollowed(e Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a, b := h.followed[e.Followed[0]], h.followed[e.Followed[1]]
+	for s := range a {
+		s.send(e)
+	}
+	for s := range b {
+		if _, twice := a[s]; !twice {
+			s.send(e)
+		}
+	}
+}
+
+// reloadFollows tells the listeners of the account user, here and in the
+// other processes, that whom it follows or blocks changed.
+func (h *hub) reloadFollows(user int64) {
+	h.deliverReload(user)
+	if h.relay != nil {
+		h.relay("F", user, Event{})
+	}
+}
+
+func (h *hub) deliverReload(user int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.users[user] {
+		select {
+		case s.reload <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // watched reports whether anyone may listen to a game, so that a change

@@ -26,6 +26,7 @@ type Rates struct {
 	Report, ReportBurst         float64 // reports to the moderators per user (moderation.go)
 	ReportAddr, ReportAddrBurst float64 // reports to the moderators per address (moderation.go)
 	Club, ClubBurst             float64 // clubs created per user (clubs.go)
+	Follow, FollowBurst         float64 // players followed per user (friends.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
 	// same as none), then any others at random: memory never grows with
@@ -43,7 +44,8 @@ type Rates struct {
 // move a second per user or address (burst 30); and moderation's
 // (moderation.go): 10 reports an hour per user (burst 10) and 30 per
 // address (burst 30); and 5 clubs created per user, then one every 4
-// hours. An honest player meets none of them.
+// hours; and 30 players followed per user, then one a minute. An honest
+// player meets none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -58,6 +60,7 @@ var DefaultRates = Rates{
 	Report: 10.0 / 3600, ReportBurst: 10,
 	ReportAddr: 30.0 / 3600, ReportAddrBurst: 30,
 	Club: 1.0 / (4 * 3600), ClubBurst: 5,
+	Follow: 1.0 / 60, FollowBurst: 30,
 	MaxKeys: 100000,
 }
 
@@ -115,6 +118,8 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.ReportAddr, &r.ReportAddrBurst
 	case kindClub:
 		return &r.Club, &r.ClubBurst
+	case kindFollow:
+		return &r.Follow, &r.FollowBurst
 	default:
 		return &r.Command, &r.CommandBurst
 	}
@@ -136,11 +141,12 @@ const (
 	kindReport     = "report"      // user (moderation.go)
 	kindReportAddr = "report-addr" // address (moderation.go)
 	kindClub       = "club"        // user (clubs.go)
+	kindFollow     = "follow"      // user (friends.go)
 )
 
 // kinds are all the kinds of bucket.
 var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle,
-	kindReport, kindReportAddr, kindClub}
+	kindReport, kindReportAddr, kindClub, kindFollow}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a

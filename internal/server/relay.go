@@ -34,11 +34,14 @@ import (
 // relayNote is one notification's payload.
 type relayNote struct {
 	Origin  string          `json:"o"`           // the sending process
-	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "A": one answered, "t": tokens revoked
+	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "A": one answered, "t": tokens revoked, "f": a game of players followed, "F": an account's follows changed
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
 	Change  *Change         `json:"c,omitempty"` // what the event did to the game, for the copies of it (follow)
+	// Players, kind "f": the game's two players, whose followers' streams
+	// are sent Data (always there: a game's summary fits).
+	Players [2]int64 `json:"p,omitempty"`
 	// Kind "t", tokens revoked (account.go): those of the account ID but
 	// Keep's, or only Token's (hashes).
 	Keep  string `json:"keep,omitempty"`
@@ -62,7 +65,7 @@ func newRelay(s *Service) *relay {
 // send queues an event for the other processes; it never blocks.
 func (r *relay) send(kind string, id int64, e Event) {
 	select {
-	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data, Change: e.Change}:
+	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data, Change: e.Change, Players: e.Followed}:
 	default:
 		r.s.metrics.relayDropped()
 	}
@@ -173,6 +176,12 @@ func (r *relay) take(payload string) {
 		}
 	case "t":
 		r.s.dropTokens(n.ID, n.Keep, n.Token)
+	case "f":
+		if n.Data != nil {
+			r.s.hub.deliverFollowed(Event{Data: n.Data, Followed: n.Players})
+		}
+	case "F":
+		r.s.hub.deliverReload(n.ID)
 	case "a":
 		select {
 		case r.s.analysis.wake <- struct{}{}:

@@ -96,6 +96,15 @@ type Config struct {
 	// connections, games against the engine, open challenges, and how
 	// long those wait (held.go). Zero fields take DefaultQuotas'.
 	Quotas Quotas
+	// PresenceEvery is how often the process writes to the store when its
+	// players were seen (10 s), and OnlineWindow how long after their
+	// last call a player without a live connection is online (5
+	// minutes): presence.go.
+	PresenceEvery time.Duration
+	OnlineWindow  time.Duration
+	// LeaderboardEvery is how long a process serves a preset's
+	// leaderboard before it reads it again (30 s): leaderboard.go.
+	LeaderboardEvery time.Duration
 	// AnalysisPollEvery is how often an analysis handed to another
 	// process looks in the store for its answer (1 s): only a safety net,
 	// since the answer's notification wakes it at once.
@@ -148,6 +157,10 @@ type Service struct {
 	// blockGen counts the blocks made and lifted in this process, so
 	// that a stream's chat mask looks them up again (blocks.go).
 	blockGen atomic.Uint64
+	// presence is who was seen lately (presence.go); boards the
+	// leaderboards read lately (leaderboard.go).
+	presence presence
+	boards   leaderboards
 
 	ctx       context.Context // cancelled by Close
 	cancel    context.CancelFunc
@@ -219,13 +232,22 @@ func New(cfg Config) (*Service, error) {
 	if cfg.AnalysisPollEvery <= 0 {
 		cfg.AnalysisPollEvery = time.Second
 	}
+	if cfg.PresenceEvery <= 0 {
+		cfg.PresenceEvery = 10 * time.Second
+	}
+	if cfg.OnlineWindow <= 0 {
+		cfg.OnlineWindow = 5 * time.Minute
+	}
+	if cfg.LeaderboardEvery <= 0 {
+		cfg.LeaderboardEvery = 30 * time.Second
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
 	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres", exploreKick: make(chan struct{}, 1), reviewKick: make(chan struct{}, 1),
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 		process: processName(), analysis: newAnalyst(), hashSlots: make(chan struct{}, cfg.HashWorkers),
-		conns: newConns(cfg.Quotas.ConnsPerAddr),
+		conns: newConns(cfg.Quotas.ConnsPerAddr), presence: newPresence(),
 	}
 	s.limits.refused = s.metrics.limited
 	return s, nil
@@ -281,7 +303,11 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	s.log.Info("games resumed", "active", len(games))
 	s.metrics.activeGames(len(games))
-	s.wg.Add(3)
+	if err := s.backfillRatingHistory(ctx); err != nil {
+		return fmt.Errorf("server: the rating history of the games rated before it: %w", err)
+	}
+	s.wg.Add(4)
+	go s.presenceWriter()
 	go s.every("correspondence sweep", s.cfg.SweepEvery, s.sweepTimers)
 	go s.explorer()
 	go s.reviewer()
@@ -436,7 +462,7 @@ func (s *Service) Login(ctx context.Context, from, name, password string) (User,
 	}
 	found := err == nil && !u.Bot
 	if found && s.pw.ok(u, password) {
-		return signedIn(u)
+		return s.signedIn(u)
 	}
 	if err := s.limits.limited(kindLoginAddr, from, busy); err != nil {
 		return User{}, err
@@ -454,7 +480,7 @@ func (s *Service) Login(ctx context.Context, from, name, password string) (User,
 		}
 		if err == nil {
 			s.pw.remember(u, password)
-			return signedIn(u)
+			return s.signedIn(u)
 		}
 		if !errors.Is(err, auth.ErrMismatch) {
 			return User{}, err
@@ -465,11 +491,13 @@ func (s *Service) Login(ctx context.Context, from, name, password string) (User,
 
 // signedIn is the user whose password was right, unless a moderator
 // closed the account (moderation.go): the right password of a closed
-// account is told so, and a wrong one only that it is wrong.
-func signedIn(u store.User) (User, error) {
+// account is told so, and a wrong one only that it is wrong. A player
+// signed in is seen (presence.go).
+func (s *Service) signedIn(u store.User) (User, error) {
 	if !u.ClosedAt.IsZero() {
 		return User{}, closedError(u.Name)
 	}
+	s.seenNow(userOf(u))
 	return userOf(u), nil
 }
 
@@ -537,6 +565,7 @@ func (s *Service) Authenticate(ctx context.Context, from, token string) (User, e
 	hash := auth.TokenHash(token)
 	now := s.now()
 	if u, ok := s.tokens.get(hash, now); ok {
+		s.seenNow(u)
 		return u, nil
 	}
 	if !s.limits.peek(kindBadToken, from) {
@@ -553,6 +582,7 @@ func (s *Service) Authenticate(ctx context.Context, from, token string) (User, e
 	}
 	u := userOf(su)
 	s.tokens.putIf(hash, u, now, gen)
+	s.seenNow(u)
 	return u, nil
 }
 

@@ -196,12 +196,18 @@ func (s *Service) catchUp(ctx context.Context, id, since int64, mask *chatMask, 
 // WatchAccount streams a user's events: first a gameStart for each game
 // they play that is going on and a challenge for each open challenge to or
 // from them, then what happens (games starting and ending, challenges,
-// reminders, the moves of games they follow), with keep-alives.
+// reminders, the moves of games they follow, the games of the players
+// they follow starting and ending), with keep-alives.
 func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error {
 	sub, stop := s.hub.watchUser(user.ID)
 	defer stop()
 	s.metrics.streamOpened()
 	defer s.metrics.streamClosed()
+	follows, blocked, err := s.followState(ctx, user)
+	if err != nil {
+		return err
+	}
+	s.hub.watchFollowed(sub, follows)
 	if err := s.accountState(ctx, user, send); err != nil {
 		return err
 	}
@@ -215,7 +221,14 @@ func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error 
 		case <-s.streams.Done():
 			return nil
 		case ev := <-sub.c:
-			err = send(ev.Data)
+			if ev.Followed == [2]int64{} || passFollowed(user.ID, ev, blocked) {
+				err = send(ev.Data)
+			}
+		case <-sub.reload:
+			// Whom the user follows or blocks changed (friends.go).
+			if follows, blocked, err = s.followState(ctx, user); err == nil {
+				s.hub.watchFollowed(sub, follows)
+			}
 		case <-sub.kick:
 			// The listener fell behind and lost events: it is sent the
 			// account's state again (its games going on and its open

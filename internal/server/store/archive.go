@@ -47,8 +47,7 @@ type ArchiveQuery struct {
 	Opponent int64 // with Player: against this one
 	Side     int   // with Player: 0 either, 1 as white, 2 as black
 	Variant  string
-	// Results the games may have, white's view ("1-0", "0-1", "1/2-1/2",
-	// "*"); with Player, PlayerResult instead.
+	// Result is the games' result ("1-0", "0-1", "1/2-1/2", "*").
 	Result string
 	// PlayerResult, with Player: "win", "loss" or "draw".
 	PlayerResult string
@@ -124,7 +123,7 @@ func (s *Store) archiveSQL(q ArchiveQuery) []archiveSource {
 	default:
 		sources = []source{{name: "games_archive"}}
 	}
-	if q.Result != "" && q.Player == 0 {
+	if q.Result != "" {
 		for i := range sources {
 			sources[i].rest = append(sources[i].rest, c("g.result = %s", q.Result))
 		}

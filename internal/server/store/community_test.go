@@ -345,6 +345,7 @@ func TestArchive(t *testing.T) {
 			{Player: f.bob.ID, PlayerResult: "win"},
 			{Player: f.bob.ID, PlayerResult: "loss", Variant: "nine-mens-morris"},
 			{Player: f.bob.ID, PlayerResult: "draw"},
+			{Player: f.bob.ID, Result: "0-1"},
 			{Player: f.ann.ID, Opponent: f.bob.ID},
 			{Player: f.ann.ID, Opponent: users[2].ID, Side: 1},
 			{From: minute(5), To: minute(12)},

@@ -161,6 +161,7 @@ type ChallengePrefs struct {
 //	challenge, challengeAccepted, challengeDeclined, challengeCanceled   Challenge
 //	reminder                Game (your turn in a correspondence game, since a while)
 //	warning                 Warning (a moderator's, to acknowledge; sent again on each connection until it is)
+//	followedGameStart, followedGameFinish   Game (of a player you follow; not of yours)
 type Event struct {
 	Type      string       `json:"type"`
 	Game      *GameSummary `json:"game,omitempty"`
@@ -484,4 +485,112 @@ type UserClub struct {
 	ID     int64  `json:"id"`
 	Name   string `json:"name"`
 	Leader bool   `json:"leader,omitempty"`
+}
+
+// Online is a page of the players online (GET /api/online), by name:
+// Count is how many are online (guests apart, in Guests); More says that
+// others follow, after the last one's name.
+type Online struct {
+	Count   int      `json:"count"`
+	Guests  int      `json:"guests"`
+	Players []Player `json:"players"`
+	More    bool     `json:"more"`
+}
+
+// Follow is a player one follows, or a follower: since when, and whether
+// they are online (the list of those one follows only).
+type Follow struct {
+	User    Player `json:"user"`
+	SinceMs int64  `json:"sinceMs"`
+	Online  bool   `json:"online,omitempty"`
+}
+
+// Following is the players one follows, by name (GET
+// /api/account/following).
+type Following struct {
+	Following []Follow `json:"following"`
+}
+
+// Followers is a page of one's followers, by id (GET
+// /api/account/followers); More says others follow, after the last id.
+type Followers struct {
+	Followers []Follow `json:"followers"`
+	More      bool     `json:"more"`
+}
+
+// FollowedGames are the games going on of the players one follows (GET
+// /api/account/following/games), newest first.
+type FollowedGames struct {
+	Games []GameSummary `json:"games"`
+}
+
+// Leaderboard is a page of the best players of a preset (GET
+// /api/leaderboard/{variant}): those with at least MinGames rated games
+// and a deviation of at most MaxDeviation (not provisional), Total of
+// them (at most the first 1000), ranked by rating.
+type Leaderboard struct {
+	Variant      string             `json:"variant"`
+	MinGames     int                `json:"minGames"`
+	MaxDeviation float64            `json:"maxDeviation"`
+	Total        int                `json:"total"`
+	Entries      []LeaderboardEntry `json:"entries"`
+	More         bool               `json:"more"`
+}
+
+// LeaderboardEntry is a line of a leaderboard.
+type LeaderboardEntry struct {
+	Rank      int     `json:"rank"`
+	User      Player  `json:"user"`
+	Rating    float64 `json:"rating"`
+	Deviation float64 `json:"deviation"`
+	Games     int     `json:"games"`
+}
+
+// Archive is a page of the archive of finished games (GET /api/archive),
+// the latest end first; Next is the key of the next page (?before=), left
+// out when there is none. A page may hold fewer games than asked, or
+// none, and a Next: the filters matched few of the games it looked at.
+type Archive struct {
+	Games []GameSummary `json:"games"`
+	Next  string        `json:"next,omitempty"`
+}
+
+// PlayerStats is a player's results (GET /api/user/{name}/stats): by
+// preset and colour, and in all.
+type PlayerStats struct {
+	User    Player          `json:"user"`
+	Total   SideResults     `json:"total"`
+	Results []PresetResults `json:"results"`
+}
+
+// PresetResults are a player's results in one preset, as white and as
+// black.
+type PresetResults struct {
+	Variant string      `json:"variant"`
+	White   SideResults `json:"white"`
+	Black   SideResults `json:"black"`
+}
+
+// SideResults count finished games by their result for the player.
+type SideResults struct {
+	Wins   int64 `json:"wins"`
+	Draws  int64 `json:"draws"`
+	Losses int64 `json:"losses"`
+}
+
+// RatingHistory is a player's rating after each rated game of a preset
+// (GET /api/user/{name}/rating-history), oldest first: the last 1000;
+// More says older ones are left out.
+type RatingHistory struct {
+	Variant string        `json:"variant"`
+	Points  []RatingPoint `json:"points"`
+	More    bool          `json:"more"`
+}
+
+// RatingPoint is a rating after a game.
+type RatingPoint struct {
+	Game      int64   `json:"game"`
+	AtMs      int64   `json:"atMs"`
+	Rating    float64 `json:"rating"`
+	Deviation float64 `json:"deviation"`
 }
