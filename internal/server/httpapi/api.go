@@ -162,6 +162,8 @@ func New(cfg Config) http.Handler {
 	h("POST /api/guest", a.guest)
 	// Reports, blocks, warnings and the moderators' endpoints.
 	a.moderationRoutes(h)
+	// Who is online, follows, leaderboards, the archive, players' statistics.
+	a.communityRoutes(h)
 	h("/api/", func(w http.ResponseWriter, r *http.Request) error {
 		return httpError(http.StatusNotFound, "no such endpoint: %s %s", r.Method, r.URL.Path)
 	})

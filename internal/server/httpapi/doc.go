@@ -24,6 +24,10 @@
 //	             blocks hide chat lines in GET /api/game/{id}, its chat's pages, its stream and WebSocket
 //	clubs.go       clubs: create, list and search, a club with a page of its members (and, for its
 //	               leaders, the requests), join, leave, a leader's accept/decline, remove and leader
+//	community.go   who is online (GET /api/online), follows (/api/account/following, /followers, the
+//	               followed players' games going on), the leaderboards, the archive of finished games,
+//	               a player's results and rating history; a player's profile (handlers.go) says online
+//	               or last seen, and the follows' counts
 //
 // # Tests
 //
@@ -33,7 +37,10 @@
 // challenges and challenges over POST /pbm; clubs_test.go runs a closed
 // club's life on SQLite and PostgreSQL (who may call what, bad input
 // refused and changing nothing, the last-leader rule), the pages of
-// members and clubs, and the quotas and rate of clubs;
+// members and clubs, and the quotas and rate of clubs; community_test.go
+// checks follows (every refusal changing nothing), who is online, the
+// followed games on the account stream, profiles, the archive's pages
+// and refusals, statistics and the leaderboard, on SQLite and PostgreSQL;
 // moderation_test.go checks the moderators' endpoints against players
 // (403, nothing changed), reports and the queue, a closed account's
 // tokens refused at once and its streams ended, annulled games' ratings,

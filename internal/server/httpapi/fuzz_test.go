@@ -23,9 +23,9 @@ type fuzzServer struct {
 
 // FuzzBodies sends arbitrary bodies to every endpoint that reads one. No
 // input may panic or get a 5xx, and a body refused (4xx) must change
-// nothing: the game's version, the challenge and ann's club stay as they
-// were. (A moderator's endpoint, called by a player, is 403 whatever the
-// body.)
+// nothing: the game's version, the challenge, ann's club and whom she
+// follows stay as they were. (A moderator's endpoint, called by a
+// player, is 403 whatever the body.)
 func FuzzBodies(f *testing.F) {
 	for _, s := range []string{
 		`{}`, ``, `null`, `[]`, `{"name":"zed","password":"abcdefgh"}`, `{"move":"d6","ply":0}`, `{"move":"d6","ply":-1}`,
@@ -37,7 +37,7 @@ func FuzzBodies(f *testing.F) {
 		`{"name":"Mill Club","description":"x","open":true}`, `{"name":"Mill\u202eClub"}`, `{"user":"bob"}`,
 		`{"user":"bob","decline":true}`, `{"user":"bob","leader":true}`, `{"user":"ann","leader":false}`, `{"user":"bob","leader":"yes"}`,
 	} {
-		for ep := range 18 {
+		for ep := range 19 {
 			f.Add(uint8(ep), s)
 		}
 	}
@@ -59,6 +59,13 @@ func FuzzBodies(f *testing.F) {
 		fs.h.ServeHTTP(rec, req)
 		return rec.Body.String()
 	}
+	followState := func(t *testing.T) string {
+		req := httptest.NewRequest("GET", "/api/account/following", nil)
+		req.Header.Set("Authorization", "Bearer "+fs.ann)
+		rec := httptest.NewRecorder()
+		fs.h.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
 	f.Fuzz(func(t *testing.T, ep uint8, body string) {
 		paths := []string{
 			"/api/account", "/api/token", "/api/challenge/bob", "/api/seek", "/api/challenge/ai",
@@ -67,6 +74,7 @@ func FuzzBodies(f *testing.F) {
 			"/api/account/pbm-challenges", "/api/report", "/api/account/blocks", "/api/mod/user/bob/warn",
 			"/api/club", fmt.Sprintf("/api/club/%d/accept", fs.club),
 			fmt.Sprintf("/api/club/%d/remove", fs.club), fmt.Sprintf("/api/club/%d/leader", fs.club),
+			"/api/account/following",
 		}
 		path := paths[int(ep)%len(paths)]
 		before, err := fs.ts.svc.Game(t.Context(), fs.game)
@@ -74,6 +82,7 @@ func FuzzBodies(f *testing.F) {
 			t.Fatal(err)
 		}
 		clubBefore := clubState(t)
+		followsBefore := followState(t)
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+fs.ann)
 		rec := httptest.NewRecorder()
@@ -92,6 +101,9 @@ func FuzzBodies(f *testing.F) {
 			}
 			if clubAfter := clubState(t); clubAfter != clubBefore {
 				t.Fatalf("POST %s %q refused with %d but the club changed from %s to %s", path, body, rec.Code, clubBefore, clubAfter)
+			}
+			if followsAfter := followState(t); followsAfter != followsBefore {
+				t.Fatalf("POST %s %q refused with %d but ann's follows changed from %s to %s", path, body, rec.Code, followsBefore, followsAfter)
 			}
 		}
 	})

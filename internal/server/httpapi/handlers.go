@@ -560,13 +560,33 @@ type userAnswer struct {
 	wire.Player
 	Ratings []wire.Rating   `json:"ratings"`
 	Clubs   []wire.UserClub `json:"clubs"`
+	// Online and SeenMs: whether the player is online, and when they
+	// were last seen (left out: never, or a closed account).
+	Online bool  `json:"online"`
+	SeenMs int64 `json:"seenMs,omitempty"`
+	// Following and Followers count whom they follow and who follows
+	// them; Followed, with a token, says that its holder follows them.
+	Following int  `json:"following"`
+	Followers int  `json:"followers"`
+	Followed  bool `json:"followed,omitempty"`
 }
 
+// user: GET /api/user/{name}, a player's profile; with a token, whether
+// its holder follows them.
 func (a *api) user(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
+	viewer, err := a.viewer(r)
+	if err != nil {
 		return err
 	}
 	u, err := a.svc.UserByName(r.Context(), r.PathValue("name"))
+	if err != nil {
+		return err
+	}
+	pr, err := a.svc.PresenceOf(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	fc, err := a.svc.FollowCountsOf(r.Context(), u, viewer)
 	if err != nil {
 		return err
 	}
@@ -578,7 +598,12 @@ func (a *api) user(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, userAnswer{Player: wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot}, Ratings: rs, Clubs: clubs})
+	ans := userAnswer{Player: wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot}, Ratings: rs, Clubs: clubs,
+		Online: pr.Online, Following: fc.Following, Followers: fc.Followers, Followed: fc.Followed}
+	if !pr.Seen.IsZero() {
+		ans.SeenMs = pr.Seen.UnixMilli()
+	}
+	return writeJSON(w, http.StatusOK, ans)
 }
 
 func (a *api) standings(w http.ResponseWriter, r *http.Request) error {
