@@ -624,7 +624,11 @@ type debugState struct {
 	Sent       int      `json:"sent"`
 	LastError  string   `json:"lastError"`
 	// the lobby
-	ActiveGames []int `json:"activeGames"`
+	ActiveGames   []int `json:"activeGames"`
+	MyGames       []int `json:"myGames"`
+	FollowedGames []int `json:"followedGames"`
+	// the archive (and a player's page): the games listed
+	Games []int `json:"games"`
 	// the study page
 	Rules    string `json:"rules"`
 	Analysis *struct {

@@ -30,9 +30,10 @@
 //	static/js/sound.js            optional WebAudio tones (off by default)
 //	static/js/moderation.js       the account's standing (moderator, muted), the players one blocks, the report form
 //	                              (a player or a chat line), the moderators' warnings shown until acknowledged
+//	static/js/graph.js            the rating graph of a player's page: an SVG drawn from the rating history's points
 //	static/js/i18n.js             t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
 //	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle,
-//	                              mod (the moderators');
+//	                              mod (the moderators'), leaderboard, archive;
 //	                              game.js and study.js are the wiring of game/ and study/ (the parts of a page share
 //	                              one ctrl: the state and each other)
 //	static/js/game/state.js       what the page knows (the game, the position shown, the connection), whose turn
@@ -74,7 +75,8 @@
 //
 // # Pages
 //
-//	#/                 lobby: open seeks, a new seek or challenge, your challenges (live), your games, games to watch;
+//	#/                 lobby: open seeks, a new seek or challenge, your challenges (live), your games, the games of
+//	                   the players you follow (live), games to watch, who is online (a count and a list in pages);
 //	                   #/?seek=ID opens an invitation to a seek, #/?challenge=NAME the challenge form for NAME
 //	#/play             play the engine: variant, level 1-10, colour, clock; a guest token when nobody is signed in
 //	                   (#/play?variant=ID preselects the variant)
@@ -82,9 +84,16 @@
 //	#/signin, #/signup the account (the token in localStorage under morris.session)
 //	#/account          a new password (the other sessions signed out), sign out everywhere, delete the
 //	                   account (the password and a tick to confirm)
-//	#/user/NAME        ratings per variant (provisional marked), game history; on one's own page the vacation
-//	                   form and, game by game, whether one takes challenges by text command (pbmserv); on
-//	                   another's, signed in, block or unblock them and report them
+//	#/user/NAME        online or last seen, ratings per variant (provisional marked), results by preset and
+//	                   colour, the rating graph of a preset, game history (and a link to search it in the
+//	                   archive); the counts of follows; on one's own page the vacation form, whether one takes
+//	                   challenges by text command (pbmserv) game by game, and whom one follows and who
+//	                   follows one; on another's, signed in, follow or unfollow, block or unblock them and
+//	                   report them
+//	#/leaderboard, #/leaderboard/VARIANT  the best players of a preset (enough rated games, a rating not
+//	                   provisional), ranked, in pages
+//	#/archive?player=&vs=&color=&variant=&result=&from=&to=  the archive of finished games: the search (its
+//	                   fields the address's query) and its games, each opening its replay
 //	#/mod              the moderators' page (a moderator only; the header links it for them): the reports'
 //	                   queue, a player's standing and the actions on them, the moderators' log
 //	#/study            analysis board (any preset, engine evaluation), import and export of records
@@ -109,7 +118,11 @@
 // file lacked (shown in English). window.morrisDebug.state() returns the
 // page's state as plain JSON:
 // always page ("home", "play", "game", "signin", "signup", "account", "user", "study",
-// "rules", "puzzle", "mod", "notfound"); on the moderators' page allowed, reports (id, status,
+// "rules", "puzzle", "mod", "leaderboard", "archive", "notfound"); on the leaderboard variant,
+// total, entries (rank, name, rating, games) and error; on the archive query (the search's
+// fields), games (ids), next (the key of the next page, or "") and error; on a player's page
+// also online, seenMs, follow (followed, followers, following: null on a page not loaded),
+// stats (variant, white and black as [wins, draws, losses]) and graph (variant, points); on the moderators' page allowed, reports (id, status,
 // user, reason, line), user (name, muted, closed, warnings, openReports), log (id, action,
 // user, note) and result; on a player's page also blocked; on the puzzle page id, status, moves (the
 // line played, the defence's replies included), position, legal and
@@ -126,7 +139,8 @@
 // total and the number of marked moves); on the study page rules, start, moves, cursor,
 // status, result, toMove, position, legal, analysis and setup (null, or
 // the position text being set up and the error its check gave); on the lobby seeks,
-// challenges, myGames and activeGames. window.morrisDebug.dropConnection()
+// challenges, myGames, activeGames, followedGames (the ids of the games of the players
+// followed), online (names) and onlineCount. window.morrisDebug.dropConnection()
 // closes the game's WebSocket as a network failure would: the page
 // reconnects with ?since. While it reconnects, moves and commands go over
 // HTTP (POST /api/game/ID/move with the ply), so a player is never stuck.
@@ -192,7 +206,16 @@
 //	                lobby-challenges, challenge-ID (data-direction "in" or "out"), challenge-accept-ID,
 //	                challenge-decline-ID, challenge-cancel-ID, lobby-my-games, my-game-ID,
 //	                lobby-active-games, active-game-ID, lobby-active-empty, tab-seek, tab-challenge,
-//	                challenge-user (the name to challenge)
+//	                challenge-user (the name to challenge); lobby-leaderboard, lobby-archive, lobby-followed,
+//	                followed-game-ID, lobby-followed-empty, lobby-followed-signin, lobby-online,
+//	                lobby-online-count (data-count, data-guests), lobby-online-list, online-NAME,
+//	                lobby-online-more
+//	community       nav-leaderboard, nav-archive; leaderboard-page (data-variant), leaderboard-variant,
+//	                leaderboard-rule, leaderboard-list, leaderboard-table, leaderboard-row-RANK (data-name,
+//	                data-rating, data-games), leaderboard-empty, leaderboard-error, leaderboard-more;
+//	                archive-page, archive-form, archive-player, archive-opponent, archive-color,
+//	                archive-variant, archive-result, archive-from, archive-to, archive-submit,
+//	                archive-error, archive-list, archive-game-ID (data-result), archive-empty, archive-more
 //	new-game forms  PREFIX-form, PREFIX-variant, PREFIX-control ("none", "realtime", "days"), PREFIX-minutes,
 //	                PREFIX-increment, PREFIX-days, PREFIX-color ("random", "white", "black"), PREFIX-rated,
 //	                PREFIX-level and PREFIX-level-value (the engine), PREFIX-error, PREFIX-submit; PREFIX is
@@ -205,7 +228,14 @@
 //	                signout-all-error, delete-form, delete-password, delete-confirm (the tick),
 //	                delete-submit (disabled until ticked), delete-error
 //	player page     user-name, user-ratings, rating-VARIANT (data-provisional), user-games, user-game-ID,
-//	                user-games-more, user-challenge, user-error, vacation-form, vacation-days, vacation-submit, vacation-result,
+//	                user-games-more, user-challenge, user-error, user-presence (data-online, data-seen),
+//	                user-follow (data-followed), user-follow-result, user-followers and user-following
+//	                (data-count), user-stats, stats-VARIANT (data-white, data-black: "wins/draws/losses"),
+//	                stats-total (data-total), rating-graph (data-variant, data-points), rating-graph-variant,
+//	                rating-graph-svg (data-points; its points are links to their games), user-archive,
+//	                user-follows, user-following-list, following-NAME (data-online), user-followers-list,
+//	                follower-NAME, user-followers-more (on one's own page),
+//	                vacation-form, vacation-days, vacation-submit, vacation-result,
 //	                pbm-prefs-section, pbm-prefs, pbm-accept-VARIANT (a checkbox), pbm-prefs-result (on one's own page)
 //	study           study-page, study-info, study-variant (data-rules), status, study-hands (with
 //	                hand-SIDE and flying-SIDE), tab-analysis, tab-setup, tab-import,

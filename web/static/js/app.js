@@ -16,6 +16,8 @@ import * as rules from './pages/rules.js';
 import * as puzzle from './pages/puzzle.js';
 import * as account from './pages/account.js';
 import * as mod from './pages/mod.js';
+import * as leaderboard from './pages/leaderboard.js';
+import * as archive from './pages/archive.js';
 import { accountStatus, showWarning, forgetWarnings } from './moderation.js';
 
 const routes = [
@@ -33,6 +35,9 @@ const routes = [
   [/^\/puzzle$/, puzzle.mount, 'puzzle'],
   [/^\/puzzle\/(\d+)$/, puzzle.mount, 'puzzle'],
   [/^\/mod$/, mod.mount, 'mod'],
+  [/^\/leaderboard$/, leaderboard.mount, 'leaderboard'],
+  [/^\/leaderboard\/([\w-]+)$/, leaderboard.mount, 'leaderboard'],
+  [/^\/archive$/, archive.mount, 'archive'],
 ];
 
 let unmount = null;

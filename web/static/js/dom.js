@@ -75,3 +75,15 @@ export function formatDate(ms) {
   return d.toLocaleDateString(language(), { year: 'numeric', month: 'short', day: 'numeric' }) + ' ' +
     d.toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
 }
+
+// formatAgo says how long ago ms was, in the client's language ("3 hours
+// ago", "vor 3 Stunden").
+export function formatAgo(ms) {
+  if (!ms) return '';
+  const secs = Math.round((ms - Date.now()) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(language(), { numeric: 'auto' });
+  for (const [unit, n] of [['year', 31536000], ['month', 2592000], ['day', 86400], ['hour', 3600], ['minute', 60]]) {
+    if (Math.abs(secs) >= n) return rtf.format(Math.round(secs / n), unit);
+  }
+  return rtf.format(Math.min(0, secs), 'second');
+}

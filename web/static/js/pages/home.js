@@ -1,6 +1,8 @@
 // The lobby: open seeks (GET /api/challenge), a new seek or a challenge to
 // a player, the challenges to and from you (live through the account
-// stream), your games, and the games in progress to watch.
+// stream), your games, the games of the players you follow (live through
+// the account stream too), who is online, and the games in progress to
+// watch.
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -14,7 +16,12 @@ export function mount(main, _params, app, query) {
   const st = {
     seeks: [], challenges: new Map(), myGames: new Map(), active: [],
     loadedSeeks: false, loadedActive: false,
+    followed: new Map(), loadedFollowed: false, online: [], onlineCount: 0, guests: 0, onlineMore: false,
   };
+  const followedEl = h('div', { class: 'list', testid: 'lobby-followed' });
+  const onlineCount = h('p', { class: 'muted small', testid: 'lobby-online-count' });
+  const onlineEl = h('ul', { class: 'online-list', testid: 'lobby-online-list' });
+  const onlineMore = h('button', { type: 'button', class: 'btn small', testid: 'lobby-online-more', hidden: true, onclick: () => loadOnline(true) }, t('lobby.onlineMore'));
   const seeksEl = h('div', { class: 'list', testid: 'lobby-seeks' });
   const challengesEl = h('div', { class: 'list', testid: 'lobby-challenges' });
   const myGamesEl = h('div', { class: 'list', testid: 'lobby-my-games' });
@@ -50,7 +57,9 @@ export function mount(main, _params, app, query) {
         h('div', { class: 'quick-actions' },
           h('a', { href: '#/play', class: 'btn primary big', testid: 'lobby-play-engine' }, t('lobby.playEngine')),
           h('a', { href: '#/study', class: 'btn big', testid: 'lobby-study' }, t('lobby.study')),
-          h('a', { href: '#/rules', class: 'btn big', testid: 'lobby-rules' }, t('lobby.rules')))),
+          h('a', { href: '#/rules', class: 'btn big', testid: 'lobby-rules' }, t('lobby.rules')),
+          h('a', { href: '#/leaderboard', class: 'btn big', testid: 'lobby-leaderboard' }, t('nav.leaderboard')),
+          h('a', { href: '#/archive', class: 'btn big', testid: 'lobby-archive' }, t('nav.archive')))),
       daily,
       h('section', { class: 'panel seeks-panel', 'aria-labelledby': 'seeks-h' },
         h('h2', { id: 'seeks-h' }, t('lobby.seeks')),
@@ -66,8 +75,13 @@ export function mount(main, _params, app, query) {
       h('section', { class: 'panel games-panel' },
         h('h2', {}, t('lobby.myGames')),
         myGamesEl,
+        h('h2', {}, t('lobby.followed')),
+        followedEl,
         h('h2', {}, t('lobby.active')),
-        activeEl)));
+        activeEl),
+      h('section', { class: 'panel online-panel', testid: 'lobby-online', 'aria-labelledby': 'online-h' },
+        h('h2', { id: 'online-h' }, t('lobby.online')),
+        onlineCount, onlineEl, onlineMore)));
 
   function setMode(m) {
     mode = m;
@@ -190,6 +204,64 @@ export function mount(main, _params, app, query) {
     else replace(activeEl, st.active.map((g) => gameRow(g, false)));
   }
 
+  function renderFollowed() {
+    const s = session();
+    if (!s || s.guest) {
+      replace(followedEl, h('p', { class: 'muted', testid: 'lobby-followed-signin' }, t('lobby.followedSignIn')));
+      return;
+    }
+    const list = [...st.followed.values()].sort((a, b) => b.id - a.id);
+    if (!st.loadedFollowed) replace(followedEl, h('p', { class: 'muted' }, t('common.loading')));
+    else if (!list.length) replace(followedEl, h('p', { class: 'muted empty', testid: 'lobby-followed-empty' }, t('lobby.noFollowed')));
+    else {
+      replace(followedEl, list.map((g) => {
+        const row = gameRow(g, false);
+        row.setAttribute('data-testid', 'followed-game-' + g.id);
+        return row;
+      }));
+    }
+  }
+
+  // loadFollowed reads the games going on of the players followed: on
+  // load, after the account stream (re)connects, and now and then.
+  async function loadFollowed() {
+    const s = session();
+    if (!s || s.guest) {
+      renderFollowed();
+      return;
+    }
+    try {
+      const r = await api('GET', '/api/account/following/games');
+      if (!alive) return;
+      st.followed = new Map(r.games.map((g) => [g.id, g]));
+      st.loadedFollowed = true;
+    } catch { /* try again on the next tick */ }
+    renderFollowed();
+  }
+
+  function renderOnline() {
+    replace(onlineCount, t('lobby.onlineCount', { n: st.onlineCount, guests: st.guests }));
+    onlineCount.dataset.count = String(st.onlineCount);
+    onlineCount.dataset.guests = String(st.guests);
+    if (!st.online.length) replace(onlineEl, h('li', { class: 'muted empty' }, t('lobby.noOnline')));
+    else replace(onlineEl, st.online.map((p) => h('li', { testid: 'online-' + p.name }, playerLink(p))));
+    onlineMore.hidden = !st.onlineMore;
+  }
+
+  // loadOnline reads who is online: the first page, or the next one.
+  async function loadOnline(next) {
+    try {
+      const after = next && st.online.length ? '&after=' + encodeURIComponent(st.online[st.online.length - 1].name) : '';
+      const o = await api('GET', '/api/online?limit=30' + after);
+      if (!alive) return;
+      st.online = next ? st.online.concat(o.players) : o.players;
+      st.onlineCount = o.count;
+      st.guests = o.guests;
+      st.onlineMore = o.more;
+      renderOnline();
+    } catch { /* try again on the next tick */ }
+  }
+
   async function loadSeeks() {
     if (!session()) {
       renderSeeks();
@@ -287,6 +359,13 @@ export function mount(main, _params, app, query) {
       renderChallenges();
       renderSeeks();
     }
+    if (ev.game && (ev.type === 'followedGameStart' || ev.type === 'followedGameFinish')) {
+      // A game of a player followed.
+      if (ev.type === 'followedGameStart') st.followed.set(ev.game.id, ev.game);
+      else st.followed.delete(ev.game.id);
+      renderFollowed();
+      return;
+    }
     if (ev.game) {
       if (ev.type === 'gameStart' || (ev.type === 'gameMove' && st.myGames.has(ev.game.id))) st.myGames.set(ev.game.id, ev.game);
       if (ev.type === 'gameFinish') st.myGames.delete(ev.game.id);
@@ -296,6 +375,7 @@ export function mount(main, _params, app, query) {
   const offReset = accountStream.onReset(() => {
     st.myGames.clear();
     renderMyGames();
+    loadFollowed(); // what the stream missed while it was away
   });
 
   setMode(mode);
@@ -303,25 +383,35 @@ export function mount(main, _params, app, query) {
   renderChallenges();
   renderMyGames();
   renderActive();
+  renderFollowed();
   loadSeeks();
   loadActive();
   loadMyGames();
-  timers.push(setInterval(loadSeeks, 5000), setInterval(() => { loadActive(); loadMyGames(); }, 10000));
+  loadFollowed();
+  loadOnline(false);
+  timers.push(setInterval(loadSeeks, 5000), setInterval(() => { loadActive(); loadMyGames(); }, 10000),
+    setInterval(() => { loadOnline(false); loadFollowed(); }, 30000));
 
   app.debug(() => ({
     seeks: st.seeks.map((c) => ({ id: c.id, from: c.from.name, variant: c.variant })),
     challenges: [...st.challenges.values()].map((c) => ({ id: c.id, from: c.from.name, to: c.to && c.to.name, status: c.status })),
     myGames: [...st.myGames.keys()],
     activeGames: st.active.map((g) => g.id),
+    followedGames: [...st.followed.keys()],
+    online: st.online.map((p) => p.name),
+    onlineCount: st.onlineCount,
   }));
 
   const offSession = onSession(() => {
     st.loadedSeeks = false;
     st.challenges.clear();
     st.myGames.clear();
+    st.followed.clear();
+    st.loadedFollowed = false;
     renderMyGames();
     loadSeeks();
     loadMyGames();
+    loadFollowed();
   });
   return () => {
     alive = false;

@@ -1,14 +1,17 @@
-// A player's page (#/user/NAME): ratings per variant (provisional marked)
-// and the game history, newest first, in pages of 30; on one's own page,
-// the vacation form and whom one takes challenges by text command from;
-// on another's, signed in, block or unblock them and report them to the
-// moderators.
+// A player's page (#/user/NAME): online or when last seen, ratings per
+// variant (provisional marked), results by preset and colour, the rating
+// graph of a preset, and the game history, newest first, in pages of 30;
+// on one's own page, the vacation form, whom one takes challenges by text
+// command from, and whom one follows and who follows one; on another's,
+// signed in, follow or unfollow them, block or unblock them and report
+// them to the moderators.
 
-import { h, replace, formatDate } from '../dom.js';
+import { h, replace, formatDate, formatAgo } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session } from '../api.js';
-import { variantName, controlText, resultText, methodName, errorText } from '../ui.js';
+import { variantName, controlText, resultText, methodName, errorText, variantSelect, playerLink } from '../ui.js';
 import { blockedNames, setBlocked, reportForm } from '../moderation.js';
+import { ratingGraph } from '../graph.js';
 
 const PAGE = 30;
 
@@ -68,21 +71,150 @@ function pbmPrefs(st) {
     h('h2', {}, t('user.pbmTitle')), h('p', { class: 'muted small' }, t('user.pbmHint')), out, list);
 }
 
+// statsTable shows a player's results (GET /api/user/NAME/stats): by
+// preset, as white and as black, wins, draws and losses.
+function statsTable(stats) {
+  if (!stats.results.length) return h('p', { class: 'muted empty' }, t('user.noStats'));
+  const wdl = (r) => [h('td', { class: 'num' }, r.wins), h('td', { class: 'num' }, r.draws), h('td', { class: 'num' }, r.losses)];
+  const sum = (a, b) => ({ wins: a.wins + b.wins, draws: a.draws + b.draws, losses: a.losses + b.losses });
+  const heads = () => [t('user.winsShort'), t('user.drawsShort'), t('user.lossesShort')].map((x) => h('th', { class: 'num' }, x));
+  return h('table', { class: 'table stats' },
+    h('thead', {},
+      h('tr', {}, h('th', {}), h('th', { colspan: 3, class: 'group' }, t('user.asWhite')), h('th', { colspan: 3, class: 'group' }, t('user.asBlack')),
+        h('th', { colspan: 3, class: 'group' }, t('user.total'))),
+      h('tr', {}, h('th', {}, t('user.variant')), heads(), heads(), heads())),
+    h('tbody', {}, stats.results.map((r) => h('tr', {
+      testid: 'stats-' + r.variant,
+      'data-white': `${r.white.wins}/${r.white.draws}/${r.white.losses}`, 'data-black': `${r.black.wins}/${r.black.draws}/${r.black.losses}`,
+    }, h('td', {}, variantName(r.variant)), wdl(r.white), wdl(r.black), wdl(sum(r.white, r.black))))),
+    h('tfoot', {}, h('tr', { testid: 'stats-total', 'data-total': `${stats.total.wins}/${stats.total.draws}/${stats.total.losses}` },
+      h('th', {}, t('user.total')), h('td', { colspan: 6 }), wdl(stats.total))));
+}
+
+// followLists shows, on one's own page, whom one follows (online marked)
+// and who follows one, in pages.
+function followLists() {
+  const following = h('ul', { class: 'list plain follows', testid: 'user-following-list' }, h('li', { class: 'muted' }, t('common.loading')));
+  const followers = h('ul', { class: 'list plain follows', testid: 'user-followers-list' });
+  const more = h('button', { type: 'button', class: 'btn small', testid: 'user-followers-more', hidden: true, onclick: () => loadFollowers() }, t('user.more'));
+  let after = 0;
+  const item = (f, prefix, online) => h('li', { testid: prefix + f.user.name, 'data-online': online ? String(!!f.online) : null },
+    online ? h('span', { class: 'dot' + (f.online ? ' on' : ''), title: f.online ? t('user.online') : '' }) : null,
+    playerLink(f.user), ' ', h('span', { class: 'muted small' }, formatDate(f.sinceMs)));
+  api('GET', '/api/account/following').then((r) => {
+    if (!r.following.length) replace(following, h('li', { class: 'muted empty' }, t('user.noFollowing')));
+    else replace(following, r.following.map((f) => item(f, 'following-', true)));
+  }).catch((err) => replace(following, h('li', { class: 'form-error' }, errorText(err))));
+  async function loadFollowers() {
+    try {
+      const r = await api('GET', '/api/account/followers?limit=50' + (after ? '&after=' + after : ''));
+      if (!after && !r.followers.length) followers.append(h('li', { class: 'muted empty' }, t('user.noFollowers')));
+      followers.append(...r.followers.map((f) => item(f, 'follower-', false)));
+      if (r.followers.length) after = r.followers[r.followers.length - 1].user.id;
+      more.hidden = !r.more;
+    } catch (err) {
+      followers.append(h('li', { class: 'form-error' }, errorText(err)));
+    }
+  }
+  loadFollowers();
+  return h('section', { testid: 'user-follows' },
+    h('h2', {}, t('user.followingTitle')), following,
+    h('h2', {}, t('user.followersTitle')), followers, more);
+}
+
 export function mount(main, params, app) {
   const name = params[0];
   app.title(name);
   let alive = true;
-  const st = { user: null, games: [], more: false, error: '', pbm: null };
+  const st = { user: null, games: [], more: false, error: '', pbm: null, stats: null, graph: null, follow: null };
   const head = h('div', { class: 'user-head' }, h('h1', { testid: 'user-name' }, name));
+  const presence = h('p', { class: 'muted small presence', testid: 'user-presence' });
+  const follow = h('div', { class: 'user-follow' }); // counts, and follow or unfollow
   const ratings = h('div', { testid: 'user-ratings' }, h('p', { class: 'muted' }, t('common.loading')));
+  const stats = h('div', { testid: 'user-stats' });
+  const graph = h('div', { testid: 'rating-graph', hidden: true });
   const games = h('div', { class: 'list', testid: 'user-games' }, h('p', { class: 'muted' }, t('common.loading')));
   const more = h('button', { type: 'button', class: 'btn small', testid: 'user-games-more', hidden: true, onclick: () => loadGames() }, t('user.more'));
   const puzzles = h('div', { testid: 'user-puzzles' });
   const own = h('div', {}); // the player's own settings, on their own page
+  const follows = h('div', {}); // whom they follow and who follows them, on their own page
   const moderation = h('div', { class: 'user-moderation' }); // block and report, on another's
   main.append(h('div', { class: 'user-layout' },
-    h('section', { class: 'panel' }, head, moderation, h('h2', {}, t('user.ratings')), ratings, h('h2', {}, t('user.puzzles')), puzzles, own),
-    h('section', { class: 'panel' }, h('h2', {}, t('user.games')), games, more)));
+    h('section', { class: 'panel' }, head, presence, follow, moderation, h('h2', {}, t('user.ratings')), ratings,
+      h('h2', {}, t('user.puzzles')), puzzles, own, follows),
+    h('section', { class: 'panel' },
+      h('h2', {}, t('user.stats')), stats, graph,
+      h('h2', {}, t('user.games'), ' ',
+        h('a', { href: '#/archive?player=' + encodeURIComponent(name), class: 'btn small', testid: 'user-archive' }, t('user.searchArchive'))),
+      games, more)));
+
+  // The results by preset and colour.
+  api('GET', '/api/user/' + encodeURIComponent(name) + '/stats', undefined, { auth: false }).then((r) => {
+    if (!alive) return;
+    st.stats = r;
+    replace(stats, statsTable(r));
+  }).catch(() => { replace(stats); });
+
+  // showGraph draws the rating history of a variant.
+  async function showGraph(variant, choices) {
+    try {
+      const r = await api('GET', `/api/user/${encodeURIComponent(name)}/rating-history?variant=${encodeURIComponent(variant)}`, undefined, { auth: false });
+      if (!alive) return;
+      st.graph = { variant, points: r.points.length };
+      graph.dataset.variant = variant;
+      graph.dataset.points = String(r.points.length);
+      const label = t('user.graphLabel', { variant: variantName(variant) });
+      replace(graph, h('div', { class: 'graph-head' }, h('h2', {}, t('user.ratingGraph')),
+        choices.length > 1 ? variantSelect(choices.map((id) => ({ id })), variant, {
+          testid: 'rating-graph-variant', 'aria-label': t('user.variant'), onchange: (ev) => showGraph(ev.target.value, choices),
+        }) : null),
+      r.points.length ? ratingGraph(r.points, label) : h('p', { class: 'muted empty' }, t('user.noHistory')),
+      r.more ? h('p', { class: 'muted small' }, t('user.graphLast', { n: r.points.length })) : null);
+      graph.hidden = false;
+    } catch { /* the graph stays hidden */ }
+  }
+
+  // followTools: the counts of follows and, signed in on another's page,
+  // follow or unfollow them.
+  function followTools(u) {
+    const s = session();
+    const me = s && s.name === u.name;
+    st.follow = { followed: !!u.followed, followers: u.followers, following: u.following };
+    const out = h('span', { class: 'muted small', role: 'status', testid: 'user-follow-result' });
+    const counts = h('span', { class: 'muted small' });
+    const button = h('button', {
+      type: 'button', class: 'btn small', testid: 'user-follow',
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          if (st.follow.followed) {
+            await api('DELETE', '/api/account/following/' + encodeURIComponent(u.name));
+            st.follow.followers--;
+          } else {
+            await api('POST', '/api/account/following', { user: u.name });
+            st.follow.followers++;
+          }
+          st.follow.followed = !st.follow.followed;
+          replace(out, t(st.follow.followed ? 'user.followed' : 'user.unfollowed', { name: u.name }));
+        } catch (err) {
+          replace(out, errorText(err));
+        } finally {
+          button.disabled = false;
+          show();
+        }
+      },
+    });
+    function show() {
+      replace(counts,
+        h('span', { testid: 'user-followers', 'data-count': st.follow.followers }, t('user.followersCount', { n: st.follow.followers })), ' · ',
+        h('span', { testid: 'user-following', 'data-count': st.follow.following }, t('user.followingCount', { n: st.follow.following })));
+      button.textContent = st.follow.followed ? t('user.unfollow') : t('user.follow');
+      button.dataset.followed = String(st.follow.followed);
+    }
+    show();
+    const canFollow = s && !s.guest && !me && !u.bot && !u.name.startsWith('guest-');
+    replace(follow, h('div', { class: 'row' }, canFollow ? button : null, counts), out);
+  }
 
   // The puzzle rating and the last attempts.
   api('GET', '/api/user/' + encodeURIComponent(name) + '/puzzles', undefined, { auth: false }).then((ph) => {
@@ -95,11 +227,21 @@ export function mount(main, params, app) {
         a.rated ? ` · ${a.before} → ${a.after}` : ''))) : h('p', { class: 'muted' }, t('user.noPuzzles')));
   }).catch(() => { replace(puzzles); });
 
-  api('GET', '/api/user/' + encodeURIComponent(name), undefined, { auth: false }).then((u) => {
+  // With the token: the answer says whether this player is followed.
+  api('GET', '/api/user/' + encodeURIComponent(name)).then((u) => {
     if (!alive) return;
     st.user = u;
     const s = session();
     const me = s && s.name === u.name;
+    presence.dataset.online = String(!!u.online);
+    presence.dataset.seen = String(u.seenMs || 0);
+    replace(presence, u.online ? h('span', {}, h('span', { class: 'dot on' }), t('user.online'))
+      : u.seenMs ? t('user.lastSeen', { when: formatAgo(u.seenMs) }) : '');
+    followTools(u);
+    if (me && !s.guest) replace(follows, followLists());
+    // The rating graph: of the preset of most rated games.
+    const rated = (u.ratings || []).slice().sort((a, b) => b.games - a.games).map((r) => r.variant);
+    if (rated.length) showGraph(rated[0], rated);
     replace(head, h('h1', { testid: 'user-name' }, u.name),
       u.bot ? h('span', { class: 'badge' }, t('game.bot')) : null,
       me ? h('span', { class: 'badge you' }, t('game.you')) : null,
@@ -202,6 +344,11 @@ export function mount(main, params, app) {
     games: st.games.map((g) => g.id),
     pbm: st.pbm,
     blocked: !!st.blocked,
+    online: st.user ? !!st.user.online : null,
+    seenMs: st.user ? st.user.seenMs || 0 : 0,
+    follow: st.follow,
+    stats: st.stats ? st.stats.results.map((r) => ({ variant: r.variant, white: [r.white.wins, r.white.draws, r.white.losses], black: [r.black.wins, r.black.draws, r.black.losses] })) : null,
+    graph: st.graph,
   }));
   return () => { alive = false; };
 }
