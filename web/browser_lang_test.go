@@ -112,6 +112,8 @@ func TestBrowserLanguages(t *testing.T) {
 		{fmt.Sprintf("/game/%d", g.ID), "game", "result", ""},
 		{"/user/ann", "user", "user-games", ""},
 		{"/puzzle", "puzzle", "puzzle-page", ""},
+		{"/leaderboard", "leaderboard", "leaderboard-page", ""},
+		{"/archive?player=ann", "archive", "archive-list", ""},
 		{"/no/such/page", "notfound", "not-found", ""},
 	}
 	for _, code := range append(codes[1:], "en") {
