@@ -391,6 +391,21 @@ func TestPresence(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitFor(t, "ann back", func() bool { return slices.Contains(onlineNames(online(nil, "", 0)), "ann") })
+		// A call within the minute after a writing is written a minute
+		// after it at the latest: the store's time is never more than a
+		// minute behind.
+		back, _ := s.st.LastSeen(ctx, ann.ID)
+		c.add(30 * time.Second)
+		if _, err := s.Authenticate(ctx, "addr", annTok); err != nil {
+			t.Fatal(err)
+		}
+		later := truncMs(c.now())
+		time.Sleep(60 * time.Millisecond) // writings that write nothing
+		if at, _ := s.st.LastSeen(ctx, ann.ID); !at.Equal(back) {
+			t.Errorf("ann's call 30 s after a writing was written at once: %v, want still %v", at, back)
+		}
+		c.add(31 * time.Second)
+		waitFor(t, "ann's later call written", func() bool { at, _ := s.st.LastSeen(ctx, ann.ID); return at.Equal(later) })
 		if p, _ := s.PresenceOf(ctx, cy); p.Online || p.Seen.IsZero() {
 			t.Errorf("cy's presence: %+v", p)
 		}

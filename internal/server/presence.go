@@ -25,9 +25,11 @@ import (
 //   - every Config.PresenceEvery (10 s) the process writes the times to
 //     the store's last_seen, in one transaction for all, but only those
 //     of players it has not written in the last minute (presenceWrite)
-//     or not at all: a player who stays on costs one row a minute; one
-//     who comes on is written within a second (the writer is woken);
-//     the players with a session are seen at each writing;
+//     or not at all: a player who stays on costs one row a minute, and
+//     the store's time is at most a minute (and PresenceEvery) behind
+//     the last call; one who comes on is written within a second (the
+//     writer is woken); the players with a session are seen at each
+//     writing;
 //   - the players online are read from the store (those seen in the
 //     window, by the index of the times) at most every onlineCacheTTL
 //     (2 s) per process, and the lists are served from that copy.
@@ -145,8 +147,15 @@ func (s *Service) writePresence() {
 	p.mu.Lock()
 	batch := map[int64]time.Time{}
 	for id, at := range p.seen {
-		if w, ok := p.written[id]; !ok || at.Sub(w) >= presenceWrite {
+		w, ok := p.written[id]
+		switch {
+		case ok && !at.After(w):
+			delete(p.seen, id) // written already
+		case !ok || now.Sub(w) >= presenceWrite:
+			// A time newer than the one written waits at most a
+			// minute: the store's is never more than that behind.
 			batch[id] = at
+			delete(p.seen, id)
 		}
 	}
 	for id := range live {
@@ -154,7 +163,6 @@ func (s *Service) writePresence() {
 			batch[id] = now
 		}
 	}
-	p.seen = map[int64]time.Time{}
 	p.mu.Unlock()
 	if len(batch) == 0 {
 		return
