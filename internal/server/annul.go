@@ -26,8 +26,10 @@ import (
 // therefore the fold itself: every rated game of the variant replayed in
 // the order it ended (its end's time, then its id), the annulled ones
 // left out, and the variant's ratings replaced by the result, in one
-// transaction. Everyone's rating is then exactly what the games give, as
-// if the annulled games had been unrated from the start.
+// transaction, with the rating history (each player's rating after each
+// game: stats.go), which the same replay gives. Everyone's rating is then
+// exactly what the games give, as if the annulled games had been unrated
+// from the start.
 //
 // What it rests on, and its edges:
 //   - the order of the ends is the time stored with each end (the
