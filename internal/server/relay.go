@@ -41,7 +41,7 @@ type relayNote struct {
 	Change  *Change         `json:"c,omitempty"` // what the event did to the game, for the copies of it (follow)
 	// Players, kind "f": the game's two players, whose followers' streams
 	// are sent Data (always there: a game's summary fits).
-	Players [2]int64 `json:"p,omitempty"`
+	Players []int64 `json:"p,omitempty"`
 	// Kind "t", tokens revoked (account.go): those of the account ID but
 	// Keep's, or only Token's (hashes).
 	Keep  string `json:"keep,omitempty"`
@@ -65,10 +65,18 @@ func newRelay(s *Service) *relay {
 // send queues an event for the other processes; it never blocks.
 func (r *relay) send(kind string, id int64, e Event) {
 	select {
-	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data, Change: e.Change, Players: e.Followed}:
+	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data, Change: e.Change, Players: players(e)}:
 	default:
 		r.s.metrics.relayDropped()
 	}
+}
+
+// players are the players of a followed game's event, nil for the others.
+func players(e Event) []int64 {
+	if e.Followed == [2]int64{} {
+		return nil
+	}
+	return e.Followed[:]
 }
 
 // payload is n as a notification: with its line if it fits, else without.
@@ -177,8 +185,8 @@ func (r *relay) take(payload string) {
 	case "t":
 		r.s.dropTokens(n.ID, n.Keep, n.Token)
 	case "f":
-		if n.Data != nil {
-			r.s.hub.deliverFollowed(Event{Data: n.Data, Followed: n.Players})
+		if n.Data != nil && len(n.Players) == 2 {
+			r.s.hub.deliverFollowed(Event{Data: n.Data, Followed: [2]int64{n.Players[0], n.Players[1]}})
 		}
 	case "F":
 		r.s.hub.deliverReload(n.ID)
