@@ -140,6 +140,7 @@ func (s *Service) announceEnd(o *owner) {
 	}
 	s.metrics.gameEnded()
 	s.kickExplorer()
+	s.tournamentGameEnded(o.id)
 }
 
 func (s *Service) announceStart(g store.Game) {

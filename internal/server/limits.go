@@ -13,17 +13,18 @@ import (
 // takes its default (DefaultRates), so that a caller who sets some rates
 // does not turn the others off.
 type Rates struct {
-	Login, LoginBurst         float64 // failed sign-ins per address and name
-	LoginAddr, LoginAddrBurst float64 // failed sign-ins per address, whatever the name
-	Signup, SignupBurst       float64 // sign-ups (and guests) per address
-	Command, CommandBurst     float64 // commands and API calls per user or address
-	Token, TokenBurst         float64 // POST /api/token per address, right or wrong
-	TokenUser, TokenUserBurst float64 // tokens made per user (successful sign-ins for a token)
-	BadToken, BadTokenBurst   float64 // calls with an unknown or expired token per address
-	Chat, ChatBurst           float64 // chat messages per player and game (quotas.go)
-	Review, ReviewBurst       float64 // new reviews asked for per address (quotas.go)
-	Puzzle, PuzzleBurst       float64 // puzzle moves sent per user, or address without one (quotas.go)
-	Club, ClubBurst           float64 // clubs created per user (clubs.go)
+	Login, LoginBurst           float64 // failed sign-ins per address and name
+	LoginAddr, LoginAddrBurst   float64 // failed sign-ins per address, whatever the name
+	Signup, SignupBurst         float64 // sign-ups (and guests) per address
+	Command, CommandBurst       float64 // commands and API calls per user or address
+	Token, TokenBurst           float64 // POST /api/token per address, right or wrong
+	TokenUser, TokenUserBurst   float64 // tokens made per user (successful sign-ins for a token)
+	BadToken, BadTokenBurst     float64 // calls with an unknown or expired token per address
+	Chat, ChatBurst             float64 // chat messages per player and game (quotas.go)
+	Review, ReviewBurst         float64 // new reviews asked for per address (quotas.go)
+	Puzzle, PuzzleBurst         float64 // puzzle moves sent per user, or address without one (quotas.go)
+	Club, ClubBurst             float64 // clubs created per user (clubs.go)
+	Tournament, TournamentBurst float64 // tournaments created per user (tournaments.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
 	// same as none), then any others at random: memory never grows with
@@ -38,8 +39,9 @@ type Rates struct {
 // user (burst 20); 30 calls with a bad token a minute per address (burst
 // 30); and the quotas' (quotas.go): a chat message a second per player and
 // game (burst 10), 20 new reviews an hour per address (burst 10), a puzzle
-// move a second per user or address (burst 30); and 5 clubs created per
-// user, then one every 4 hours. An honest player meets none of them.
+// move a second per user or address (burst 30); 5 clubs created per
+// user, then one every 4 hours; and 5 tournaments created per user, then
+// one an hour. An honest player meets none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -52,6 +54,7 @@ var DefaultRates = Rates{
 	Review: 20.0 / 3600, ReviewBurst: 10,
 	Puzzle: 1, PuzzleBurst: 30,
 	Club: 1.0 / (4 * 3600), ClubBurst: 5,
+	Tournament: 1.0 / 3600, TournamentBurst: 5,
 	MaxKeys: 100000,
 }
 
@@ -105,6 +108,8 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.Puzzle, &r.PuzzleBurst
 	case kindClub:
 		return &r.Club, &r.ClubBurst
+	case kindTournament:
+		return &r.Tournament, &r.TournamentBurst
 	default:
 		return &r.Command, &r.CommandBurst
 	}
@@ -113,21 +118,22 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 // The kinds of bucket. A kind is one of these constants, never text from
 // a client.
 const (
-	kindLogin     = "login"      // address and name
-	kindLoginAddr = "login-addr" // address
-	kindSignup    = "signup"
-	kindCommand   = "command"
-	kindToken     = "token"      // address
-	kindTokenUser = "token-user" // user id
-	kindBadToken  = "bad-token"  // address
-	kindChat      = "chat"       // user and game (quotas.go)
-	kindReview    = "review"     // address (quotas.go)
-	kindPuzzle    = "puzzle"     // user, or address (quotas.go)
-	kindClub      = "club"       // user (clubs.go)
+	kindLogin      = "login"      // address and name
+	kindLoginAddr  = "login-addr" // address
+	kindSignup     = "signup"
+	kindCommand    = "command"
+	kindToken      = "token"      // address
+	kindTokenUser  = "token-user" // user id
+	kindBadToken   = "bad-token"  // address
+	kindChat       = "chat"       // user and game (quotas.go)
+	kindReview     = "review"     // address (quotas.go)
+	kindPuzzle     = "puzzle"     // user, or address (quotas.go)
+	kindClub       = "club"       // user (clubs.go)
+	kindTournament = "tournament" // user (tournaments.go)
 )
 
 // kinds are all the kinds of bucket.
-var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle, kindClub}
+var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle, kindClub, kindTournament}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a

@@ -34,7 +34,7 @@ import (
 // relayNote is one notification's payload.
 type relayNote struct {
 	Origin  string          `json:"o"`           // the sending process
-	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "A": one answered, "t": tokens revoked
+	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "A": one answered, "t": tokens revoked, "T": an event changed
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
@@ -180,6 +180,8 @@ func (r *relay) take(payload string) {
 		}
 	case "A":
 		r.s.analysisAnswered(n.ID)
+	case "T":
+		r.s.tournamentNews(n.ID)
 	}
 }
 

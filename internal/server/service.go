@@ -99,6 +99,10 @@ type Config struct {
 	// process looks in the store for its answer (1 s): only a safety net,
 	// since the answer's notification wakes it at once.
 	AnalysisPollEvery time.Duration
+	// TournamentSweepEvery is how often the tournament director looks in
+	// the store for the events it is due to start, pair or end that no
+	// game's end woke it for (2 s; director.go).
+	TournamentSweepEvery time.Duration
 
 	hooks testHooks // the tests' ways to make background work panic (recover.go)
 }
@@ -144,6 +148,8 @@ type Service struct {
 	// exploreKick wakes the opening explorer (explorer.go), reviewKick
 	// the review worker (review.go).
 	exploreKick, reviewKick chan struct{}
+	// dir wakes the tournament director and the events' streams (director.go).
+	dir directorState
 
 	ctx       context.Context // cancelled by Close
 	cancel    context.CancelFunc
@@ -215,13 +221,16 @@ func New(cfg Config) (*Service, error) {
 	if cfg.AnalysisPollEvery <= 0 {
 		cfg.AnalysisPollEvery = time.Second
 	}
+	if cfg.TournamentSweepEvery <= 0 {
+		cfg.TournamentSweepEvery = 2 * time.Second
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
 	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres", exploreKick: make(chan struct{}, 1), reviewKick: make(chan struct{}, 1),
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 		process: processName(), analysis: newAnalyst(), hashSlots: make(chan struct{}, cfg.HashWorkers),
-		conns: newConns(cfg.Quotas.ConnsPerAddr),
+		conns: newConns(cfg.Quotas.ConnsPerAddr), dir: newDirectorState(),
 	}
 	s.limits.refused = s.metrics.limited
 	return s, nil
@@ -277,10 +286,11 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	s.log.Info("games resumed", "active", len(games))
 	s.metrics.activeGames(len(games))
-	s.wg.Add(3)
+	s.wg.Add(4)
 	go s.every("correspondence sweep", s.cfg.SweepEvery, s.sweepTimers)
 	go s.explorer()
 	go s.reviewer()
+	go s.director()
 	if s.shared {
 		s.wg.Add(3)
 		go s.every("stream poll", s.cfg.PollEvery, s.pollStreams)

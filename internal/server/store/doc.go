@@ -1,6 +1,6 @@
 // Package store is the durable storage of the game server: accounts,
 // tokens, games and their moves, offers, chat, ratings, followers,
-// challenges and clubs, on SQLite (modernc.org/sqlite, no cgo) by default
+// challenges, clubs and tournaments, on SQLite (modernc.org/sqlite, no cgo) by default
 // or on PostgreSQL (pgx through database/sql) when Open is given a
 // postgres:// URL. It knows nothing of the rules: moves, positions, rules and results
 // are the rules core's texts, stored as they are given.
@@ -36,7 +36,9 @@
 //
 // migrations/ holds the goose migrations, embedded and run by Open; the
 // same SQL runs on both databases (the first migration says which types
-// that allows). The tables:
+// that allows). They may run out of order: branches number their
+// migrations as they go and merge in any order, so a database that has
+// 00013 takes 00012 when it comes. The tables:
 //
 //	counters       the last id given per table; games start at 101
 //	users          id, name (unique ignoring case through name_key), argon2id hash, email, bot,
@@ -66,6 +68,11 @@
 //	               description, open or closed, creator, count of members
 //	club_members   (club, user) members, each a leader or not, since when
 //	club_requests  (club, user) requests to join a closed club, waiting for a leader's answer
+//	tournaments    an event as its organiser made it (kind, rules, clock, rounds or duration, start,
+//	               club, rating band, size), its status, rounds paired, seed, count of players and version
+//	tournament_players  (tournament, user) the field: rating, Berger number, first round, withdrawn
+//	tournament_pairings (tournament, round, board) a game (unique) or a bye; arena berserks. Points
+//	               and tie-breaks are not stored: they follow from these and the games' results
 //
 // Times are stored as Unix milliseconds and durations as milliseconds.
 // Each change to a game (move, take-back, offer, chat, end) adds one to its
@@ -97,6 +104,9 @@
 //	puzzles.go     puzzles, players' puzzle ratings and attempts
 //	clubs.go       clubs, their members and leaders, requests to join; a club with members keeps a
 //	               leader (ErrLastLeader) and goes with its last member; each change locks the club's row
+//	tournaments.go tournaments: events, entries and withdrawals, the start and each round paired with
+//	               their games in one transaction, the end; each a compare-and-set on the event's version,
+//	               so that racing processes make a change once; the sweep's due events; berserk; records
 //	statements.go  the statements of the hot path (a move's UPDATE), prepared once
 //
 // # Tests
