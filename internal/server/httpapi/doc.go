@@ -20,6 +20,9 @@
 //	quotas.go    the pages of a game's chat (GET /api/game/{id}/chat)
 //	clubs.go     clubs: create, list and search, a club with a page of its members (and, for its
 //	             leaders, the requests), join, leave, a leader's accept/decline, remove and leader
+//	tournaments.go  tournaments: create, list, an event in full, join, withdraw, the organiser's start
+//	             and pair, an arena's berserk, the event's stream (NDJSON), its records, standings as
+//	             CSV and JSON
 //
 // # Tests
 //
@@ -29,7 +32,10 @@
 // challenges and challenges over POST /pbm; clubs_test.go runs a closed
 // club's life on SQLite and PostgreSQL (who may call what, bad input
 // refused and changing nothing, the last-leader rule), the pages of
-// members and clubs, and the quotas and rate of clubs; fuzz_test.go sends
+// members and clubs, and the quotas and rate of clubs; tournaments_test.go
+// runs a Swiss over real sockets on SQLite and PostgreSQL (who may call
+// what, bad input refused and changing nothing, the event's stream and
+// exports, the list's pages); fuzz_test.go sends
 // arbitrary bodies to every endpoint that reads one (go test -fuzz
 // FuzzBodies).
 // example_test.go is the bot of docs/bot.md (Example_bot): a whole game

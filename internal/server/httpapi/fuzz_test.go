@@ -19,11 +19,13 @@ type fuzzServer struct {
 	ann  string
 	game int64
 	club int64 // ann's, closed, bob asking to join
+	tour int64 // ann's Swiss, upcoming, bob in it
 }
 
 // FuzzBodies sends arbitrary bodies to every endpoint that reads one. No
 // input may panic or get a 5xx, and a body refused (4xx) must change
-// nothing: the game's version and ann's club stay as they were.
+// nothing: the game's version, ann's club and ann's tournament stay as
+// they were.
 func FuzzBodies(f *testing.F) {
 	for _, s := range []string{
 		`{}`, ``, `null`, `[]`, `{"name":"zed","password":"abcdefgh"}`, `{"move":"d6","ply":0}`, `{"move":"d6","ply":-1}`,
@@ -33,8 +35,11 @@ func FuzzBodies(f *testing.F) {
 		strings.Repeat(`{"a":`, 1000), `{"name":"` + strings.Repeat("x", 20000) + `"}`,
 		`{"name":"Mill Club","description":"x","open":true}`, `{"name":"Mill\u202eClub"}`, `{"user":"bob"}`,
 		`{"user":"bob","decline":true}`, `{"user":"bob","leader":true}`, `{"user":"ann","leader":false}`, `{"user":"bob","leader":"yes"}`,
+		`{"name":"Cup","kind":"swiss","rounds":3,"clock":{"initialMs":60000}}`, `{"name":"Cup","kind":"arena","durationMs":3600000,"clock":{"initialMs":60000}}`,
+		`{"name":"Cup","kind":"correspondence","days":3,"cycles":2,"engineLevel":3}`, `{"name":"Cup","kind":"roundrobin","days":3,"maxPlayers":-1}`,
+		`{"name":"Cup","kind":"swiss","rounds":3,"days":3,"startsMs":9223372036854775807}`, `{"name":"Cup","kind":"arena","durationMs":-1}`,
 	} {
-		for ep := range 15 {
+		for ep := range 20 {
 			f.Add(uint8(ep), s)
 		}
 	}
@@ -49,6 +54,16 @@ func FuzzBodies(f *testing.F) {
 	ts.must(f, 201, "POST", "/api/club", fs.ann, map[string]any{"name": "Fuzz Club"}, &club)
 	ts.must(f, 200, "POST", fmt.Sprintf("/api/club/%d/join", club.ID), bob, nil, nil)
 	fs.club = club.ID
+	var tour wire.TournamentFull
+	ts.must(f, 201, "POST", "/api/tournament", fs.ann, map[string]any{"name": "Fuzz Cup", "kind": "swiss", "rounds": 3, "days": 3}, &tour)
+	ts.must(f, 200, "POST", fmt.Sprintf("/api/tournament/%d/join", tour.ID), bob, nil, nil)
+	fs.tour = tour.ID
+	tourState := func(t *testing.T) string {
+		req := httptest.NewRequest("GET", fmt.Sprintf("/api/tournament/%d", fs.tour), nil)
+		rec := httptest.NewRecorder()
+		fs.h.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
 	clubState := func(t *testing.T) string {
 		req := httptest.NewRequest("GET", fmt.Sprintf("/api/club/%d", fs.club), nil)
 		req.Header.Set("Authorization", "Bearer "+fs.ann)
@@ -63,6 +78,8 @@ func FuzzBodies(f *testing.F) {
 			fmt.Sprintf("/api/game/%d/follow", fs.game), "/api/account/vacation", fmt.Sprintf("/api/game/%d/draw/offer", fs.game),
 			"/api/account/pbm-challenges", "/api/club", fmt.Sprintf("/api/club/%d/accept", fs.club),
 			fmt.Sprintf("/api/club/%d/remove", fs.club), fmt.Sprintf("/api/club/%d/leader", fs.club),
+			"/api/tournament", fmt.Sprintf("/api/tournament/%d/join", fs.tour), fmt.Sprintf("/api/tournament/%d/withdraw", fs.tour),
+			fmt.Sprintf("/api/tournament/%d/start", fs.tour), fmt.Sprintf("/api/tournament/%d/pair", fs.tour),
 		}
 		path := paths[int(ep)%len(paths)]
 		before, err := fs.ts.svc.Game(t.Context(), fs.game)
@@ -70,6 +87,7 @@ func FuzzBodies(f *testing.F) {
 			t.Fatal(err)
 		}
 		clubBefore := clubState(t)
+		tourBefore := tourState(t)
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+fs.ann)
 		rec := httptest.NewRecorder()
@@ -88,6 +106,9 @@ func FuzzBodies(f *testing.F) {
 			}
 			if clubAfter := clubState(t); clubAfter != clubBefore {
 				t.Fatalf("POST %s %q refused with %d but the club changed from %s to %s", path, body, rec.Code, clubBefore, clubAfter)
+			}
+			if tourAfter := tourState(t); tourAfter != tourBefore {
+				t.Fatalf("POST %s %q refused with %d but the tournament changed from %s to %s", path, body, rec.Code, tourBefore, tourAfter)
 			}
 		}
 	})
