@@ -368,6 +368,13 @@ func (s *Service) JoinTournament(ctx context.Context, user User, id int64) (wire
 		if t.Status == store.TournamentFinished {
 			return wire.TournamentEntry{}, errorf(Conflict, "tournament %d is over", id)
 		}
+		e := entrantOf(st, user.ID)
+		switch {
+		case e != nil && e.WithdrawnAt.IsZero():
+			return wire.TournamentEntry{}, errorf(Conflict, "you are in tournament %d already", id)
+		case e != nil && t.Kind != Arena:
+			return wire.TournamentEntry{}, errorf(Conflict, "you withdrew from tournament %d: a withdrawal is for good (but from an arena)", id)
+		}
 		now := s.now()
 		from := 1
 		if t.Status == store.TournamentRunning {
@@ -385,13 +392,7 @@ func (s *Service) JoinTournament(ctx context.Context, user User, id int64) (wire
 			}
 			from = t.Round + 1
 		}
-		if e := entrantOf(st, user.ID); e != nil {
-			switch {
-			case e.WithdrawnAt.IsZero():
-				return wire.TournamentEntry{}, errorf(Conflict, "you are in tournament %d already", id)
-			case t.Kind != Arena:
-				return wire.TournamentEntry{}, errorf(Conflict, "you withdrew from tournament %d: a withdrawal is for good (but from an arena)", id)
-			}
+		if e != nil { // back in an arena after a pause
 			if err := s.checkJoined(ctx, user); err != nil {
 				return wire.TournamentEntry{}, err
 			}
