@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/internal/server/tournament"
 	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
@@ -454,5 +456,98 @@ func checkExports(t *testing.T, call func(method, path, token string, body, out 
 	}
 	if !reflect.DeepEqual(sd.Standings, ev.Standings) || !reflect.DeepEqual(sd.TieBreaks, ev.TieBreaks) || sd.Status != "finished" {
 		t.Errorf("%s: the JSON standings differ from the event's", ev.Name)
+	}
+}
+
+// TestTournamentTwoProcesses: a Swiss of six players and three rounds on
+// two morris serve processes sharing one PostgreSQL database, each
+// player's client on one of them: the rounds are paired once whichever
+// process ends a round's last game (the other sweeps for the same work),
+// as the tournament package pairs them, and a stream of the event on the
+// first process sees the rounds paired through the second.
+func TestTournamentTwoProcesses(t *testing.T) {
+	dsn := storetest.DSN(t, "postgres") // skips without MORRIS_TEST_POSTGRES
+	servers := []*serverProc{startServer(t, "-db", dsn, "-no-limits"), startServer(t, "-db", dsn, "-no-limits")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	callOn := func(p *serverProc) func(method, path, token string, body, out any) (int, error) {
+		return func(method, path, token string, body, out any) (int, error) {
+			return p.call(ctx, method, path, token, body, out)
+		}
+	}
+	org := servers[0].account(t, "org")
+	names := []string{"p1", "p2", "p3", "p4", "p5", "p6"}
+	tokens := map[string]string{}
+	for i, n := range names {
+		tokens[n] = servers[i%2].account(t, n)
+	}
+	var ev wire.TournamentFull
+	if _, err := servers[0].call(ctx, "POST", "/api/tournament", org, map[string]any{"name": "Two Servers", "kind": "swiss", "rounds": 3,
+		"clock": map[string]any{"initialMs": 600000}}, &ev); err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		if _, err := servers[i%2].call(ctx, "POST", fmt.Sprintf("/api/tournament/%d/join", ev.ID), tokens[n], nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The stream on the first process.
+	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://%s/api/tournament/%d/stream", servers[0].addr, ev.ID), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	lines := make(chan string, 1000)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	if _, err := servers[1].call(ctx, "POST", fmt.Sprintf("/api/tournament/%d/start", ev.ID), org, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var moves atomic.Int64
+	var wg sync.WaitGroup
+	for i, n := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := playEvent(ctx, callOn(servers[i%2]), ev.ID, n, tokens[n], &moves); err != nil {
+				t.Errorf("%s: %v", n, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if _, err := servers[1].call(ctx, "GET", fmt.Sprintf("/api/tournament/%d", ev.ID), "", nil, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Status != "finished" || len(ev.Pairings) != 3 || countGames(ev, 0, "") != 9 {
+		t.Fatalf("the event: %+v, %d games", ev.Tournament, countGames(ev, 0, ""))
+	}
+	var all []wire.GameSummary
+	if _, err := servers[0].call(ctx, "GET", "/api/games?limit=100", "", nil, &all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 9 {
+		t.Errorf("%d games on the servers, want 9", len(all))
+	}
+	checkPairedAsThePackage(t, ev)
+	rounds := map[int]bool{}
+	timeout := time.After(10 * time.Second)
+	for len(rounds) < 3 {
+		select {
+		case l := <-lines:
+			for r := 1; r <= 3; r++ {
+				if strings.HasPrefix(l, fmt.Sprintf(`{"type":"round","round":%d,`, r)) {
+					rounds[r] = true
+				}
+			}
+		case <-timeout:
+			t.Fatalf("the stream on the first process saw %d of the 3 rounds", len(rounds))
+		}
 	}
 }
