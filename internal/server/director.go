@@ -214,12 +214,24 @@ func (s *Service) step(ctx context.Context, st store.TournamentState) (bool, err
 		case active > 0:
 		case t.Round >= t.Rounds:
 			return true, s.finish(ctx, t, "")
-		case t.Kind == Swiss && t.ManualPairing:
+		case t.Kind == Swiss && t.ManualPairing && now.Sub(roundOver(st, t.Round)) < ManualPairingWait:
 		default:
 			return s.pairNext(ctx, st)
 		}
 	}
 	return false, nil
+}
+
+// roundOver is when the last game of a round ended (or, for a round
+// without games, when the event last changed).
+func roundOver(st store.TournamentState, round int) time.Time {
+	last := st.Tournament.UpdatedAt
+	for _, p := range st.Pairings {
+		if p.Round == round && p.Game != 0 && p.UpdatedAt.After(last) {
+			last = p.UpdatedAt
+		}
+	}
+	return last
 }
 
 func (s *Service) finish(ctx context.Context, t store.Tournament, note string) error {

@@ -74,6 +74,10 @@ const (
 	TournamentPage      = 50
 	MaxTournamentPage   = 100
 	ArenaWavesShown     = 20 // an arena's last waves of pairings GET shows; the records hold them all
+	// ManualPairingWait: a Swiss paired by hand whose round has been
+	// over this long is paired by the director, so that an organiser who
+	// is away does not hold its players for good.
+	ManualPairingWait = 24 * time.Hour
 )
 
 // TournamentSpec is what an organiser asks for.
@@ -405,7 +409,6 @@ func (s *Service) JoinTournament(ctx context.Context, user User, id int64) (wire
 			}
 			s.tournamentChanged(id)
 			s.kickTournament(id)
-			entry.FromRound = from
 			return entry, nil
 		}
 		if t.Players >= t.MaxPlayers {
@@ -445,7 +448,7 @@ func (s *Service) JoinTournament(ctx context.Context, user User, id int64) (wire
 		if t.Status == store.TournamentRunning {
 			s.kickTournament(id) // an arena pairs the newcomer
 		}
-		if from > 1 {
+		if from > 1 && t.Kind == Swiss {
 			entry.FromRound = from
 		}
 		return entry, nil
@@ -493,8 +496,11 @@ func (s *Service) WithdrawTournament(ctx context.Context, user User, id int64) (
 		}
 		t := st.Tournament
 		e := entrantOf(st, user.ID)
-		if e == nil || !e.WithdrawnAt.IsZero() {
+		if e == nil {
 			return wire.TournamentEntry{}, errorf(NotFound, "you are not in tournament %d", id)
+		}
+		if !e.WithdrawnAt.IsZero() {
+			return wire.TournamentEntry{}, errorf(Conflict, "you have withdrawn from tournament %d already", id)
 		}
 		if t.Status == store.TournamentFinished {
 			return wire.TournamentEntry{}, errorf(Conflict, "tournament %d is over", id)
@@ -546,6 +552,30 @@ func (s *Service) StartTournament(ctx context.Context, user User, id int64) (wir
 			return wire.TournamentFull{}, errorf(Conflict, "tournament %d has started already", id)
 		}
 		_, err = s.start(ctx, st, true)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return wire.TournamentFull{}, err
+		}
+		s.tournamentChanged(id)
+		return s.Tournament(ctx, id)
+	}
+	return wire.TournamentFull{}, errChangedMeanwhile(id)
+}
+
+// CancelTournament cancels an upcoming event, as its organiser asks: it
+// ends without a game, and its players are free of it.
+func (s *Service) CancelTournament(ctx context.Context, user User, id int64) (wire.TournamentFull, error) {
+	for range changeRetries {
+		st, err := s.organiser(ctx, user, id, "cancels")
+		if err != nil {
+			return wire.TournamentFull{}, err
+		}
+		if st.Tournament.Status != store.TournamentUpcoming {
+			return wire.TournamentFull{}, errorf(Conflict, "tournament %d has started: it ends when its games do", id)
+		}
+		err = s.finish(ctx, st.Tournament, "cancelled by its organiser")
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
@@ -790,12 +820,14 @@ func (s *Service) wireRounds(ps []store.Pairing) []wire.TournamentRound {
 	return out
 }
 
-func (s *Service) wireEntrants(es []store.Entrant) []wire.TournamentEntrant {
+// wireEntrants is the field; the first round of a late entrant is shown
+// in a Swiss (an arena's rounds are its waves: nobody's business).
+func (s *Service) wireEntrants(kind string, es []store.Entrant) []wire.TournamentEntrant {
 	out := make([]wire.TournamentEntrant, 0, len(es))
 	for _, e := range es {
 		w := wire.TournamentEntrant{ID: e.User, Name: e.Name, Rating: e.Rating, Bot: e.User == s.engineID, Number: e.Number,
 			Withdrawn: !e.WithdrawnAt.IsZero(), JoinedMs: e.JoinedAt.UnixMilli()}
-		if e.FromRound > 1 {
+		if e.FromRound > 1 && kind == Swiss {
 			w.FromRound = e.FromRound
 		}
 		out = append(out, w)
@@ -828,7 +860,7 @@ func (s *Service) fullView(ctx context.Context, st store.TournamentState) (wire.
 	}
 	return wire.TournamentFull{
 		Tournament: s.wireTournament(ctx, st.Tournament, map[int64]string{}),
-		Entrants:   s.wireEntrants(st.Entrants),
+		Entrants:   s.wireEntrants(st.Tournament.Kind, st.Entrants),
 		Pairings:   s.wireRounds(st.Pairings),
 		TieBreaks:  standings.TieBreaks,
 		Standings:  standings.Standings,

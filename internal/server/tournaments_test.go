@@ -904,3 +904,67 @@ func TestTournamentCancelled(t *testing.T) {
 		t.Errorf("cancelled: %+v", full.Tournament)
 	}
 }
+
+// TestTournamentManualAndCancel: a Swiss paired by hand waits for its
+// organiser when a round is over, and is paired by the director once it
+// has waited ManualPairingWait; an organiser cancels an event before its
+// start, and nobody else does.
+func TestTournamentManualAndCancel(t *testing.T) {
+	var offset atomic.Int64
+	cfg := tourConfig()
+	cfg.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	s := newService(t, cfg)
+	ctx := context.Background()
+	us := players(t, s, "ann", "bob", "cy", "dee")
+	users := map[int64]User{}
+	for _, u := range us {
+		users[u.ID] = u
+	}
+	full, err := s.CreateTournament(ctx, us[0], TournamentSpec{Name: "By hand", Kind: Swiss, Rounds: 3, ManualPairing: true,
+		Control: TimeControl{NagDays: 3, ForfeitDays: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range us {
+		if _, err := s.JoinTournament(ctx, u, full.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if full, err = s.StartTournament(ctx, us[0], full.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range full.Pairings[0].Games {
+		endGame(t, s, users, g, outcomeOf(1, g.Board))
+	}
+	time.Sleep(200 * time.Millisecond) // ten sweeps
+	if full, _ = s.Tournament(ctx, full.ID); full.Round != 1 {
+		t.Fatalf("a Swiss paired by hand paired by the director: round %d", full.Round)
+	}
+	if _, err := s.PairTournament(ctx, us[1], full.ID); KindOf(err) != Forbidden {
+		t.Errorf("bob pairs ann's event: %v", err)
+	}
+	if full, err = s.PairTournament(ctx, us[0], full.ID); err != nil || full.Round != 2 {
+		t.Fatalf("ann pairs round 2: round %d, %v", full.Round, err)
+	}
+	for _, g := range full.Pairings[1].Games {
+		endGame(t, s, users, g, outcomeOf(2, g.Board))
+	}
+	offset.Store(int64(ManualPairingWait + time.Minute))
+	full = waitTour(t, s, full.ID, "round 3 paired by the director after the wait", func(f wire.TournamentFull) bool { return f.Round == 3 })
+	replayed(t, full)
+
+	up, err := s.CreateTournament(ctx, us[1], TournamentSpec{Name: "Never mind", Kind: Arena, Duration: time.Hour, Control: TimeControl{Initial: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CancelTournament(ctx, us[0], up.ID); KindOf(err) != Forbidden {
+		t.Errorf("ann cancels bob's event: %v", err)
+	}
+	if _, err := s.CancelTournament(ctx, us[0], full.ID); KindOf(err) != Conflict {
+		t.Errorf("cancelling a running event: %v", err)
+	}
+	up, err = s.CancelTournament(ctx, us[1], up.ID)
+	if err != nil || up.Status != "finished" || !up.Cancelled || up.Note != "cancelled by its organiser" {
+		t.Errorf("bob cancels: %+v, %v", up.Tournament, err)
+	}
+}

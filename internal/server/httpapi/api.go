@@ -155,6 +155,7 @@ func New(cfg Config) http.Handler {
 	h("POST /api/tournament/{id}/withdraw", a.withdrawTournament)
 	h("POST /api/tournament/{id}/start", a.startTournament)
 	h("POST /api/tournament/{id}/pair", a.pairTournament)
+	h("POST /api/tournament/{id}/cancel", a.cancelTournament)
 	h("POST /api/tournament/{id}/berserk", a.berserk)
 	h("GET /api/tournament/{id}/stream", a.tournamentStream)
 	h("GET /api/tournament/{id}/records", a.tournamentRecords)

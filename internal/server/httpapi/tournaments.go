@@ -11,7 +11,7 @@ import (
 
 // Tournaments: POST /api/tournament (create), GET /api/tournaments (list),
 // GET /api/tournament/{id} (the event, its field, rounds and standings),
-// POST /api/tournament/{id}/join, withdraw, start, pair and berserk, the
+// POST /api/tournament/{id}/join, withdraw, start, pair, cancel and berserk, the
 // stream GET /api/tournament/{id}/stream (NDJSON), and the exports
 // GET /api/tournament/{id}/records, standings.csv and standings.json.
 // Reading needs no token; every change needs one, and the service says
@@ -189,6 +189,14 @@ func (a *api) startTournament(w http.ResponseWriter, r *http.Request) error {
 func (a *api) pairTournament(w http.ResponseWriter, r *http.Request) error {
 	return tournamentAction(a, w, r, func(u server.User, id int64) (wire.TournamentFull, error) {
 		return a.svc.PairTournament(r.Context(), u, id)
+	})
+}
+
+// cancelTournament: POST /api/tournament/{id}/cancel, its organiser's,
+// before its start.
+func (a *api) cancelTournament(w http.ResponseWriter, r *http.Request) error {
+	return tournamentAction(a, w, r, func(u server.User, id int64) (wire.TournamentFull, error) {
+		return a.svc.CancelTournament(r.Context(), u, id)
 	})
 }
 

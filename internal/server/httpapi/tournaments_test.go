@@ -236,4 +236,14 @@ func testTournaments(t *testing.T, dsn string) {
 	for _, q := range []string{"limit=0", "limit=101", "status=paused", "before=x", "club=-1", "variant=chess"} {
 		refused("listing with "+q, 400, "GET", "/api/tournaments?"+q, "", nil)
 	}
+
+	// Cancelling: the organiser's, before the start.
+	cancelOther := fmt.Sprintf("/api/tournament/%d/cancel", other.ID)
+	refused("a cancellation by another", 403, "POST", cancelOther, ann, nil)
+	refused("a cancellation of an event over", 409, "POST", ev("cancel"), ann, nil)
+	ts.must(t, 200, "POST", cancelOther, bob, nil, &other)
+	if other.Status != "finished" || !other.Cancelled || other.Note != "cancelled by its organiser" {
+		t.Errorf("the cancelled event: %+v", other.Tournament)
+	}
+	refused("a second cancellation", 409, "POST", cancelOther, bob, nil)
 }

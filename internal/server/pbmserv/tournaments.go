@@ -101,8 +101,13 @@ func tournamentLine(t wire.Tournament) string {
 	if t.Club != nil {
 		extra = append(extra, "for the members of "+t.Club.Name)
 	}
-	if t.MinRating > 0 || t.MaxRating > 0 {
+	switch {
+	case t.MinRating > 0 && t.MaxRating > 0:
 		extra = append(extra, fmt.Sprintf("ratings %d to %d", t.MinRating, t.MaxRating))
+	case t.MaxRating > 0:
+		extra = append(extra, fmt.Sprintf("ratings up to %d", t.MaxRating))
+	case t.MinRating > 0:
+		extra = append(extra, fmt.Sprintf("ratings %d and up", t.MinRating))
 	}
 	if t.EngineLevel > 0 {
 		extra = append(extra, fmt.Sprintf("the engine plays at level %d", t.EngineLevel))

@@ -551,15 +551,15 @@ func (s *Store) TournamentOfGame(ctx context.Context, game int64) (int64, error)
 // the service's sweep: the upcoming ones whose start time has come
 // (startsBy) or, without one, created before expireBefore; the running
 // arenas; and the running events without a game going on (a round over,
-// or the last) but Swiss events waiting for their organiser to pair, or
-// with a game going on whose player has withdrawn.
+// or the last; a Swiss paired by hand waiting for its organiser too: the
+// service pairs it after a while), or with a game going on whose player
+// has withdrawn.
 func (s *Store) DueTournaments(ctx context.Context, startsBy, expireBefore time.Time) ([]int64, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT t.id FROM tournaments t WHERE
 		(t.status = 'upcoming' AND ((t.starts_at > 0 AND t.starts_at <= $1) OR (t.starts_at = 0 AND t.created_at <= $2)))
 		OR (t.status = 'running' AND (t.kind = 'arena'
-			OR (NOT EXISTS (SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id
+			OR NOT EXISTS (SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id
 					WHERE p.tournament_id = t.id AND g.status = 'active')
-				AND NOT (t.manual_pairing AND t.round < t.rounds))
 			OR EXISTS (SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id
 					JOIN tournament_players w ON w.tournament_id = p.tournament_id AND (w.user_id = p.white_id OR w.user_id = p.black_id)
 				WHERE p.tournament_id = t.id AND g.status = 'active' AND w.withdrawn_at <> 0)))

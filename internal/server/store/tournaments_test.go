@@ -206,21 +206,23 @@ func TestTournamentDue(t *testing.T) {
 		start(arena, true)
 		due, err := s.DueTournaments(ctx, t0, t0.Add(-time.Hour))
 		must(t, "DueTournaments", err)
-		if want := []int64{now.ID, arena.ID}; !equalIDs(due, want) {
+		if want := []int64{now.ID, manual.ID, arena.ID}; !equalIDs(due, want) {
 			t.Errorf("DueTournaments: got %v, want %v (later %d, by hand %d, running %d, manual %d)", due, want, later.ID, byHand.ID, running.ID, manual.ID)
 		}
-		// A game with a withdrawn player makes its event due; so does
+		// A Swiss paired by hand whose round is over is due (the
+		// service pairs it after a while). A game with a withdrawn
+		// player makes its event due; so does
 		// the end of its last game; so does an old upcoming event
 		// without a start time.
 		must(t, "withdraw", s.WithdrawTournament(ctx, running.ID, 3, f.bob.ID, false))
 		due, _ = s.DueTournaments(ctx, t0, t0.Add(-time.Hour))
-		if want := []int64{now.ID, running.ID, arena.ID}; !equalIDs(due, want) {
+		if want := []int64{now.ID, running.ID, manual.ID, arena.ID}; !equalIDs(due, want) {
 			t.Errorf("DueTournaments with a withdrawn player in a game: got %v, want %v", due, want)
 		}
 		_, err = s.FinishGame(ctx, g, Finish{Ply: 0, At: t0, Ending: Ending{Result: "1-0", Method: "abandonment"}})
 		must(t, "FinishGame", err)
 		due, _ = s.DueTournaments(ctx, t0, s.now().Add(time.Hour))
-		if want := []int64{now.ID, byHand.ID, running.ID, arena.ID}; !equalIDs(due, want) {
+		if want := []int64{now.ID, byHand.ID, running.ID, manual.ID, arena.ID}; !equalIDs(due, want) {
 			t.Errorf("DueTournaments later: got %v, want %v", due, want)
 		}
 	})
