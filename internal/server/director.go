@@ -388,7 +388,7 @@ func (s *Service) startPlan(st store.TournamentState) (store.TournamentStart, er
 		plan.Pairings = s.boards(t, 1, r)
 	case Arena:
 		plan.EndsAt = now.Add(t.Duration)
-		games, err := tournament.PairArena(arenaWaiting(st, now))
+		games, err := tournament.PairArena(arenaWaiting(st))
 		if err != nil {
 			return plan, err
 		}
@@ -520,7 +520,7 @@ func (s *Service) pairNext(ctx context.Context, st store.TournamentState) (bool,
 // arenaWaiting are an arena's players free for a game: entered, not
 // withdrawn, without a game going on in the arena; with their points,
 // last opponent and colours so far.
-func arenaWaiting(st store.TournamentState, now time.Time) []tournament.ArenaPlayer {
+func arenaWaiting(st store.TournamentState) []tournament.ArenaPlayer {
 	busy := map[int64]bool{}
 	for _, p := range st.Pairings {
 		if p.Game != 0 && p.Status == store.Active {
@@ -548,7 +548,7 @@ func arenaWaiting(st store.TournamentState, now time.Time) []tournament.ArenaPla
 // more wait.
 func (s *Service) pairArena(ctx context.Context, st store.TournamentState) (bool, error) {
 	t := st.Tournament
-	waiting := arenaWaiting(st, s.now())
+	waiting := arenaWaiting(st)
 	if len(waiting) < 2 {
 		return false, nil
 	}

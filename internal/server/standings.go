@@ -252,24 +252,19 @@ func (s *Service) TournamentStandingsCSV(ctx context.Context, id int64) ([]byte,
 // records, by round and board: the event's name, the round and board,
 // the players, the result and how it ended (a game going on has "*").
 func (s *Service) TournamentRecords(ctx context.Context, id int64) ([]byte, error) {
-	st, err := s.st.Tournament(ctx, id)
-	if err != nil {
-		if KindOf(err) == NotFound {
-			return nil, errorf(NotFound, "no tournament %d", id)
-		}
-		return nil, err
-	}
-	games, moves, err := s.st.TournamentRecords(ctx, id)
+	state, err := s.tournamentState(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	boards := map[int64][2]int{}
-	state, err := s.st.TournamentState(ctx, id)
-	if err != nil {
-		return nil, err
-	}
 	for _, p := range state.Pairings {
 		boards[p.Game] = [2]int{p.Round, p.Board}
+	}
+	// A round paired after the state was read has games the state does
+	// not know: they are left out, as if read a moment before.
+	games, moves, err := s.st.TournamentRecords(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	w := record.NewWriter(&buf)
@@ -285,9 +280,12 @@ func (s *Service) TournamentRecords(ctx context.Context, id int64) ([]byte, erro
 				_ = play.End(o, m)
 			}
 		}
-		rb := boards[g.ID]
+		rb, ok := boards[g.ID]
+		if !ok {
+			continue
+		}
 		rec := record.FromGame(play,
-			record.Tag{Name: "Event", Value: st.Name},
+			record.Tag{Name: "Event", Value: state.Tournament.Name},
 			record.Tag{Name: "Site", Value: "morris server"},
 			record.Tag{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
 			record.Tag{Name: "Round", Value: strconv.Itoa(rb[0])},
