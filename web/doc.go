@@ -12,7 +12,7 @@
 // # Where things are
 //
 //	web.go                        Handler: the embedded files, types, caching, gzip
-//	static/index.html             the page: header, notices, main
+//	static/index.html             the page: header, notices, the moderators' warnings, main
 //	static/css/app.css            the look: colours (light and dark, WCAG AA), layouts, the board's SVG classes
 //	static/js/app.js              the router (#/..., or the path), the header, notices, window.morrisDebug
 //	static/js/api.js              session (token in localStorage), JSON calls, the account stream (NDJSON over
@@ -28,8 +28,11 @@
 //	                              the progress, the evaluation graph, the summaries, the marked moves and their marks
 //	                              in the move list
 //	static/js/sound.js            optional WebAudio tones (off by default)
+//	static/js/moderation.js       the account's standing (moderator, muted), the players one blocks, the report form
+//	                              (a player or a chat line), the moderators' warnings shown until acknowledged
 //	static/js/i18n.js             t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
-//	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle;
+//	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle,
+//	                              mod (the moderators');
 //	                              game.js and study.js are the wiring of game/ and study/ (the parts of a page share
 //	                              one ctrl: the state and each other)
 //	static/js/game/state.js       what the page knows (the game, the position shown, the connection), whose turn
@@ -41,7 +44,7 @@
 //	static/js/game/status.js      the status line and the passing messages
 //	static/js/game/controls.js    pass, offers and answers, resign, claim; the premove and confirmation bars
 //	static/js/game/result.js      after the game: the result, the links, the review
-//	static/js/game/chat.js        the chat
+//	static/js/game/chat.js        the chat: the lines of the players one blocks hidden, a line reported
 //	static/js/study/state.js      the study board's state: rules, start, moves, cursor, the view shown, the tab
 //	static/js/study/board.js      the moves played freely, stepped through, taken back; the positions' views; the hands
 //	static/js/study/tabs.js       the tabs, and the analysis tab (a new board of any preset)
@@ -80,7 +83,10 @@
 //	#/account          a new password (the other sessions signed out), sign out everywhere, delete the
 //	                   account (the password and a tick to confirm)
 //	#/user/NAME        ratings per variant (provisional marked), game history; on one's own page the vacation
-//	                   form and, game by game, whether one takes challenges by text command (pbmserv)
+//	                   form and, game by game, whether one takes challenges by text command (pbmserv); on
+//	                   another's, signed in, block or unblock them and report them
+//	#/mod              the moderators' page (a moderator only; the header links it for them): the reports'
+//	                   queue, a player's standing and the actions on them, the moderators' log
 //	#/study            analysis board (any preset, engine evaluation), import and export of records
 //	                   (#/study?rules=RULES starts from a preset with overrides, "lasker,flying=never";
 //	                   #/study?position=TEXT from a position, the link the set-up tab gives); the set-up
@@ -103,7 +109,9 @@
 // file lacked (shown in English). window.morrisDebug.state() returns the
 // page's state as plain JSON:
 // always page ("home", "play", "game", "signin", "signup", "account", "user", "study",
-// "rules", "puzzle", "notfound"); on the puzzle page id, status, moves (the
+// "rules", "puzzle", "mod", "notfound"); on the moderators' page allowed, reports (id, status,
+// user, reason, line), user (name, muted, closed, warnings, openReports), log (id, action,
+// user, note) and result; on a player's page also blocked; on the puzzle page id, status, moves (the
 // line played, the defence's replies included), position, legal and
 // puzzleRating (the rating change of an attempt just ended, or null); on a game page also id, version (the last version
 // seen), moves, ply, status ("active", "finished"), result, method, toMove,
@@ -164,7 +172,19 @@
 //	move list       move-list (data-count), move-N (the N-th move from 0, data-ply, data-index = N+1),
 //	                replay, replay-first, replay-prev, replay-next, replay-last (the arrow keys, Home and
 //	                End do the same when no text field or board point has the focus)
-//	chat            chat, chat-list, chat-message (data-version), chat-form, chat-input, chat-send, chat-note
+//	chat            chat, chat-list, chat-message (data-version), chat-form, chat-input, chat-send, chat-note,
+//	                chat-report (a line's, data-version: opens the report form in chat-report-slot)
+//	moderation      report-form, report-reason, report-text, report-submit, report-cancel, report-error,
+//	                report-done; warnings (the box of the moderators' warnings), warning-notice (data-id),
+//	                warning-ack; nav-mod (the header's link to #/mod, for moderators); on the player page
+//	                user-block (data-blocked), user-block-result, user-report; the moderators' page
+//	                mod-page, mod-none, mod-reports, mod-reports-status, mod-reports-list, mod-reports-empty,
+//	                mod-reports-more, mod-report-ID (data-status), mod-report-line-ID, mod-resolve-note-ID,
+//	                mod-resolve-ID, mod-open-user-ID, mod-user, mod-user-form, mod-user-name, mod-user-find,
+//	                mod-user-panel, mod-user-muted, mod-user-closed, mod-for-report, mod-note, mod-warn-text,
+//	                mod-warn, mod-mute-hours, mod-mute, mod-unmute, mod-close, mod-reopen, mod-annul,
+//	                mod-user-result, mod-user-error, mod-log, mod-log-list, mod-log-more, mod-log-ID
+//	                (data-action)
 //	lobby           lobby-play-engine, lobby-study, lobby-rules, lobby-seeks, lobby-seeks-empty,
 //	                lobby-seeks-signin, lobby-guest, seek-ID (data-id), seek-accept-ID, seek-cancel-ID,
 //	                seek-link-ID (copies the link #/?seek=ID), invite and invite-join (the lobby opened

@@ -57,6 +57,8 @@ Usage:
                                         run the game server (README: The server; docs/api.md)
   morris puzzles -tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N]
                                         make puzzles (one winning move) from endgame databases into the server's store
+  morris admin   [-data DIR | -db postgres://...] [-note TEXT] mod NAME | unmod NAME | mods
+                                        make a player a moderator of the server, or no longer; list them
   morris bench-server [-url URL,...] [-db postgres://...] [-limits] [-games N] [-users N] [-rate N]
                  [-duration D] [-warmup D] [-streams=false] [-variant V] [-seed N] [-cpuprofile FILE]
                                         drive N concurrent games over the API and print moves/s and latency
@@ -98,6 +100,7 @@ var commands = []command{
 	{"book", cmdBook, true},
 	{"serve", cmdServe, true},
 	{"puzzles", cmdPuzzles, true},
+	{"admin", cmdAdmin, false},
 	{"bench-server", cmdBenchServer, true},
 }
 

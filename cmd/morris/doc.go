@@ -1,7 +1,7 @@
 // Command morris is the Morris program: the rules engine's command line
 // (variants, show, moves, perft, replay), the engine's (engine, analyze,
 // solve, book, match, match-errors, play) and the server's (serve, puzzles,
-// bench-server). See the usage text in cli.go.
+// admin, bench-server). See the usage text in cli.go.
 //
 // Where things are:
 //
@@ -24,6 +24,8 @@
 //	quotas.go       serve's flags of the quotas, each with its environment variable
 //	rlimit_unix.go  the open-file limit, which bounds the streams serve holds (rlimit_other.go: unknown)
 //	puzzles.go      puzzles: puzzles made from the databases (or from finished games) into the server's store
+//	admin.go        admin: the operator's command on the server's store: who is a moderator (mod, unmod, mods),
+//	                the only way to make one (never over HTTP), each change in the moderators' log
 //	benchserver.go  bench-server: the load generator of internal/server/loadgen on the command line,
 //	                against -url or a server started in this process
 //

@@ -223,15 +223,23 @@ func (s *Service) Challenge(ctx context.Context, from User, to string, sp GameSp
 		if u.Bot {
 			return wire.Challenge{}, errorf(BadRequest, "challenge the engine with /api/challenge/ai")
 		}
+		if err := s.mayPlay(ctx, from, u); err != nil {
+			return wire.Challenge{}, err
+		}
 		c.To = u.ID
 	} else {
-		// Pairing: the oldest matching seek of someone else's.
+		// Pairing: the oldest matching seek of someone else's, but those
+		// of the players a block keeps apart from the seeker (blocks.go).
 		open, err := s.st.OpenChallenges(ctx, 0)
 		if err != nil {
 			return wire.Challenge{}, err
 		}
+		apart, err := s.st.BlockedBetween(ctx, from.ID)
+		if err != nil {
+			return wire.Challenge{}, err
+		}
 		for _, o := range open {
-			if o.To == 0 && o.From != from.ID && o.Rules == c.Rules && o.Rated == c.Rated && o.Control == c.Control &&
+			if o.To == 0 && o.From != from.ID && !apart[o.From] && o.Rules == c.Rules && o.Rated == c.Rated && o.Control == c.Control &&
 				(o.Color == "random" || c.Color == "random" || o.Color != c.Color) {
 				wc, err := s.Accept(ctx, from, o.ID)
 				if KindOf(err) == Conflict {
@@ -290,6 +298,13 @@ func (s *Service) Accept(ctx context.Context, user User, id int64) (wire.Challen
 	if err := guestsUnrated(c.Rated, user); err != nil {
 		return wire.Challenge{}, err
 	}
+	challenger, err := s.st.User(ctx, c.From)
+	if err != nil {
+		return wire.Challenge{}, err
+	}
+	if err := s.mayPlay(ctx, user, userOf(challenger)); err != nil {
+		return wire.Challenge{}, err
+	}
 	sp := GameSpec{Variant: c.Variant, Rated: c.Rated, Color: c.Color, Control: TimeControl(c.Control)}
 	r, err := mill.ParseRules(c.Rules)
 	if err != nil {
@@ -339,15 +354,22 @@ func (s *Service) closeChallenge(ctx context.Context, user User, id int64, statu
 }
 
 // Challenges lists the open challenges to and from user, and the open
-// seeks of everyone (the lobby).
+// seeks of everyone (the lobby) but those of the players a block keeps
+// apart from user (blocks.go).
 func (s *Service) Challenges(ctx context.Context, user User) (mine, seeks []wire.Challenge, err error) {
 	all, err := s.st.OpenChallenges(ctx, 0)
 	if err != nil {
 		return nil, nil, err
 	}
+	var apart map[int64]bool
+	if slices.ContainsFunc(all, func(c store.Challenge) bool { return c.To == 0 && c.From != user.ID }) {
+		if apart, err = s.st.BlockedBetween(ctx, user.ID); err != nil {
+			return nil, nil, err
+		}
+	}
 	mine, seeks = []wire.Challenge{}, []wire.Challenge{}
 	for _, c := range all {
-		if c.From != user.ID && c.To != user.ID && c.To != 0 {
+		if c.From != user.ID && c.To != user.ID && c.To != 0 || c.To == 0 && apart[c.From] {
 			continue
 		}
 		wc, err := s.wireChallenge(ctx, c)
@@ -419,6 +441,9 @@ func (s *Service) PbmChallenge(ctx context.Context, challenger User, opponent st
 		return Game{}, errorf(BadRequest, "the engine is played through the API (/api/challenge/ai)")
 	}
 	if err := guestsUnrated(sp.Rated, challenger, b); err != nil {
+		return Game{}, err
+	}
+	if err := s.mayPlay(ctx, challenger, b); err != nil {
 		return Game{}, err
 	}
 	if err := s.takes(ctx, b, challenger, r.Variant()); err != nil {

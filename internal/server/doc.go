@@ -70,9 +70,23 @@
 //	errors.go      Error and its Kind (an HTTP status, a pbmserv error line), ErrFull
 //	recover.go     Safely: the recovery of panics in the goroutines off the request path (engine workers,
 //	               reviewer, explorer, timers, relay, the gateways' WebSocket readers and follows)
+//	moderation.go  moderation: who may (a moderator, set by the operator, read from the store at each
+//	               call; never on themselves, another moderator or the engine), reports (reasons, text,
+//	               the chat line kept as evidence, open at most, their rate), warnings (on the account
+//	               stream until acknowledged), mutes (checked by Chat), closed accounts (tokens revoked on
+//	               every process, games ended by abandonment), the queue and the moderators' log, paged
+//	blocks.go      blocks and what they keep apart: challenges, seeks and their pairing, the lobby; the
+//	               blocked player's chat lines left out of the blocker's full game, chat pages and
+//	               streams (Viewer, the chat mask)
+//	annul.go       a player's rated games annulled, and the variant's ratings replaced by the replay of
+//	               its rated games in the order they ended: what is exact, and its edges
 //
 // # Tests
 //
+// moderation_test.go checks reports, blocks, mutes, warnings, closed
+// accounts and who may moderate, and that the ratings after an annulment
+// are the fold of the other rated games (and, before it, that the fold of
+// them all is what the games' ends wrote), on both databases.
 // background_test.go makes the work off the request path fail as bugs and
 // failing disks would (a panic, a move the store refuses, a request
 // cancelled in the middle) and checks that the process and the games go

@@ -23,6 +23,8 @@ type Rates struct {
 	Chat, ChatBurst             float64 // chat messages per player and game (quotas.go)
 	Review, ReviewBurst         float64 // new reviews asked for per address (quotas.go)
 	Puzzle, PuzzleBurst         float64 // puzzle moves sent per user, or address without one (quotas.go)
+	Report, ReportBurst         float64 // reports to the moderators per user (moderation.go)
+	ReportAddr, ReportAddrBurst float64 // reports to the moderators per address (moderation.go)
 	Club, ClubBurst             float64 // clubs created per user (clubs.go)
 	Tournament, TournamentBurst float64 // tournaments created per user (tournaments.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
@@ -39,9 +41,11 @@ type Rates struct {
 // user (burst 20); 30 calls with a bad token a minute per address (burst
 // 30); and the quotas' (quotas.go): a chat message a second per player and
 // game (burst 10), 20 new reviews an hour per address (burst 10), a puzzle
-// move a second per user or address (burst 30); 5 clubs created per
-// user, then one every 4 hours; and 5 tournaments created per user, then
-// one an hour. An honest player meets none of them.
+// move a second per user or address (burst 30); moderation's
+// (moderation.go): 10 reports an hour per user (burst 10) and 30 per
+// address (burst 30); 5 clubs created per user, then one every 4 hours;
+// and 5 tournaments created per user, then one an hour. An honest player
+// meets none of them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -53,6 +57,8 @@ var DefaultRates = Rates{
 	Chat: 1, ChatBurst: 10,
 	Review: 20.0 / 3600, ReviewBurst: 10,
 	Puzzle: 1, PuzzleBurst: 30,
+	Report: 10.0 / 3600, ReportBurst: 10,
+	ReportAddr: 30.0 / 3600, ReportAddrBurst: 30,
 	Club: 1.0 / (4 * 3600), ClubBurst: 5,
 	Tournament: 1.0 / 3600, TournamentBurst: 5,
 	MaxKeys: 100000,
@@ -106,6 +112,10 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.Review, &r.ReviewBurst
 	case kindPuzzle:
 		return &r.Puzzle, &r.PuzzleBurst
+	case kindReport:
+		return &r.Report, &r.ReportBurst
+	case kindReportAddr:
+		return &r.ReportAddr, &r.ReportAddrBurst
 	case kindClub:
 		return &r.Club, &r.ClubBurst
 	case kindTournament:
@@ -122,18 +132,21 @@ const (
 	kindLoginAddr  = "login-addr" // address
 	kindSignup     = "signup"
 	kindCommand    = "command"
-	kindToken      = "token"      // address
-	kindTokenUser  = "token-user" // user id
-	kindBadToken   = "bad-token"  // address
-	kindChat       = "chat"       // user and game (quotas.go)
-	kindReview     = "review"     // address (quotas.go)
-	kindPuzzle     = "puzzle"     // user, or address (quotas.go)
-	kindClub       = "club"       // user (clubs.go)
-	kindTournament = "tournament" // user (tournaments.go)
+	kindToken      = "token"       // address
+	kindTokenUser  = "token-user"  // user id
+	kindBadToken   = "bad-token"   // address
+	kindChat       = "chat"        // user and game (quotas.go)
+	kindReview     = "review"      // address (quotas.go)
+	kindPuzzle     = "puzzle"      // user, or address (quotas.go)
+	kindReport     = "report"      // user (moderation.go)
+	kindReportAddr = "report-addr" // address (moderation.go)
+	kindClub       = "club"        // user (clubs.go)
+	kindTournament = "tournament"  // user (tournaments.go)
 )
 
 // kinds are all the kinds of bucket.
-var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle, kindClub, kindTournament}
+var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle,
+	kindReport, kindReportAddr, kindClub, kindTournament}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a

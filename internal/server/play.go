@@ -459,7 +459,7 @@ const MaxChat = 500
 // Chat sends a message to a game's players and watchers. Only the players
 // speak; spectators watch. A player's messages in a game are rate limited
 // (Rates.Chat), and a finished game's chat closes Quotas.ChatAfterEnd
-// after the end.
+// after the end. A player a moderator muted cannot chat (moderation.go).
 func (s *Service) Chat(ctx context.Context, user User, id int64, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" || len(text) > MaxChat || !utf8.ValidString(text) {
@@ -469,6 +469,9 @@ func (s *Service) Chat(ctx context.Context, user User, id int64, text string) er
 		if unicode.IsControl(r) {
 			return errorf(BadRequest, "a chat message holds no control characters")
 		}
+	}
+	if err := s.mayChat(ctx, user); err != nil {
+		return err
 	}
 	if err := s.spend(kindChat, chatKey(user.ID, id), fmt.Sprintf("too many chat messages in game %d", id)); err != nil {
 		return err

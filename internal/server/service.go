@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
@@ -150,6 +151,9 @@ type Service struct {
 	exploreKick, reviewKick chan struct{}
 	// dir wakes the tournament director and the events' streams (director.go).
 	dir directorState
+	// blockGen counts the blocks made and lifted in this process, so
+	// that a stream's chat mask looks them up again (blocks.go).
+	blockGen atomic.Uint64
 
 	ctx       context.Context // cancelled by Close
 	cancel    context.CancelFunc
@@ -442,7 +446,7 @@ func (s *Service) Login(ctx context.Context, from, name, password string) (User,
 	}
 	found := err == nil && !u.Bot
 	if found && s.pw.ok(u, password) {
-		return userOf(u), nil
+		return signedIn(u)
 	}
 	if err := s.limits.limited(kindLoginAddr, from, busy); err != nil {
 		return User{}, err
@@ -460,13 +464,23 @@ func (s *Service) Login(ctx context.Context, from, name, password string) (User,
 		}
 		if err == nil {
 			s.pw.remember(u, password)
-			return userOf(u), nil
+			return signedIn(u)
 		}
 		if !errors.Is(err, auth.ErrMismatch) {
 			return User{}, err
 		}
 	}
 	return User{}, errorf(Unauthorized, "wrong user id or password")
+}
+
+// signedIn is the user whose password was right, unless a moderator
+// closed the account (moderation.go): the right password of a closed
+// account is told so, and a wrong one only that it is wrong.
+func signedIn(u store.User) (User, error) {
+	if !u.ClosedAt.IsZero() {
+		return User{}, closedError(u.Name)
+	}
+	return userOf(u), nil
 }
 
 // hashing runs fn, an argon2id hash or check, when one of the process's

@@ -19,6 +19,15 @@ type Send func(line []byte) error
 // Anyone may watch. Nothing is missed: a change that the hub does not
 // bring (a slow listener, another process) is read from the store.
 func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Send) error {
+	return s.WatchGameAs(ctx, id, since, nil, send)
+}
+
+// WatchGameAs is WatchGame for a viewer: the chat lines of the players
+// they block are left out from the moment the viewer is signed in
+// (blocks.go). The versions of the lines left out are passed over, as a
+// client that reconnects with ?since is sent nothing for them either.
+func (s *Service) WatchGameAs(ctx context.Context, id int64, since int64, viewer *Viewer, send Send) error {
+	mask := s.maskFor(id, viewer)
 	sub, stop := s.hub.watchGame(id)
 	defer stop()
 	s.metrics.streamOpened()
@@ -34,13 +43,16 @@ func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Sen
 		if err != nil {
 			return err
 		}
+		if f.Chat, err = mask.filter(ctx, f.Chat); err != nil {
+			return err
+		}
 		if err := send(mustJSON(f)); err != nil {
 			return err
 		}
 		last = snap.Game.Version
 	} else {
 		var err error
-		if last, err = s.catchUp(ctx, id, since, send); err != nil {
+		if last, err = s.catchUp(ctx, id, since, mask, send); err != nil {
 			return err
 		}
 	}
@@ -58,16 +70,19 @@ func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Sen
 			switch {
 			case ev.Version <= last:
 			case ev.Version == last+1:
-				err = send(ev.Data)
+				var hide bool
+				if hide, err = mask.hides(ctx, ev.Data); err == nil && !hide {
+					err = send(ev.Data)
+				}
 				last = ev.Version
 			default:
-				last, err = s.catchUp(ctx, id, last, send)
+				last, err = s.catchUp(ctx, id, last, mask, send)
 				s.hub.seen(id, last)
 			}
 		case <-sub.kick:
 			// Events lost (a full buffer), or the poll found the
 			// store ahead of what the events brought.
-			last, err = s.catchUp(ctx, id, last, send)
+			last, err = s.catchUp(ctx, id, last, mask, send)
 			s.hub.seen(id, last)
 		case <-keep.C:
 			err = send(nil)
@@ -85,7 +100,8 @@ func (s *Service) WatchGame(ctx context.Context, id int64, since int64, send Sen
 // store: the moves and chat messages that have their versions, and then,
 // if any change had none of its own (an offer, a take-back, an end off the
 // board), the game's state. It returns the version the listener is at.
-func (s *Service) catchUp(ctx context.Context, id, since int64, send Send) (int64, error) {
+// The chat lines mask hides are passed over.
+func (s *Service) catchUp(ctx context.Context, id, since int64, mask *chatMask, send Send) (int64, error) {
 	snap, game, err := s.snapshot(ctx, id)
 	if err != nil {
 		return since, err
@@ -99,6 +115,9 @@ func (s *Service) catchUp(ctx context.Context, id, since int64, send Send) (int6
 		// the client's view cannot be trusted, so it gets the game afresh.
 		f, err := s.full(ctx, snap, game)
 		if err != nil {
+			return since, err
+		}
+		if f.Chat, err = mask.filter(ctx, f.Chat); err != nil {
 			return since, err
 		}
 		return g.Version, send(mustJSON(f))
@@ -139,12 +158,19 @@ func (s *Service) catchUp(ctx context.Context, id, since int64, send Send) (int6
 		lines = append(lines, line{m.Version, mustJSON(ev)})
 		covered[m.Version] = true
 	}
+	hidden, err := mask.names(ctx)
+	if err != nil {
+		return since, err
+	}
 	for _, c := range chat {
 		if c.Version > g.Version {
 			continue
 		}
-		lines = append(lines, line{c.Version, mustJSON(wire.Chat{Type: "chat", Version: c.Version, User: c.UserName, Text: c.Text, AtMs: c.At.UnixMilli()})})
 		covered[c.Version] = true
+		if hidden[c.UserName] {
+			continue
+		}
+		lines = append(lines, line{c.Version, mustJSON(wire.Chat{Type: "chat", Version: c.Version, User: c.UserName, Text: c.Text, AtMs: c.At.UnixMilli()})})
 	}
 	slices.SortFunc(lines, func(a, b line) int { return int(a.v - b.v) })
 	for _, l := range lines {
@@ -208,7 +234,8 @@ func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error 
 }
 
 // accountState sends a gameStart for each game user plays that is going
-// on and a challenge for each open challenge to or from them.
+// on, a challenge for each open challenge to or from them, and a warning
+// for each warning of a moderator's they have not acknowledged.
 func (s *Service) accountState(ctx context.Context, user User, send Send) error {
 	games, err := s.st.Games(ctx, store.GameQuery{User: user.ID, Status: store.Active})
 	if err != nil {
@@ -232,5 +259,5 @@ func (s *Service) accountState(ctx context.Context, user User, send Send) error 
 			return err
 		}
 	}
-	return nil
+	return s.sendWarnings(ctx, user, send)
 }

@@ -174,6 +174,8 @@ func New(cfg Config) http.Handler {
 	h("POST /api/analysis", a.analysis)
 	h("POST /api/records", a.readRecords)
 	h("POST /api/guest", a.guest)
+	// Reports, blocks, warnings and the moderators' endpoints.
+	a.moderationRoutes(h)
 	h("/api/", func(w http.ResponseWriter, r *http.Request) error {
 		return httpError(http.StatusNotFound, "no such endpoint: %s %s", r.Method, r.URL.Path)
 	})

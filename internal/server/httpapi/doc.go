@@ -18,11 +18,15 @@
 //	study.go     boards as data, positions with their legal moves, analysis, records, guest accounts
 //	puzzles.go   puzzles: the daily one, the next to try, the moves of an attempt, a player's history
 //	quotas.go    the pages of a game's chat (GET /api/game/{id}/chat)
-//	clubs.go     clubs: create, list and search, a club with a page of its members (and, for its
-//	             leaders, the requests), join, leave, a leader's accept/decline, remove and leader
-//	tournaments.go  tournaments: create, list, an event in full, join, withdraw, the organiser's start
-//	             and pair, an arena's berserk, the event's stream (NDJSON), its records, standings as
-//	             CSV and JSON
+//	moderation.go  reports (POST /api/report), blocks and warnings (/api/account/blocks, /api/account/warnings),
+//	             the moderators' endpoints (/api/mod/: the queue, resolutions, warn, mute, close, reopen, annul,
+//	             the log), 403 to anyone else before the call is read; the viewer of a game (its token) whose
+//	             blocks hide chat lines in GET /api/game/{id}, its chat's pages, its stream and WebSocket
+//	clubs.go       clubs: create, list and search, a club with a page of its members (and, for its
+//	               leaders, the requests), join, leave, a leader's accept/decline, remove and leader
+//	tournaments.go tournaments: create, list, an event in full, join, withdraw, the organiser's start
+//	               and pair, an arena's berserk, the event's stream (NDJSON), its records, standings as
+//	               CSV and JSON
 //
 // # Tests
 //
@@ -35,7 +39,11 @@
 // members and clubs, and the quotas and rate of clubs; tournaments_test.go
 // runs a Swiss over real sockets on SQLite and PostgreSQL (who may call
 // what, bad input refused and changing nothing, the event's stream and
-// exports, the list's pages); fuzz_test.go sends
+// exports, the list's pages);
+// moderation_test.go checks the moderators' endpoints against players
+// (403, nothing changed), reports and the queue, a closed account's
+// tokens refused at once and its streams ended, annulled games' ratings,
+// and blocks in every way a game's chat is read; fuzz_test.go sends
 // arbitrary bodies to every endpoint that reads one (go test -fuzz
 // FuzzBodies).
 // example_test.go is the bot of docs/bot.md (Example_bot): a whole game

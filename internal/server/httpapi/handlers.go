@@ -67,12 +67,18 @@ func (a *api) revokeToken(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// account: GET /api/account, the signed-in player, and whether a
+// moderator or muted (moderation.go).
 func (a *api) account(w http.ResponseWriter, r *http.Request) error {
 	u, err := a.auth(r)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot})
+	st, err := a.svc.AccountStatus(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, st)
 }
 
 type vacationBody struct {
@@ -293,8 +299,22 @@ func (a *api) closeChallenge(w http.ResponseWriter, r *http.Request, fn func(ctx
 	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
+// game: GET /api/game/{id}, the game in full; with a token, without the
+// chat lines of the players its holder blocks.
 func (a *api) game(w http.ResponseWriter, r *http.Request) error {
-	return readByID(a, w, r, a.svc.Game)
+	u, err := a.viewer(r)
+	if err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	f, err := a.svc.GameAs(r.Context(), id, server.NewViewer(u))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, f)
 }
 
 // readByID answers a GET of the thing named by the path's {id}, which

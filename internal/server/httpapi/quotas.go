@@ -13,9 +13,11 @@ import (
 
 // chatHistory: GET /api/game/{id}/chat?before=VERSION&limit=N, the newest
 // N messages (1 to 200, 50 by default) before that version (the newest
-// without it), oldest first, and whether older ones are left.
+// without it), oldest first, and whether older ones are left; with a
+// token, without the lines of the players its holder blocks.
 func (a *api) chatHistory(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
+	u, err := a.viewer(r)
+	if err != nil {
 		return err
 	}
 	id, err := pathID(r, "id")
@@ -35,7 +37,7 @@ func (a *api) chatHistory(w http.ResponseWriter, r *http.Request) error {
 			return httpError(http.StatusBadRequest, "limit is 1 to %d, not %q", server.ChatHistory, s)
 		}
 	}
-	page, err := a.svc.ChatHistory(r.Context(), id, before, limit)
+	page, err := a.svc.ChatHistoryAs(r.Context(), id, before, limit, server.NewViewer(u))
 	if err != nil {
 		return err
 	}

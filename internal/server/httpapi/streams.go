@@ -82,9 +82,11 @@ func (a *api) openStream(r *http.Request) (func(), error) {
 // place frees when a stream closes, which is not at once.
 const streamRetry = 10 * time.Second
 
-// gameStream: GET /api/game/{id}/stream[?since=V]. Anyone may watch.
+// gameStream: GET /api/game/{id}/stream[?since=V]. Anyone may watch;
+// with a token, without the chat lines of the players its holder blocks.
 func (a *api) gameStream(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
+	u, err := a.viewer(r)
+	if err != nil {
 		return err
 	}
 	done, err := a.openStream(r)
@@ -108,7 +110,7 @@ func (a *api) gameStream(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.quiet(a.svc.WatchGame(r.Context(), id, v, send))
+	return a.quiet(a.svc.WatchGameAs(r.Context(), id, v, server.NewViewer(u), send))
 }
 
 // accountStream: GET /api/stream/event.
@@ -239,6 +241,8 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	if user != nil {
 		signedIn(*user, bearer(r))
 	}
+	// The viewer's blocks hide chat lines from the moment it is signed in.
+	viewer := server.NewViewer(user)
 
 	var mu sync.Mutex // one writer at a time: events and answers
 	write := func(b []byte) error {
@@ -270,6 +274,7 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 					ans = a.socketAuth(r, &user, first, m)
 					if ans.Type == "ack" {
 						signedIn(*user, m.Token)
+						viewer.SignIn(*user)
 					}
 				} else {
 					ans = a.socketCommand(ctx, r, user, id, data)
@@ -293,7 +298,7 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 		}
 	}()
 	keepAlive := []byte(`{"type":"keepAlive"}`)
-	err = a.svc.WatchGame(ctx, id, v, func(line []byte) error {
+	err = a.svc.WatchGameAs(ctx, id, v, viewer, func(line []byte) error {
 		if line == nil {
 			line = keepAlive
 		}

@@ -57,9 +57,11 @@ func deleteTokens(ctx context.Context, tx *sql.Tx, user int64, keep string) (int
 // e-mail address are emptied; the tokens, challenges and seeks (from the
 // user and to them), challenge preferences and filters (the user's, and
 // others' naming the user), vacations, queued moves, subscriptions,
-// ratings and puzzle ratings and attempts are deleted; the user leaves
-// every club (leaveAllClubs: a club left without members is deleted, one
-// left without a leader gets its longest-standing member), and their
+// ratings and puzzle ratings and attempts, blocks (the user's and others'
+// of the user) and warnings are deleted; the reports and the moderators'
+// log that name the user stay, as evidence; the user leaves every club
+// (leaveAllClubs: a club left without members is deleted, one left
+// without a leader gets its longest-standing member), and their
 // tournaments (leaveAllTournaments: out of the upcoming ones, withdrawn
 // from the running ones). The old name stays
 // taken (name_key is kept): UserByName finds no one under it and CreateUser
@@ -72,7 +74,8 @@ func (s *Store) DeleteUser(ctx context.Context, user int64, tombstone string) er
 	}
 	now := millis(s.now())
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		err := affected(tx.ExecContext(ctx, `UPDATE users SET name = $1, password_hash = '', email = '', deleted_at = $2
+		err := affected(tx.ExecContext(ctx, `UPDATE users SET name = $1, password_hash = '', email = '', deleted_at = $2,
+				moderator = FALSE, muted_until = 0
 			WHERE id = $3 AND deleted_at = 0`, tombstone, now, user))
 		if err != nil {
 			return fmt.Errorf("%w: user %d", err, user)
@@ -88,6 +91,8 @@ func (s *Store) DeleteUser(ctx context.Context, user int64, tombstone string) er
 			`DELETE FROM ratings WHERE user_id = $1`,
 			`DELETE FROM puzzle_attempts WHERE user_id = $1`,
 			`DELETE FROM puzzle_ratings WHERE user_id = $1`,
+			`DELETE FROM blocks WHERE user_id = $1 OR blocked_id = $1`,
+			`DELETE FROM warnings WHERE user_id = $1`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, user); err != nil {
 				return err

@@ -42,7 +42,8 @@
 //
 //	counters       the last id given per table; games start at 101
 //	users          id, name (unique ignoring case through name_key), argon2id hash, email, bot,
-//	               deleted_at (a deleted account's row stays as a tombstone, its name still taken)
+//	               deleted_at (a deleted account's row stays as a tombstone, its name still taken);
+//	               moderator (set by the operator), muted_until, closed_at (by a moderator)
 //	tokens         API tokens by hash: user, created, expires
 //	games          players, variant, rules, start position, seed, rated, status, result,
 //	               method, time control, clocks, ply (moves stored), version, times
@@ -64,6 +65,13 @@
 //	puzzles        positions from perfect play with their winning line, rating, plays and solves
 //	puzzle_ratings (user) a player's Glicko-2 puzzle rating
 //	puzzle_attempts  (user, puzzle, number) each try at a puzzle: rated or not, solved or not
+//	blocks         (user, blocked) who blocks whom
+//	reports        players' reports of a player or of a chat line (the line copied as evidence):
+//	               reason, text, open or resolved, by whom and with what note
+//	warnings       moderators' warnings to players, until acknowledged
+//	mod_actions    the moderators' log: who (NULL: the operator), what, whom, which report, note, when;
+//	               nothing deletes a line of it
+//	annulled_games (game) the games an annulment (a line of mod_actions) made unrated
 //	clubs          name (unique ignoring case, spaces and punctuation through name_key, ClubKey),
 //	               description, open or closed, creator, count of members
 //	club_members   (club, user) members, each a leader or not, since when
@@ -102,6 +110,11 @@
 //	               round robin by player
 //	reviews.go     the engine's reviews of games and records: asked for, taken, done or failed
 //	puzzles.go     puzzles, players' puzzle ratings and attempts
+//	moderation.go  the moderator's flag, mutes, closed accounts, warnings, reports, the moderators' log
+//	               (each action and its line in one transaction)
+//	blocks.go      blocks: added (bounded), lifted, listed, looked up both ways
+//	annul.go       a player's rated games annulled, and the variant's rated games read in the order
+//	               they ended and its ratings replaced by the service's replay (guarded by a mark)
 //	clubs.go       clubs, their members and leaders, requests to join; a club with members keeps a
 //	               leader (ErrLastLeader) and goes with its last member; each change locks the club's row
 //	tournaments.go tournaments: events, entries and withdrawals, the start and each round paired with

@@ -22,6 +22,15 @@ type User struct {
 	// DeletedAt is when the account was deleted (DeleteUser; accounts.go),
 	// zero for one in use. A deleted user is found by id only.
 	DeletedAt time.Time
+	// Moderation (moderation.go). Moderator: set by the operator only.
+	// Muted: not muted (MuteNone), until a moderator lifts it
+	// (MuteForever), or until MutedUntil. ClosedAt: when a moderator
+	// closed the account (zero: open); a closed account has no valid
+	// token and signs in no more.
+	Moderator  bool
+	Muted      Mute
+	MutedUntil time.Time
+	ClosedAt   time.Time
 }
 
 // nameKey folds a user name for the uniqueness and look-up of names: "Ann"
@@ -56,18 +65,25 @@ func (s *Store) CreateUser(ctx context.Context, u User) (User, error) {
 	return u, nil
 }
 
-const userColumns = `id, name, password_hash, email, bot, created_at, deleted_at`
+const userColumns = `id, name, password_hash, email, bot, created_at, deleted_at, moderator, muted_until, closed_at`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var u User
-	var created, deleted int64
-	if err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Email, &u.Bot, &created, &deleted); err != nil {
+	var created, deleted, muted, closed int64
+	if err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Email, &u.Bot, &created, &deleted, &u.Moderator, &muted, &closed); err != nil {
 		return User{}, err
 	}
 	u.CreatedAt = fromMillis(created)
 	if deleted != 0 {
 		u.DeletedAt = fromMillis(deleted)
 	}
+	switch {
+	case muted == mutedForever:
+		u.Muted = MuteForever
+	case muted > 0:
+		u.Muted, u.MutedUntil = MuteUntil, fromMillis(muted)
+	}
+	u.ClosedAt = fromMillis(closed)
 	return u, nil
 }
 
@@ -113,11 +129,13 @@ func (s *Store) CreateToken(ctx context.Context, t Token) error {
 }
 
 // UserByToken returns the user a token belongs to, if the token exists and
-// has not expired at now.
+// has not expired at now, and the account is neither deleted nor closed (a
+// token made in the instant a moderator closed the account is no key).
 func (s *Store) UserByToken(ctx context.Context, hash string, now time.Time) (User, error) {
-	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT u.id, u.name, u.password_hash, u.email, u.bot, u.created_at, u.deleted_at
+	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT u.id, u.name, u.password_hash, u.email, u.bot, u.created_at, u.deleted_at,
+			u.moderator, u.muted_until, u.closed_at
 		FROM tokens t JOIN users u ON u.id = t.user_id
-		WHERE t.hash = $1 AND (t.expires_at = 0 OR t.expires_at > $2) AND u.deleted_at = 0`, hash, millis(now)))
+		WHERE t.hash = $1 AND (t.expires_at = 0 OR t.expires_at > $2) AND u.deleted_at = 0 AND u.closed_at = 0`, hash, millis(now)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, fmt.Errorf("%w: no valid token", ErrNotFound)
 	}

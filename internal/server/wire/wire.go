@@ -160,10 +160,12 @@ type ChallengePrefs struct {
 //	gameStart, gameFinish   Game
 //	challenge, challengeAccepted, challengeDeclined, challengeCanceled   Challenge
 //	reminder                Game (your turn in a correspondence game, since a while)
+//	warning                 Warning (a moderator's, to acknowledge; sent again on each connection until it is)
 type Event struct {
 	Type      string       `json:"type"`
 	Game      *GameSummary `json:"game,omitempty"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
+	Warning   *Warning     `json:"warning,omitempty"`
 }
 
 // Rating is a player's rating in a variant.
@@ -316,6 +318,103 @@ type PuzzleAttempt struct {
 	Before int   `json:"before"`
 	After  int   `json:"after"`
 	AtMs   int64 `json:"atMs"`
+}
+
+// Account is the signed-in player (GET /api/account): a player, and
+// whether a moderator, or muted (until MutedUntilMs, 0 until a moderator
+// lifts it).
+type Account struct {
+	ID           int64  `json:"id"`
+	Name         string `json:"name"`
+	Bot          bool   `json:"bot,omitempty"`
+	Moderator    bool   `json:"moderator,omitempty"`
+	Muted        bool   `json:"muted,omitempty"`
+	MutedUntilMs int64  `json:"mutedUntilMs,omitempty"`
+}
+
+// Report is a player's report of a player, or of a chat line (Line), to
+// the moderators.
+type Report struct {
+	ID         int64       `json:"id"`
+	Reporter   Player      `json:"reporter"`
+	User       Player      `json:"user"` // the player reported
+	Reason     string      `json:"reason"`
+	Text       string      `json:"text"`
+	Line       *ChatReport `json:"line,omitempty"`
+	Status     string      `json:"status"` // open, resolved
+	CreatedMs  int64       `json:"createdMs"`
+	ResolvedBy *Player     `json:"resolvedBy,omitempty"`
+	ResolvedMs int64       `json:"resolvedMs,omitempty"`
+	Resolution string      `json:"resolution,omitempty"`
+}
+
+// ChatReport is the chat line a report is about, as it was when reported:
+// the report keeps it when the game's chat no longer does.
+type ChatReport struct {
+	Game    int64  `json:"game"`
+	Version int64  `json:"version"`
+	Text    string `json:"text"`
+	AtMs    int64  `json:"atMs"`
+}
+
+// ReportPage is a page of the moderators' queue, newest first; More says
+// that older reports are left (the next page: before the last one's id).
+type ReportPage struct {
+	Reports []Report `json:"reports"`
+	More    bool     `json:"more"`
+}
+
+// Block is a player the signed-in player blocks, since when.
+type Block struct {
+	User    Player `json:"user"`
+	SinceMs int64  `json:"sinceMs"`
+}
+
+// Warning is a moderator's warning to a player, shown until acknowledged.
+type Warning struct {
+	ID             int64  `json:"id"`
+	Text           string `json:"text"`
+	AtMs           int64  `json:"atMs"`
+	AcknowledgedMs int64  `json:"acknowledgedMs,omitempty"`
+}
+
+// ModAction is a line of the moderators' log. Moderator is nil for the
+// operator (morris admin).
+type ModAction struct {
+	ID        int64   `json:"id"`
+	Moderator *Player `json:"moderator,omitempty"`
+	Action    string  `json:"action"`
+	User      Player  `json:"user"`
+	Report    int64   `json:"report,omitempty"`
+	Note      string  `json:"note"`
+	Detail    string  `json:"detail,omitempty"`
+	AtMs      int64   `json:"atMs"`
+}
+
+// ModLog is a page of the moderators' log, newest first; More as in
+// ReportPage.
+type ModLog struct {
+	Actions []ModAction `json:"actions"`
+	More    bool        `json:"more"`
+}
+
+// ModUser is what the moderators see of a player: their standing, their
+// latest warnings and the reports about them still open.
+type ModUser struct {
+	User         Player    `json:"user"`
+	Moderator    bool      `json:"moderator"`
+	ClosedMs     int64     `json:"closedMs,omitempty"`
+	Muted        bool      `json:"muted"`
+	MutedUntilMs int64     `json:"mutedUntilMs,omitempty"` // 0 while muted: until lifted
+	Warnings     []Warning `json:"warnings"`
+	OpenReports  int       `json:"openReports"`
+}
+
+// Annulment is what annulling a player's rated games did: the games made
+// unrated and the variants whose ratings were computed again.
+type Annulment struct {
+	Games    []int64  `json:"games"`
+	Variants []string `json:"variants"`
 }
 
 // Club is a club in lists (GET /api/clubs) and at the head of ClubFull.

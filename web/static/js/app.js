@@ -15,6 +15,8 @@ import * as study from './pages/study.js';
 import * as rules from './pages/rules.js';
 import * as puzzle from './pages/puzzle.js';
 import * as account from './pages/account.js';
+import * as mod from './pages/mod.js';
+import { accountStatus, showWarning, forgetWarnings } from './moderation.js';
 
 const routes = [
   [/^\/?$/, home.mount, 'home'],
@@ -30,6 +32,7 @@ const routes = [
   [/^\/rules\/([\w-]+)$/, rules.mount, 'rules'],
   [/^\/puzzle$/, puzzle.mount, 'puzzle'],
   [/^\/puzzle\/(\d+)$/, puzzle.mount, 'puzzle'],
+  [/^\/mod$/, mod.mount, 'mod'],
 ];
 
 let unmount = null;
@@ -125,7 +128,10 @@ function renderAccount() {
       h('a', { href: '#/signup', class: 'btn small', testid: 'nav-signup' }, t('nav.signup')));
     return;
   }
-  replace(el, sound,
+  // The moderators' page, for a moderator (GET /api/account says).
+  const modLink = h('a', { href: '#/mod', class: 'btn-link', testid: 'nav-mod', hidden: true }, t('nav.moderation'));
+  accountStatus().then((st) => { if (st && st.moderator && session() && session().token === s.token) modLink.hidden = false; });
+  replace(el, sound, modLink,
     h('a', { href: '#/user/' + encodeURIComponent(s.name), class: 'me', testid: 'nav-me', 'data-name': s.name },
       s.name, s.guest ? h('span', { class: 'badge' }, t('account.guest')) : null),
     s.guest ? h('a', { href: '#/signup', class: 'btn-link', testid: 'nav-signup' }, t('nav.signup'))
@@ -179,6 +185,11 @@ accountStream.on((ev) => {
     notify(t('game.reminder', { id: ev.game.id }), 'info',
       h('a', { href: '#/game/' + ev.game.id, class: 'btn small', testid: 'notice-open-game' }, t('game.open')));
   }
+  if (ev.type === 'warning' && ev.warning) {
+    // A moderator's warning: on every page until acknowledged.
+    playSound('notify');
+    showWarning(ev.warning);
+  }
   if (ev.type === 'challengeAccepted' && ev.challenge && ev.challenge.game && ev.challenge.from.name === s.name &&
       currentPage !== 'game') {
     playSound('start');
@@ -203,6 +214,7 @@ async function start() {
   renderLanguage();
   renderAccount();
   onSession(() => {
+    forgetWarnings();
     renderAccount();
     accountStream.sync();
     // A game page opened its socket with the old session (or none): open

@@ -112,6 +112,7 @@ export function mount(main, params, app) {
     ctrl.clock.stop();
     ctrl.status.stop();
     ctrl.result.stop();
+    ctrl.chat.stop();
   };
 }
 

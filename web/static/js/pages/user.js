@@ -1,11 +1,14 @@
 // A player's page (#/user/NAME): ratings per variant (provisional marked)
 // and the game history, newest first, in pages of 30; on one's own page,
-// the vacation form and whom one takes challenges by text command from.
+// the vacation form and whom one takes challenges by text command from;
+// on another's, signed in, block or unblock them and report them to the
+// moderators.
 
 import { h, replace, formatDate } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session } from '../api.js';
 import { variantName, controlText, resultText, methodName, errorText } from '../ui.js';
+import { blockedNames, setBlocked, reportForm } from '../moderation.js';
 
 const PAGE = 30;
 
@@ -76,8 +79,9 @@ export function mount(main, params, app) {
   const more = h('button', { type: 'button', class: 'btn small', testid: 'user-games-more', hidden: true, onclick: () => loadGames() }, t('user.more'));
   const puzzles = h('div', { testid: 'user-puzzles' });
   const own = h('div', {}); // the player's own settings, on their own page
+  const moderation = h('div', { class: 'user-moderation' }); // block and report, on another's
   main.append(h('div', { class: 'user-layout' },
-    h('section', { class: 'panel' }, head, h('h2', {}, t('user.ratings')), ratings, h('h2', {}, t('user.puzzles')), puzzles, own),
+    h('section', { class: 'panel' }, head, moderation, h('h2', {}, t('user.ratings')), ratings, h('h2', {}, t('user.puzzles')), puzzles, own),
     h('section', { class: 'panel' }, h('h2', {}, t('user.games')), games, more)));
 
   // The puzzle rating and the last attempts.
@@ -104,6 +108,7 @@ export function mount(main, params, app) {
         : null,
       me && !s.guest ? vacationForm() : null);
     if (me && !s.guest) replace(own, pbmPrefs(st));
+    if (s && !me && !u.bot) moderationTools(u.name);
     if (!u.ratings || !u.ratings.length) {
       replace(ratings, h('p', { class: 'muted empty' }, t('user.noRatings')));
       return;
@@ -121,6 +126,41 @@ export function mount(main, params, app) {
     replace(head, h('h1', { testid: 'user-name' }, name));
     replace(ratings, h('p', { class: 'form-error', testid: 'user-error' }, err.status === 404 ? t('user.notFound') : errorText(err)));
   });
+
+  // moderationTools: block or unblock the player, and report them.
+  async function moderationTools(who) {
+    const blocked = await blockedNames();
+    if (!alive) return;
+    st.blocked = blocked.has(who);
+    const out = h('p', { class: 'muted small', role: 'status', testid: 'user-block-result' });
+    const slot = h('div', {});
+    const block = h('button', {
+      type: 'button', class: 'btn small', testid: 'user-block',
+      onclick: async () => {
+        block.disabled = true;
+        try {
+          await setBlocked(who, !st.blocked);
+          st.blocked = !st.blocked;
+          replace(out, st.blocked ? t('block.done', { name: who }) : t('block.undone', { name: who }));
+        } catch (err) {
+          replace(out, errorText(err));
+        } finally {
+          block.disabled = false;
+          show();
+        }
+      },
+    });
+    const report = h('button', {
+      type: 'button', class: 'btn small', testid: 'user-report',
+      onclick: () => replace(slot, reportForm({ user: who }, () => replace(slot))),
+    }, t('report.player'));
+    function show() {
+      block.textContent = st.blocked ? t('block.unblock') : t('block.block');
+      block.dataset.blocked = String(st.blocked);
+    }
+    show();
+    replace(moderation, h('div', { class: 'row' }, block, report), out, slot);
+  }
 
   function gameRow(g) {
     const side = g.white.name === name ? 'white' : 'black';
@@ -161,6 +201,7 @@ export function mount(main, params, app) {
     ratings: st.user ? st.user.ratings : [],
     games: st.games.map((g) => g.id),
     pbm: st.pbm,
+    blocked: !!st.blocked,
   }));
   return () => { alive = false; };
 }
