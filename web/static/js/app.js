@@ -17,6 +17,7 @@ import * as puzzle from './pages/puzzle.js';
 import * as account from './pages/account.js';
 import * as mod from './pages/mod.js';
 import { accountStatus, showWarning, forgetWarnings } from './moderation.js';
+import { eventRoutes, watchPairings } from './events.js';
 
 const routes = [
   [/^\/?$/, home.mount, 'home'],
@@ -33,6 +34,7 @@ const routes = [
   [/^\/puzzle$/, puzzle.mount, 'puzzle'],
   [/^\/puzzle\/(\d+)$/, puzzle.mount, 'puzzle'],
   [/^\/mod$/, mod.mount, 'mod'],
+  ...eventRoutes,
 ];
 
 let unmount = null;
@@ -222,6 +224,7 @@ async function start() {
     // the player's and signing out a spectator's.
     if (currentPage === 'game') render();
   });
+  watchPairings(app, () => ({ page: currentPage, ...debugState() }));
   accountStream.sync();
   window.addEventListener('hashchange', render);
   render();

@@ -9,6 +9,7 @@ import { t } from '../i18n.js';
 import { api, session } from '../api.js';
 import { variantName, controlText, resultText, methodName, errorText } from '../ui.js';
 import { blockedNames, setBlocked, reportForm } from '../moderation.js';
+import { userClubs } from './clubs.js';
 
 const PAGE = 30;
 
@@ -109,6 +110,7 @@ export function mount(main, params, app) {
       me && !s.guest ? vacationForm() : null);
     if (me && !s.guest) replace(own, pbmPrefs(st));
     if (s && !me && !u.bot) moderationTools(u.name);
+    moderation.after(userClubs(u));
     if (!u.ratings || !u.ratings.length) {
       replace(ratings, h('p', { class: 'muted empty' }, t('user.noRatings')));
       return;
