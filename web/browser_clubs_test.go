@@ -122,7 +122,9 @@ func TestBrowserClubs(t *testing.T) {
 	ann.open(fmt.Sprintf("/club/%d", corner.ID))
 	ann.waitClub("cleo's request in ann's view", corner.ID, func(c clubState) bool { return slices.Equal(c.Requests, []string{"cleo"}) })
 	ann.click("club-accept-cleo")
-	ann.waitClub("cleo a member", corner.ID, func(c clubState) bool { return len(c.Requests) == 0 && slices.Equal(c.Members, []string{"ann", "cleo"}) })
+	ann.waitClub("cleo a member", corner.ID, func(c clubState) bool {
+		return len(c.Requests) == 0 && slices.Equal(c.Members, []string{"ann", "cleo"})
+	})
 	ann.click("club-member-leader-cleo")
 	ann.waitClub("cleo a leader", corner.ID, func(c clubState) bool { return slices.Equal(c.Leaders, []string{"ann", "cleo"}) })
 	ann.waitJS("cleo marked a leader", `document.querySelector('[data-testid="club-member-cleo"]').dataset.leader === 'true'`)
