@@ -6,13 +6,18 @@
 // for the club's members (docs/api.md, "Clubs").
 
 import { h, replace, formatDate } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, language } from '../i18n.js';
 import { api, session } from '../api.js';
 import { errorText, playerLink } from '../ui.js';
 import { openBadge } from './clubs.js';
 import { summary, statusName } from '../tournament/text.js';
 
 const PAGE = 50;
+
+// day is a date without the time, in the client's language.
+function day(ms) {
+  return new Date(ms).toLocaleDateString(language(), { year: 'numeric', month: 'short', day: 'numeric' });
+}
 
 export function mount(main, params, app) {
   const id = Number(params[0]);
@@ -113,7 +118,7 @@ export function mount(main, params, app) {
       h('div', { class: 'user-head' }, h('h1', { testid: 'club-name' }, c.name),
         h('span', { testid: 'club-open', 'data-open': String(c.open) }, openBadge(c.open))),
       c.description ? h('p', { class: 'club-description', testid: 'club-description' }, c.description) : null,
-      h('p', { class: 'muted small' }, t('club.members', { n: c.members }), ' · ', t('club.since', { date: formatDate(c.createdMs) })));
+      h('p', { class: 'muted small' }, t('club.members', { n: c.members }), ' · ', t('club.since', { date: day(c.createdMs) })));
     result.textContent = st.result;
     renderActions();
     replace(leaders, h('ul', { class: 'list plain inline-list' }, c.leaders.map((m) => h('li', {}, playerLink(m)))));
@@ -171,19 +176,21 @@ export function mount(main, params, app) {
         lead ? h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('club.actions'))) : null)),
       h('tbody', {}, st.members.map((m) => h('tr', { testid: 'club-member-' + m.name, 'data-leader': String(!!m.leader) },
         h('th', { scope: 'row' }, playerLink(m), m.leader ? h('span', { class: 'badge' }, t('club.leader')) : null),
-        h('td', {}, formatDate(m.joinedMs)),
+        h('td', {}, day(m.joinedMs)),
         lead ? h('td', { class: 'actions' }, memberActions(m)) : null)))));
   }
 
+  // memberActions are a leader's buttons for another member (their own
+  // are above: leave, step down).
   function memberActions(m) {
-    const self = m.name === me();
+    if (m.name === me()) return null;
     return h('span', { class: 'row' },
       h('button', {
         type: 'button', class: 'btn small', testid: 'club-member-leader-' + m.name,
         onclick: () => act('POST', `/api/club/${id}/leader`, { user: m.name, leader: !m.leader },
           () => (m.leader ? t('club.setDown', { name: m.name }) : t('club.madeLeader', { name: m.name }))),
-      }, m.leader ? (self ? t('club.stepDown') : t('club.unmakeLeader')) : t('club.makeLeader')),
-      self ? null : h('button', {
+      }, m.leader ? t('club.unmakeLeader') : t('club.makeLeader')),
+      h('button', {
         type: 'button', class: 'btn small', testid: 'club-member-remove-' + m.name,
         onclick: () => act('POST', `/api/club/${id}/remove`, { user: m.name }, () => t('club.removed', { name: m.name })),
       }, t('club.remove')));

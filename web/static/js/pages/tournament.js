@@ -301,10 +301,21 @@ export function mount(main, params, app) {
       if (st.confirm === 'cancel') items.push(...confirmRow(t('tournament.cancelSure'), 'tournament-cancel-confirm', t('tournament.cancelEvent'), () => act('cancel')));
       else items.push(btn('tournament-cancel', t('tournament.cancelEvent'), () => { st.confirm = 'cancel'; renderActions(); }));
     }
-    if (organiser && ev.status === 'running' && ev.kind !== 'correspondence') {
+    if (organiser && ev.status === 'running' && canPair(ev)) {
       items.push(btn('tournament-pair', ev.kind === 'arena' ? t('tournament.pairWaiting') : t('tournament.pairNext'), () => act('pair')));
     }
     replace(actions, items);
+  }
+
+  // canPair: the organiser's pair button where it may do something: an
+  // arena's players waiting, or a round robin's or Swiss's next round once
+  // the last is over (the server pairs it itself in a moment, or, paired
+  // by hand, waits for the organiser).
+  function canPair(ev) {
+    if (ev.kind === 'arena') return true;
+    if (ev.kind === 'correspondence' || (ev.rounds && ev.round >= ev.rounds)) return false;
+    const last = ev.pairings[ev.pairings.length - 1];
+    return !last || last.games.every((g) => g.status !== 'active');
   }
 
   function canJoin(ev, entrant) {
