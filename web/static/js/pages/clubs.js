@@ -15,11 +15,12 @@ export function openBadge(open) {
   return h('span', { class: 'badge ' + (open ? 'open' : 'closed') }, open ? t('club.open') : t('club.closed'));
 }
 
-// userClubs is a player's clubs (GET /api/user/NAME's clubs), for their page.
-export function userClubs(u) {
+// userClubs is a player's clubs (GET /api/user/NAME's clubs), for their
+// page (and one's own on the clubs page, under title).
+export function userClubs(u, title) {
   const list = u.clubs || [];
   return h('section', { class: 'user-clubs', testid: 'user-clubs' },
-    h('h2', {}, t('club.clubs')),
+    h('h2', {}, title || t('club.clubs')),
     list.length
       ? h('ul', { class: 'list plain' }, list.map((c) => h('li', { testid: 'user-club-' + c.id, 'data-leader': String(!!c.leader) },
         h('a', { href: '#/club/' + c.id }, c.name), c.leader ? h('span', { class: 'badge' }, t('club.leader')) : null)))
@@ -93,7 +94,7 @@ export function mount(main, _params, app, query) {
     api('GET', '/api/user/' + encodeURIComponent(s.name), undefined, { auth: false }).then((u) => {
       if (!alive) return;
       st.mine = u.clubs || [];
-      replace(mine, h('section', { class: 'panel' }, userClubs(u)));
+      replace(mine, h('section', { class: 'panel' }, userClubs(u, t('club.yours'))));
     }).catch(() => { /* the list without them */ });
     replace(create, h('section', { class: 'panel', 'aria-labelledby': 'club-new-h' }, h('h2', { id: 'club-new-h' }, t('club.create')), clubForm(app)));
   }

@@ -43,7 +43,6 @@ export function lobbyEvents() {
       h('a', { href: '#/clubs', testid: 'lobby-clubs' }, t('club.clubs')),
       h('a', { href: '#/tournaments/new', class: 'btn small', testid: 'lobby-events-new' }, t('tournament.create'))),
     list);
-  let seen = false;
   async function load() {
     try {
       const [running, upcoming] = await Promise.all(['running', 'upcoming'].map((s) => api('GET', `/api/tournaments?status=${s}&limit=6`, undefined, { auth: false })));
@@ -54,11 +53,11 @@ export function lobbyEvents() {
   }
   load();
   // The lobby's page does not tell this section it is gone: it stops
-  // itself when it is no longer on the page.
+  // itself when it is no longer on the page (it is put there as soon as
+  // it is made, long before the first tick).
   let n = 0;
   const timer = setInterval(() => {
-    if (el.isConnected) seen = true;
-    else if (seen) {
+    if (!el.isConnected) {
       clearInterval(timer);
       return;
     }
