@@ -83,6 +83,15 @@ func TestBrowserLanguages(t *testing.T) {
 	ann := s.account(t, "ann", "secret-ann")
 	bob := s.account(t, "bob", "secret-bob")
 	g := s.finishedGame(t, ann, bob, "bob", 10)
+	// A club and a running event, for their pages.
+	var club, event struct{ ID int }
+	s.call(t, "POST", "/api/club", ann, map[string]any{"name": "Mill Friends", "description": "Tuesdays", "open": true}, &club)
+	s.call(t, "POST", fmt.Sprintf("/api/club/%d/join", club.ID), bob, nil, nil)
+	s.call(t, "POST", "/api/tournament", ann, map[string]any{"name": "Club Cup", "kind": "swiss", "rounds": 1, "days": 3, "club": club.ID}, &event)
+	for _, tk := range []string{ann, bob} {
+		s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/join", event.ID), tk, nil, nil)
+	}
+	s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/start", event.ID), ann, nil, nil)
 	codes := clientLanguages(t)
 	if len(codes) < 6 {
 		t.Fatalf("LANGUAGES %v: want English and at least five more", codes)
@@ -114,6 +123,11 @@ func TestBrowserLanguages(t *testing.T) {
 		{"/puzzle", "puzzle", "puzzle-page", ""},
 		{"/leaderboard", "leaderboard", "leaderboard-page", ""},
 		{"/archive?player=ann", "archive", "archive-list", ""},
+		{"/clubs", "clubs", "club-" + fmt.Sprint(club.ID), ""},
+		{fmt.Sprintf("/club/%d", club.ID), "club", "club-member-bob", ""},
+		{"/tournaments", "tournaments", "event-" + fmt.Sprint(event.ID), ""},
+		{"/tournaments/new", "tournament-new", "tournament-new-signin", ""},
+		{fmt.Sprintf("/tournament/%d", event.ID), "tournament", "crosstable", ""},
 		{"/no/such/page", "notfound", "not-found", ""},
 	}
 	for _, code := range append(codes[1:], "en") {

@@ -100,6 +100,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	s.call(t, "POST", "/api/challenge/ann", tok["dan"], map[string]any{"variant": "twelve-mens-morris", "days": 2}, &challenge)
 	var record string
 	s.call(t, "GET", fmt.Sprintf("/api/game/%d/export", annBob), "", nil, &record)
+	club, event := clubAndEvent(t, s, tok)
 
 	b := newBrowser(t, s, 100*time.Second)
 	// Taller than the tests' viewport: a game page with both players' cards.
@@ -213,10 +214,96 @@ func TestBrowserScreenshots(t *testing.T) {
 	rules.waitVisible("lobby-play-engine")
 	rules.shoot(dir, "lobby-zh")
 
+	// A club as its leader sees it, and an event in its second round.
+	ann.open(fmt.Sprintf("/club/%d", club))
+	ann.waitVisible("club-request-fay")
+	ann.waitVisible(fmt.Sprintf("club-event-%d", event))
+	ann.shoot(dir, "club")
+	ann.open(fmt.Sprintf("/tournament/%d", event))
+	ann.waitVisible("crosstable")
+	ann.waitJS("the event live", `document.querySelector('[data-testid="tournament-live"]').dataset.connection === 'open'`)
+	ann.shoot(dir, "tournament")
+
 	phone := b.newPage("phone")
 	phone.run("phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
 	phone.signIn("bob", "bobpass1")
 	phone.open(fmt.Sprintf("/game/%d", annBob))
 	phone.waitState("the game", func(s debugState) bool { return gameLoaded(s) && s.Connection == "open" })
 	phone.shoot(dir, "phone")
+}
+
+// clubAndEvent makes the screenshots' club and event: Mill Friends, a
+// closed club led by ann and bob, with cleo, dan and eve, and fay's request
+// waiting; and the club's Swiss of three rounds, its first round played (a
+// win each way, with a bye) and its second going on with a game drawn.
+func clubAndEvent(t *testing.T, s *site, tok map[string]string) (club, event int) {
+	t.Helper()
+	var c struct{ ID int }
+	s.call(t, "POST", "/api/club", tok["ann"], map[string]any{"name": "Mill Friends",
+		"description": "Nine men's morris on Tuesday evenings, and a Swiss every month. All levels welcome."}, &c)
+	fay := s.account(t, "fay", "faypass1")
+	for _, name := range []string{"bob", "cleo", "dan", "eve", "fay"} {
+		tk := tok[name]
+		if name == "fay" {
+			tk = fay
+		}
+		s.call(t, "POST", fmt.Sprintf("/api/club/%d/join", c.ID), tk, nil, nil)
+		if name != "fay" {
+			s.call(t, "POST", fmt.Sprintf("/api/club/%d/accept", c.ID), tok["ann"], map[string]any{"user": name}, nil)
+		}
+	}
+	s.call(t, "POST", fmt.Sprintf("/api/club/%d/leader", c.ID), tok["ann"], map[string]any{"user": "bob", "leader": true}, nil)
+	var ev struct{ ID int }
+	s.call(t, "POST", "/api/tournament", tok["ann"], map[string]any{"name": "Tuesday Swiss", "kind": "swiss", "rounds": 3, "rated": true,
+		"club": c.ID, "clock": map[string]int{"initialMs": 600000, "incrementMs": 5000}}, &ev)
+	for _, name := range []string{"ann", "bob", "cleo", "dan", "eve"} {
+		s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/join", ev.ID), tok[name], nil, nil)
+	}
+	s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/start", ev.ID), tok["ann"], nil, nil)
+	type game struct {
+		Game   int    `json:"game"`
+		Status string `json:"status"`
+		White  struct{ Name string }
+		Black  struct{ Name string }
+	}
+	var full struct {
+		Round    int `json:"round"`
+		Pairings []struct {
+			Games []game `json:"games"`
+		} `json:"pairings"`
+	}
+	read := func() { s.call(t, "GET", fmt.Sprintf("/api/tournament/%d", ev.ID), "", nil, &full) }
+	// end plays a few moves, then ends the game: white resigns, black
+	// resigns, or a draw.
+	end := func(g game, how int) {
+		s.playByAPI(t, g.Game, tok[g.White.Name], tok[g.Black.Name], 8+2*how)
+		switch how {
+		case 0:
+			s.call(t, "POST", fmt.Sprintf("/api/game/%d/resign", g.Game), tok[g.Black.Name], nil, nil)
+		case 1:
+			s.call(t, "POST", fmt.Sprintf("/api/game/%d/resign", g.Game), tok[g.White.Name], nil, nil)
+		default:
+			s.call(t, "POST", fmt.Sprintf("/api/game/%d/draw/offer", g.Game), tok[g.White.Name], nil, nil)
+			s.call(t, "POST", fmt.Sprintf("/api/game/%d/draw/accept", g.Game), tok[g.Black.Name], nil, nil)
+		}
+	}
+	read()
+	for i, g := range full.Pairings[0].Games {
+		end(g, i)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for read(); full.Round < 2; read() {
+		if time.Now().After(deadline) {
+			t.Fatalf("event %d: round 2 not paired: %+v", ev.ID, full)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// One game of round 2 over, the other (ann's if she plays) going on.
+	for _, g := range full.Pairings[1].Games {
+		if g.White.Name != "ann" && g.Black.Name != "ann" {
+			end(g, 2)
+			break
+		}
+	}
+	return c.ID, ev.ID
 }

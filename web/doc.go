@@ -34,6 +34,15 @@
 //	static/js/i18n.js             t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
 //	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle,
 //	                              mod (the moderators'), leaderboard, archive;
+//	static/js/events.js           clubs and tournaments in the client: their routes (for app.js) and the pairing watch
+//	static/js/paired.js           a player's board opens by itself when they are paired in a tournament (the event's
+//	                              page, or the account stream's gameStart looked up among the running events), or a
+//	                              prompt when they are on a game going on or the game is a correspondence one
+//	static/js/i18n.js             t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
+//	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle,
+//	                              mod (the moderators'), clubs (the list, search, a new club; a player's clubs), club,
+//	                              tournaments (the list by status, preset and club; the lobby's section), tournament-form
+//	                              (a new event), tournament (an event, live from its stream);
 //	                              game.js and study.js are the wiring of game/ and study/ (the parts of a page share
 //	                              one ctrl: the state and each other)
 //	static/js/game/state.js       what the page knows (the game, the position shown, the connection), whose turn
@@ -46,6 +55,11 @@
 //	static/js/game/controls.js    pass, offers and answers, resign, claim; the premove and confirmation bars
 //	static/js/game/result.js      after the game: the result, the links, the review
 //	static/js/game/chat.js        the chat: the lines of the players one blocks hidden, a line reported
+//	static/js/game/event.js       a tournament's game (#/game/ID?event=E): the way back to the event, berserk in an arena
+//	static/js/tournament/text.js  the words of events: kinds, statuses, an event in one line, points with halves,
+//	                              durations, countdowns, the tie-breaks' names
+//	static/js/tournament/tables.js an event's standings (tie-breaks; an arena's sheet and fire), crosstable, pairings
+//	                              (links to the games), field
 //	static/js/study/state.js      the study board's state: rules, start, moves, cursor, the view shown, the tab
 //	static/js/study/board.js      the moves played freely, stepped through, taken back; the positions' views; the hands
 //	static/js/study/tabs.js       the tabs, and the analysis tab (a new board of any preset)
@@ -94,6 +108,20 @@
 //	                   provisional), ranked, in pages
 //	#/archive?player=&vs=&color=&variant=&result=&from=&to=  the archive of finished games: the search (its
 //	                   fields the address's query) and its games, each opening its replay
+//	#/user/NAME        ratings per variant (provisional marked), game history; on one's own page the vacation
+//	                   form and, game by game, whether one takes challenges by text command (pbmserv); on
+//	                   another's, signed in, block or unblock them and report them
+//	#/clubs            the clubs by name, searched and paged (#/clubs?q=TEXT), one's own clubs, the form of a new club
+//	#/club/ID          a club: description, open or closed, leaders, members in pages; join, ask to join, withdraw the
+//	                   request, leave; a leader answers requests, removes members, makes and sets down leaders (and
+//	                   steps down); the club's events
+//	#/tournaments      the events by status (?status=upcoming|running|finished), preset (&variant=ID) and club (&club=ID);
+//	                   the lobby shows those running and to come
+//	#/tournaments/new  a new event: kind, preset, clock or days, rated, rounds, cycles or duration, start time, a club
+//	                   one leads, a rating band, the field's size, the engine at a level (?club=ID preselects the club)
+//	#/tournament/ID    an event, live from GET /api/tournament/ID/stream: countdown, one's game, join, withdraw, the
+//	                   organiser's start, pair and cancel, standings, crosstable, pairings, field, exports; when the
+//	                   signed-in player is paired, their board opens by itself (paired.js)
 //	#/mod              the moderators' page (a moderator only; the header links it for them): the reports'
 //	                   queue, a player's standing and the actions on them, the moderators' log
 //	#/study            analysis board (any preset, engine evaluation), import and export of records
@@ -123,6 +151,15 @@
 // fields), games (ids), next (the key of the next page, or "") and error; on a player's page
 // also online, seenMs, follow (followed, followers, following: null on a page not loaded),
 // stats (variant, white and black as [wins, draws, losses]) and graph (variant, points); on the moderators' page allowed, reports (id, status,
+// "rules", "puzzle", "mod", "clubs", "club", "tournaments", "tournament-new", "tournament", "notfound");
+// on the clubs page clubs (names), more and mine (one's clubs' names, or null); on a club's page id,
+// name, open, role ("leader", "member", "requested", "none"), leaders, members (the names of the
+// pages read), requests (names; a leader's), events (ids) and result; on the tournaments page status,
+// variant, club, events (ids) and loaded; on an event's page id, connection ("connecting", "open",
+// "reconnecting", "closed"), lines (the stream's lines read), error, status, round, organiser,
+// entrants (names, withdrawn left out), standings (rank, name, points, games), pairings (round, bye,
+// games: game, white, black, status, result), myGame (the player's game going on, or null) and
+// actionError; on the moderators' page allowed, reports (id, status,
 // user, reason, line), user (name, muted, closed, warnings, openReports), log (id, action,
 // user, note) and result; on a player's page also blocked; on the puzzle page id, status, moves (the
 // line played, the defence's replies included), position, legal and
@@ -260,6 +297,43 @@
 //	                lobby-daily-puzzle (data-id), lobby-daily-puzzle-link; on a player's page
 //	                user-puzzles, user-puzzle-rating (data-rating, data-plays), user-puzzle-ID
 //	                (data-solved, data-rated)
+//	clubs           nav-clubs, clubs-search, clubs-list, club-ID (data-name), clubs-more, clubs-empty, clubs-mine,
+//	                clubs-signin, club-form, club-name, club-description, club-open-check, club-error, club-submit;
+//	                a club's page: club-page (data-club), club-name, club-open (data-open), club-description,
+//	                club-actions (data-role), club-join, club-leave, club-leave-confirm, club-leave-cancel,
+//	                club-step-down, club-result, club-error, club-not-found, club-leaders, club-members,
+//	                club-member-NAME (data-leader), club-member-leader-NAME (make a leader, set down; not on one's own row),
+//	                club-member-remove-NAME, club-members-more, club-requests, club-requests-count,
+//	                club-request-NAME, club-accept-NAME, club-decline-NAME, club-events, club-event-ID,
+//	                club-new-event; on a player's page user-clubs, user-club-ID (data-leader)
+//	tournaments     nav-tournaments; the lobby's lobby-events, lobby-events-list, lobby-event-ID (data-status),
+//	                lobby-events-empty, lobby-events-all, lobby-events-new, lobby-clubs; the list's tournaments-tabs,
+//	                tournaments-tab-STATUS (aria-current), tournaments-filters, tournaments-variant,
+//	                tournaments-club, tournaments-list, event-ID (data-status), tournaments-more,
+//	                tournaments-empty, tournaments-new; the new event's form (inside tournament-new, or
+//	                tournament-new-signin): tournament-form, tournament-name, tournament-kind,
+//	                tournament-kind-hint, tournament-variant, tournament-control ("realtime", "days"),
+//	                tournament-minutes, tournament-increment, tournament-days, tournament-rounds,
+//	                tournament-manual-pairing, tournament-cycles, tournament-duration (minutes),
+//	                tournament-rated, tournament-start-mode ("manual", "at"), tournament-starts (a
+//	                datetime-local), tournament-club, tournament-min-rating, tournament-max-rating,
+//	                tournament-max-players, tournament-engine, tournament-engine-level and
+//	                tournament-engine-level-value, tournament-error, tournament-submit; an event's page:
+//	                tournament-page (data-id, data-status), tournament-name, tournament-status (data-status:
+//	                upcoming, running, finished, cancelled), tournament-summary, tournament-note,
+//	                tournament-club, tournament-countdown (data-ms), tournament-live (data-connection),
+//	                tournament-actions, tournament-join, tournament-withdraw, tournament-withdraw-confirm,
+//	                tournament-withdraw-keep, tournament-entered, tournament-start, tournament-pair,
+//	                tournament-cancel, tournament-cancel-confirm, tournament-cancel-keep,
+//	                tournament-action-error, tournament-exports, tournament-export-records,
+//	                tournament-export-csv, tournament-export-json, tournament-my-game (data-game),
+//	                tournament-my-game-link (data-game), tournament-berserk, tournament-my-wait,
+//	                tournament-standings, standing-NAME (data-rank, data-points), standings-empty,
+//	                tournament-crosstable, crosstable, crosstable-NAME, tournament-pairings, round-N,
+//	                pairing-GAME (data-status, data-result), pairing-open-GAME, bye-N, pairings-empty,
+//	                tournament-entrants, entrant-NAME, entrants-empty, tournament-error; a new pairing's
+//	                prompt: paired-prompt (data-game), paired-open, paired-dismiss; on a tournament's game
+//	                page game-event (data-event), game-event-link, game-berserk, game-berserked
 //	rules           rules-list, rules-card-ID, rules-page (data-variant), rules-title, rules-facts,
 //	                rules-text, rules-general, rules-play, rules-study
 //

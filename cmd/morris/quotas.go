@@ -17,6 +17,7 @@ type quotaConfig struct {
 	quotas                       server.Quotas
 	chatRate, reviewRate, puzzle float64 // a second; reviewRate an hour
 	clubRate                     float64 // a day
+	tournamentRate               float64 // a day
 }
 
 // quotaFlags defines the flags on fs and returns the call that reads
@@ -46,6 +47,9 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 	clubsJoined := fs.Int("clubs-joined", envInt("MORRIS_CLUBS_JOINED", d.ClubsJoined), "clubs a user is a member of or asks to join at once; one more is refused (409); 0 for no limit (MORRIS_CLUBS_JOINED)")
 	clubRequests := fs.Int("club-requests", envInt("MORRIS_CLUB_REQUESTS", d.ClubRequests), "requests to join closed clubs a user has waiting at once; one more is refused (409); 0 for no limit (MORRIS_CLUB_REQUESTS)")
 	clubRate := fs.Float64("club-rate", envFloat("MORRIS_CLUB_RATE", r.Club*86400), "clubs a user creates a day, after a burst of 5 (MORRIS_CLUB_RATE)")
+	tournaments := fs.Int("tournaments", envInt("MORRIS_TOURNAMENTS", d.Tournaments), "upcoming or running tournaments a user organises at once; creating one more is refused (409); 0 for no limit (MORRIS_TOURNAMENTS)")
+	tournamentsJoined := fs.Int("tournaments-joined", envInt("MORRIS_TOURNAMENTS_JOINED", d.TournamentsJoined), "upcoming or running tournaments a user plays in at once; joining one more is refused (409); 0 for no limit (MORRIS_TOURNAMENTS_JOINED)")
+	tournamentRate := fs.Float64("tournament-rate", envFloat("MORRIS_TOURNAMENT_RATE", r.Tournament*86400), "tournaments a user creates a day, after a burst of 5 (MORRIS_TOURNAMENT_RATE)")
 	realTimeExpiry := fs.Duration("realtime-expiry", envDuration("MORRIS_REALTIME_EXPIRY", d.RealTimeExpiry), "an open challenge or seek with a real-time clock that nobody answers is cancelled after this; 0 for never (MORRIS_REALTIME_EXPIRY)")
 	return func() (quotaConfig, error) {
 		for _, f := range []struct {
@@ -73,6 +77,9 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 			{"clubs-joined", *clubsJoined >= 0},
 			{"club-requests", *clubRequests >= 0},
 			{"club-rate", *clubRate > 0},
+			{"tournaments", *tournaments >= 0},
+			{"tournaments-joined", *tournamentsJoined >= 0},
+			{"tournament-rate", *tournamentRate > 0},
 		} {
 			if !f.ok {
 				return quotaConfig{}, fmt.Errorf("-%s %s: %s", f.name, fs.Lookup(f.name).Value, quotaWant[f.name])
@@ -83,8 +90,9 @@ func quotaFlags(fs *flag.FlagSet) func() (quotaConfig, error) {
 				TakebackDelay: *takeback, AnalysisQueue: *queue, AnalysisPerAddress: *perAddr, ReviewsQueued: *reviews,
 				ConnsPerAddr: noLimit(*conns), EngineGames: noLimit(*engineGames), OpenChallenges: noLimit(*openChallenges),
 				EngineAbandon: never(*engineAbandon), ChallengeExpiry: never(*challengeExpiry), RealTimeExpiry: never(*realTimeExpiry),
-				ClubsLed: noLimit(*clubsLed), ClubsJoined: noLimit(*clubsJoined), ClubRequests: noLimit(*clubRequests)},
-			chatRate: *chat, reviewRate: *reviewRate, puzzle: *puzzle, clubRate: *clubRate,
+				ClubsLed: noLimit(*clubsLed), ClubsJoined: noLimit(*clubsJoined), ClubRequests: noLimit(*clubRequests),
+				Tournaments: noLimit(*tournaments), TournamentsJoined: noLimit(*tournamentsJoined)},
+			chatRate: *chat, reviewRate: *reviewRate, puzzle: *puzzle, clubRate: *clubRate, tournamentRate: *tournamentRate,
 		}, nil
 	}
 }
@@ -111,6 +119,9 @@ var quotaWant = map[string]string{
 	"clubs-joined":         "want 0 (no limit) or more",
 	"club-requests":        "want 0 (no limit) or more",
 	"club-rate":            "want more than 0",
+	"tournaments":          "want 0 (no limit) or more",
+	"tournaments-joined":   "want 0 (no limit) or more",
+	"tournament-rate":      "want more than 0",
 }
 
 // noLimit is a count flag as the service takes it: the flag's 0 (no
@@ -147,5 +158,8 @@ func (q quotaConfig) apply(cfg *server.Config) {
 	}
 	if q.clubRate > 0 {
 		cfg.Rates.Club, cfg.Rates.ClubBurst = q.clubRate/86400, server.DefaultRates.ClubBurst
+	}
+	if q.tournamentRate > 0 {
+		cfg.Rates.Tournament, cfg.Rates.TournamentBurst = q.tournamentRate/86400, server.DefaultRates.TournamentBurst
 	}
 }

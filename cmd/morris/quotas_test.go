@@ -63,7 +63,17 @@ func TestQuotaFlags(t *testing.T) {
 	if g := cfg.Quotas; g.ClubsLed != -1 || g.ClubsJoined != 20 || g.ClubRequests != 3 || cfg.Rates.Club != 0.001 || cfg.Rates.ClubBurst != 5 {
 		t.Errorf("club quotas: got %+v and rate %v, burst %v", g, cfg.Rates.Club, cfg.Rates.ClubBurst)
 	}
+	q, err = parse("-tournaments", "0", "-tournaments-joined", "3", "-tournament-rate", "8.64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = server.Config{}
+	q.apply(&cfg)
+	if g := cfg.Quotas; g.Tournaments != -1 || g.TournamentsJoined != 3 || cfg.Rates.Tournament != 0.0001 || cfg.Rates.TournamentBurst != 5 {
+		t.Errorf("tournament quotas: got %+v and rate %v, burst %v", g, cfg.Rates.Tournament, cfg.Rates.TournamentBurst)
+	}
 	for _, args := range [][]string{
+		{"-tournaments", "-1"}, {"-tournaments-joined", "-1"}, {"-tournament-rate", "0"},
 		{"-vacation-days", "0"}, {"-vacation-days", "400"}, {"-chat-rate", "0"}, {"-chat-after-end", "0s"}, {"-chat-kept", "10"},
 		{"-draw-offer-plies", "0"}, {"-takeback-delay", "0s"}, {"-analysis-queue", "0"}, {"-analysis-per-address", "0"},
 		{"-analysis-queue", "2", "-analysis-per-address", "3"}, {"-review-rate", "-1"}, {"-reviews-per-address", "0"}, {"-puzzle-rate", "0"},

@@ -48,6 +48,15 @@
 //	clubs.go       clubs: names and descriptions checked, creating, joining (open at once, closed by a
 //	               request), leaving, a leader's answers, removals and leaders; the last-leader rule's
 //	               words; the quotas of clubs led, joined and requested, and the rate of creation
+//	tournaments.go tournaments: the four kinds and their specs checked, creating, joining (late into a
+//	               Swiss or an arena), withdrawing, the organiser's start and pairing, berserk, lists and
+//	               views; the quotas of events organised and joined, the rate of creation
+//	director.go    the tournament director: starts events at their time, pairs each round when the last
+//	               game of the one before ends, pairs an arena's free players, resigns withdrawn players'
+//	               games, ends events; from the store alone, each step a compare-and-set (so a restart, or
+//	               two processes, pair a round once), woken by games' ends and a sweep
+//	standings.go   an event's standings and crosstable counted from its pairings and results (never
+//	               stored), arena sheets, the exports (records, CSV), and the event's stream of changes
 //	limits.go      rate limits (token buckets by kind and hashed key, bounded in memory), the cache
 //	               of checked passwords and of tokens; service.go bounds argon2id (hashing)
 //	quotas.go      the quotas beyond the command rate: chat (a rate per player and game, the chat after
@@ -100,7 +109,7 @@
 // failing disks would (a panic, a move the store refuses, a request
 // cancelled in the middle) and checks that the process and the games go
 // on. service_test.go, challenges_test.go, timers_test.go,
-// engine_test.go and clubs_test.go run on SQLite and, with
+// engine_test.go, clubs_test.go and tournaments_test.go run on SQLite and, with
 // MORRIS_TEST_POSTGRES set, on PostgreSQL (internal/server/store/storetest);
 // the gateways' suites and
 // cmd/morris's end-to-end, crash and two-process tests drive the service

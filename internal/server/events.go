@@ -142,6 +142,7 @@ func (s *Service) announceEnd(o *owner) {
 	s.announceFollowed("followedGameFinish", o.summary())
 	s.metrics.gameEnded()
 	s.kickExplorer()
+	s.tournamentGameEnded(o.id)
 }
 
 func (s *Service) announceStart(g store.Game) {

@@ -260,6 +260,14 @@ func (h *hub) relayAnalysisAnswered(id int64) {
 	}
 }
 
+// relayTournament tells the other processes that an event changed, so
+// that its streams there read it again.
+func (h *hub) relayTournament(id int64) {
+	if h.relay != nil {
+		h.relay("T", id, Event{})
+	}
+}
+
 // relaying reports whether events go to other processes too.
 func (h *hub) relaying() bool { return h.relay != nil }
 

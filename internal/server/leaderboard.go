@@ -52,7 +52,7 @@ type leaderboardCopy struct {
 // board returns the copy of a preset's leaderboard, read again when older
 // than LeaderboardEvery.
 func (s *Service) board(ctx context.Context, variant string) ([]store.Rating, error) {
-	b := &s.boards
+	b := &s.leaderboards
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := s.now()

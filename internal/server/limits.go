@@ -26,6 +26,7 @@ type Rates struct {
 	Report, ReportBurst         float64 // reports to the moderators per user (moderation.go)
 	ReportAddr, ReportAddrBurst float64 // reports to the moderators per address (moderation.go)
 	Club, ClubBurst             float64 // clubs created per user (clubs.go)
+	Tournament, TournamentBurst float64 // tournaments created per user (tournaments.go)
 	Follow, FollowBurst         float64 // players followed per user (friends.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
@@ -41,11 +42,12 @@ type Rates struct {
 // user (burst 20); 30 calls with a bad token a minute per address (burst
 // 30); and the quotas' (quotas.go): a chat message a second per player and
 // game (burst 10), 20 new reviews an hour per address (burst 10), a puzzle
-// move a second per user or address (burst 30); and moderation's
+// move a second per user or address (burst 30); moderation's
 // (moderation.go): 10 reports an hour per user (burst 10) and 30 per
-// address (burst 30); and 5 clubs created per user, then one every 4
-// hours; and 30 players followed per user, then one a minute. An honest
-// player meets none of them.
+// address (burst 30); 5 clubs created per user, then one every 4 hours;
+// 5 tournaments created per user, then one an hour; and 30 players
+// followed per user, then one a minute. An honest player meets none of
+// them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
 	LoginAddr: 30.0 / 60, LoginAddrBurst: 30,
@@ -60,6 +62,7 @@ var DefaultRates = Rates{
 	Report: 10.0 / 3600, ReportBurst: 10,
 	ReportAddr: 30.0 / 3600, ReportAddrBurst: 30,
 	Club: 1.0 / (4 * 3600), ClubBurst: 5,
+	Tournament: 1.0 / 3600, TournamentBurst: 5,
 	Follow: 1.0 / 60, FollowBurst: 30,
 	MaxKeys: 100000,
 }
@@ -118,6 +121,8 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.ReportAddr, &r.ReportAddrBurst
 	case kindClub:
 		return &r.Club, &r.ClubBurst
+	case kindTournament:
+		return &r.Tournament, &r.TournamentBurst
 	case kindFollow:
 		return &r.Follow, &r.FollowBurst
 	default:
@@ -141,12 +146,13 @@ const (
 	kindReport     = "report"      // user (moderation.go)
 	kindReportAddr = "report-addr" // address (moderation.go)
 	kindClub       = "club"        // user (clubs.go)
+	kindTournament = "tournament"  // user (tournaments.go)
 	kindFollow     = "follow"      // user (friends.go)
 )
 
 // kinds are all the kinds of bucket.
 var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle,
-	kindReport, kindReportAddr, kindClub, kindFollow}
+	kindReport, kindReportAddr, kindClub, kindTournament, kindFollow}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a

@@ -93,6 +93,12 @@ type Quotas struct {
 	// ClubRequests is how many requests to join closed clubs a user has
 	// waiting at once (10).
 	ClubRequests int
+	// Tournaments is how many upcoming or running tournaments a user
+	// organises at once (5; tournaments.go).
+	Tournaments int
+	// TournamentsJoined is how many upcoming or running tournaments a
+	// user plays in at once (20).
+	TournamentsJoined int
 }
 
 // DefaultQuotas are the quotas of a server that sets none.
@@ -114,6 +120,8 @@ var DefaultQuotas = Quotas{
 	ClubsLed:           5,
 	ClubsJoined:        100,
 	ClubRequests:       10,
+	Tournaments:        5,
+	TournamentsJoined:  20,
 }
 
 // ChatHistory is how many chat messages, the last ones, the full game
@@ -144,6 +152,8 @@ func (q Quotas) withDefaults() Quotas {
 	unset(&q.ClubsLed, d.ClubsLed)
 	unset(&q.ClubsJoined, d.ClubsJoined)
 	unset(&q.ClubRequests, d.ClubRequests)
+	unset(&q.Tournaments, d.Tournaments)
+	unset(&q.TournamentsJoined, d.TournamentsJoined)
 	return q
 }
 

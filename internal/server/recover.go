@@ -47,4 +47,5 @@ type testHooks struct {
 	flag       func(game int64) // when a flag's timer fires
 	analysis   func()           // before an analysis handed over by another process
 	relay      func(payload string)
+	direct     func(tournament int64) // before the director takes an event's steps
 }

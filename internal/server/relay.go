@@ -34,7 +34,7 @@ import (
 // relayNote is one notification's payload.
 type relayNote struct {
 	Origin  string          `json:"o"`           // the sending process
-	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "A": one answered, "t": tokens revoked, "f": a game of players followed, "F": an account's follows changed
+	Kind    string          `json:"k"`           // "g": a game's stream, "u": an account's, "j": an engine job queued, "a": an analysis handed over, "A": one answered, "t": tokens revoked, "f": a game of players followed, "F": an account's follows changed, "T": an event changed
 	ID      int64           `json:"id"`          // the game or the account
 	Version int64           `json:"v,omitempty"` // the game's version the event brings
 	Data    json.RawMessage `json:"d,omitempty"` // the event's line; absent: catch up from the store
@@ -65,14 +65,14 @@ func newRelay(s *Service) *relay {
 // send queues an event for the other processes; it never blocks.
 func (r *relay) send(kind string, id int64, e Event) {
 	select {
-	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data, Change: e.Change, Players: players(e)}:
+	case r.q <- relayNote{Origin: r.origin, Kind: kind, ID: id, Version: e.Version, Data: e.Data, Change: e.Change, Players: eventPlayers(e)}:
 	default:
 		r.s.metrics.relayDropped()
 	}
 }
 
-// players are the players of a followed game's event, nil for the others.
-func players(e Event) []int64 {
+// eventPlayers are the players of a followed game's event, nil for the others.
+func eventPlayers(e Event) []int64 {
 	if e.Followed == [2]int64{} {
 		return nil
 	}
@@ -197,6 +197,8 @@ func (r *relay) take(payload string) {
 		}
 	case "A":
 		r.s.analysisAnswered(n.ID)
+	case "T":
+		r.s.tournamentNews(n.ID)
 	}
 }
 

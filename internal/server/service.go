@@ -109,6 +109,10 @@ type Config struct {
 	// process looks in the store for its answer (1 s): only a safety net,
 	// since the answer's notification wakes it at once.
 	AnalysisPollEvery time.Duration
+	// TournamentSweepEvery is how often the tournament director looks in
+	// the store for the events it is due to start, pair or end that no
+	// game's end woke it for (2 s; director.go).
+	TournamentSweepEvery time.Duration
 
 	hooks testHooks // the tests' ways to make background work panic (recover.go)
 }
@@ -154,13 +158,15 @@ type Service struct {
 	// exploreKick wakes the opening explorer (explorer.go), reviewKick
 	// the review worker (review.go).
 	exploreKick, reviewKick chan struct{}
+	// dir wakes the tournament director and the events' streams (director.go).
+	dir directorState
 	// blockGen counts the blocks made and lifted in this process, so
 	// that a stream's chat mask looks them up again (blocks.go).
 	blockGen atomic.Uint64
-	// presence is who was seen lately (presence.go); boards the
+	// presence is who was seen lately (presence.go); leaderboards the
 	// leaderboards read lately (leaderboard.go).
-	presence presence
-	boards   leaderboards
+	presence     presence
+	leaderboards leaderboards
 
 	ctx       context.Context // cancelled by Close
 	cancel    context.CancelFunc
@@ -241,13 +247,16 @@ func New(cfg Config) (*Service, error) {
 	if cfg.LeaderboardEvery <= 0 {
 		cfg.LeaderboardEvery = 30 * time.Second
 	}
+	if cfg.TournamentSweepEvery <= 0 {
+		cfg.TournamentSweepEvery = 2 * time.Second
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	streams, stopStreams := context.WithCancel(ctx)
 	s := &Service{streams: streams, stopStreams: stopStreams, shared: cfg.Store.Backend() == "postgres", exploreKick: make(chan struct{}, 1), reviewKick: make(chan struct{}, 1),
 		cfg: cfg, st: cfg.Store, log: cfg.Logger, now: cfg.Now, hub: newHub(), metrics: cfg.Metrics,
 		limits: newLimiters(cfg.Rates), owners: map[int64]*owner{}, ctx: ctx, cancel: cancel,
 		process: processName(), analysis: newAnalyst(), hashSlots: make(chan struct{}, cfg.HashWorkers),
-		conns: newConns(cfg.Quotas.ConnsPerAddr), presence: newPresence(),
+		conns: newConns(cfg.Quotas.ConnsPerAddr), presence: newPresence(), dir: newDirectorState(),
 	}
 	s.limits.refused = s.metrics.limited
 	return s, nil
@@ -306,11 +315,12 @@ func (s *Service) Start(ctx context.Context) error {
 	if err := s.backfillRatingHistory(ctx); err != nil {
 		return fmt.Errorf("server: the rating history of the games rated before it: %w", err)
 	}
-	s.wg.Add(4)
+	s.wg.Add(5)
 	go s.presenceWriter()
 	go s.every("correspondence sweep", s.cfg.SweepEvery, s.sweepTimers)
 	go s.explorer()
 	go s.reviewer()
+	go s.director()
 	if s.shared {
 		s.wg.Add(3)
 		go s.every("stream poll", s.cfg.PollEvery, s.pollStreams)

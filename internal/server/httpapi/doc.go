@@ -28,6 +28,9 @@
 //	               followed players' games going on), the leaderboards, the archive of finished games,
 //	               a player's results and rating history; a player's profile (handlers.go) says online
 //	               or last seen, and the follows' counts
+//	tournaments.go tournaments: create, list, an event in full, join, withdraw, the organiser's start
+//	               and pair, an arena's berserk, the event's stream (NDJSON), its records, standings as
+//	               CSV and JSON
 //
 // # Tests
 //
@@ -41,6 +44,10 @@
 // checks follows (every refusal changing nothing), who is online, the
 // followed games on the account stream, profiles, the archive's pages
 // and refusals, statistics and the leaderboard, on SQLite and PostgreSQL;
+// members and clubs, and the quotas and rate of clubs; tournaments_test.go
+// runs a Swiss over real sockets on SQLite and PostgreSQL (who may call
+// what, bad input refused and changing nothing, the event's stream and
+// exports, the list's pages);
 // moderation_test.go checks the moderators' endpoints against players
 // (403, nothing changed), reports and the queue, a closed account's
 // tokens refused at once and its streams ended, annulled games' ratings,

@@ -19,13 +19,14 @@ type fuzzServer struct {
 	ann  string
 	game int64
 	club int64 // ann's, closed, bob asking to join
+	tour int64 // ann's Swiss, upcoming, bob in it
 }
 
 // FuzzBodies sends arbitrary bodies to every endpoint that reads one. No
 // input may panic or get a 5xx, and a body refused (4xx) must change
-// nothing: the game's version, the challenge, ann's club and whom she
-// follows stay as they were. (A moderator's endpoint, called by a
-// player, is 403 whatever the body.)
+// nothing: the game's version, the challenge, ann's club, ann's
+// tournament and whom she follows stay as they were. (A moderator's
+// endpoint, called by a player, is 403 whatever the body.)
 func FuzzBodies(f *testing.F) {
 	for _, s := range []string{
 		`{}`, ``, `null`, `[]`, `{"name":"zed","password":"abcdefgh"}`, `{"move":"d6","ply":0}`, `{"move":"d6","ply":-1}`,
@@ -36,8 +37,11 @@ func FuzzBodies(f *testing.F) {
 		strings.Repeat(`{"a":`, 1000), `{"name":"` + strings.Repeat("x", 20000) + `"}`,
 		`{"name":"Mill Club","description":"x","open":true}`, `{"name":"Mill\u202eClub"}`, `{"user":"bob"}`,
 		`{"user":"bob","decline":true}`, `{"user":"bob","leader":true}`, `{"user":"ann","leader":false}`, `{"user":"bob","leader":"yes"}`,
+		`{"name":"Cup","kind":"swiss","rounds":3,"clock":{"initialMs":60000}}`, `{"name":"Cup","kind":"arena","durationMs":3600000,"clock":{"initialMs":60000}}`,
+		`{"name":"Cup","kind":"correspondence","days":3,"cycles":2,"engineLevel":3}`, `{"name":"Cup","kind":"roundrobin","days":3,"maxPlayers":-1}`,
+		`{"name":"Cup","kind":"swiss","rounds":3,"days":3,"startsMs":9223372036854775807}`, `{"name":"Cup","kind":"arena","durationMs":-1}`,
 	} {
-		for ep := range 19 {
+		for ep := range 24 {
 			f.Add(uint8(ep), s)
 		}
 	}
@@ -52,6 +56,16 @@ func FuzzBodies(f *testing.F) {
 	ts.must(f, 201, "POST", "/api/club", fs.ann, map[string]any{"name": "Fuzz Club"}, &club)
 	ts.must(f, 200, "POST", fmt.Sprintf("/api/club/%d/join", club.ID), bob, nil, nil)
 	fs.club = club.ID
+	var tour wire.TournamentFull
+	ts.must(f, 201, "POST", "/api/tournament", fs.ann, map[string]any{"name": "Fuzz Cup", "kind": "swiss", "rounds": 3, "days": 3}, &tour)
+	ts.must(f, 200, "POST", fmt.Sprintf("/api/tournament/%d/join", tour.ID), bob, nil, nil)
+	fs.tour = tour.ID
+	tourState := func(t *testing.T) string {
+		req := httptest.NewRequest("GET", fmt.Sprintf("/api/tournament/%d", fs.tour), nil)
+		rec := httptest.NewRecorder()
+		fs.h.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
 	clubState := func(t *testing.T) string {
 		req := httptest.NewRequest("GET", fmt.Sprintf("/api/club/%d", fs.club), nil)
 		req.Header.Set("Authorization", "Bearer "+fs.ann)
@@ -75,6 +89,8 @@ func FuzzBodies(f *testing.F) {
 			"/api/club", fmt.Sprintf("/api/club/%d/accept", fs.club),
 			fmt.Sprintf("/api/club/%d/remove", fs.club), fmt.Sprintf("/api/club/%d/leader", fs.club),
 			"/api/account/following",
+			"/api/tournament", fmt.Sprintf("/api/tournament/%d/join", fs.tour), fmt.Sprintf("/api/tournament/%d/withdraw", fs.tour),
+			fmt.Sprintf("/api/tournament/%d/start", fs.tour), fmt.Sprintf("/api/tournament/%d/pair", fs.tour),
 		}
 		path := paths[int(ep)%len(paths)]
 		before, err := fs.ts.svc.Game(t.Context(), fs.game)
@@ -83,6 +99,7 @@ func FuzzBodies(f *testing.F) {
 		}
 		clubBefore := clubState(t)
 		followsBefore := followState(t)
+		tourBefore := tourState(t)
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+fs.ann)
 		rec := httptest.NewRecorder()
@@ -104,6 +121,9 @@ func FuzzBodies(f *testing.F) {
 			}
 			if followsAfter := followState(t); followsAfter != followsBefore {
 				t.Fatalf("POST %s %q refused with %d but ann's follows changed from %s to %s", path, body, rec.Code, followsBefore, followsAfter)
+			}
+			if tourAfter := tourState(t); tourAfter != tourBefore {
+				t.Fatalf("POST %s %q refused with %d but the tournament changed from %s to %s", path, body, rec.Code, tourBefore, tourAfter)
 			}
 		}
 	})

@@ -19,6 +19,8 @@
 //	            limit, accept, reject, seek
 //	show.go     show BOARD[#N], show USERID [active], preview, history,
 //	            games, standings and ratings
+//	tournaments.go  tournaments (a game's events that take entries or run; with N, one with its
+//	            boards and standings), join, withdraw; creating and running events is the API's
 //	session.go  Session: a client's address and the boards its connection
 //	            follows; subscribe, notify, unsubscribe; the watcher that
 //	            turns the service's game stream into pushed lines

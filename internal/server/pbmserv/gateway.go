@@ -161,6 +161,12 @@ func (g *Gateway) run(ctx context.Context, sess *Session, cmd pbm.Command) (stri
 		return g.seek(ctx, sess, cmd)
 	case pbm.Chat:
 		return g.chat(ctx, sess, cmd)
+	case pbm.Tournaments:
+		return g.tournaments(ctx, cmd)
+	case pbm.Join:
+		return g.join(ctx, sess, cmd)
+	case pbm.Withdraw:
+		return g.withdraw(ctx, sess, cmd)
 	}
 	return "", fail(server.BadRequest, "the command %q is not served here", cmd.Verb)
 }

@@ -31,6 +31,9 @@ var helpLines = map[pbm.Verb]string{
 	pbm.Reject:      "refuse challenges from the users named, or from everyone",
 	pbm.Seek:        "ask for N more games against whoever else seeks one; 0 withdraws your seeks",
 	pbm.Chat:        "send the rest of the line to the players and followers of a game",
+	pbm.Tournaments: "list the tournaments of this game that take entries or are running; with N, one of them: its pairings and standings",
+	pbm.Join:        "enter tournament N; your games come as boards of the game, as any other",
+	pbm.Withdraw:    "leave tournament N: before its start your entry goes; after it you resign your games going on in it and are paired no more",
 }
 
 // help answers [GAME] help [COMMAND].
@@ -56,7 +59,7 @@ func help(cmd pbm.Command) string {
 		b.WriteString("morris pbmserv gateway: one command a line, GAME COMMAND ARGUMENTS...; the answer ends with a line holding a dot\n")
 	}
 	b.WriteString("Commands:\n")
-	for v := pbm.Signup; v <= pbm.Chat; v++ {
+	for v := pbm.Signup; pbm.Usage(v) != ""; v++ {
 		fmt.Fprintf(&b, "  %s\n", usage(v))
 	}
 	if cmd.Game == "" {

@@ -62,7 +62,9 @@ func deleteTokens(ctx context.Context, tx *sql.Tx, user int64, keep string) (int
 // the last time seen, the rating history and the results are deleted; the reports and the moderators'
 // log that name the user stay, as evidence; the user leaves every club
 // (leaveAllClubs: a club left without members is deleted, one left
-// without a leader gets its longest-standing member). The old name stays
+// without a leader gets its longest-standing member), and their
+// tournaments (leaveAllTournaments: out of the upcoming ones, withdrawn
+// from the running ones). The old name stays
 // taken (name_key is kept): UserByName finds no one under it and CreateUser
 // refuses it, so that nobody can sign up as the player who left. The
 // games the user plays are the caller's to end first. An unknown or
@@ -101,6 +103,9 @@ func (s *Store) DeleteUser(ctx context.Context, user int64, tombstone string) er
 				return err
 			}
 		}
-		return s.leaveAllClubs(ctx, tx, user)
+		if err := s.leaveAllClubs(ctx, tx, user); err != nil {
+			return err
+		}
+		return leaveAllTournaments(ctx, tx, user, now)
 	})
 }

@@ -2,6 +2,7 @@
 // tokens, games and their moves, offers, chat, ratings, followers,
 // challenges, clubs, players following players, when players were last
 // seen, their results and rating history, on SQLite (modernc.org/sqlite, no cgo) by default
+// challenges, clubs and tournaments, on SQLite (modernc.org/sqlite, no cgo) by default
 // or on PostgreSQL (pgx through database/sql) when Open is given a
 // postgres:// URL. It knows nothing of the rules: moves, positions, rules and results
 // are the rules core's texts, stored as they are given.
@@ -37,7 +38,9 @@
 //
 // migrations/ holds the goose migrations, embedded and run by Open; the
 // same SQL runs on both databases (the first migration says which types
-// that allows). The tables:
+// that allows). They may run out of order: branches number their
+// migrations as they go and merge in any order, so a database that has
+// 00013 takes 00012 when it comes. The tables:
 //
 //	counters       the last id given per table; games start at 101
 //	users          id, name (unique ignoring case through name_key), argon2id hash, email, bot,
@@ -79,6 +82,11 @@
 //	last_seen      (user) when a player was last seen (the service writes it now and then)
 //	results        (user, variant, side) a player's wins, draws and losses by preset and colour
 //	rating_history (user, game) a player's rating after each rated game, at its end
+//	tournaments    an event as its organiser made it (kind, rules, clock, rounds or duration, start,
+//	               club, rating band, size), its status, rounds paired, seed, count of players and version
+//	tournament_players  (tournament, user) the field: rating, Berger number, first round, withdrawn
+//	tournament_pairings (tournament, round, board) a game (unique) or a bye; arena berserks. Points
+//	               and tie-breaks are not stored: they follow from these and the games' results
 //
 // games.ended_at is the time of a game's end (0 while it is on), written
 // once: the archive's order, in indexes of the finished games only
@@ -127,6 +135,9 @@
 //	               results and rating history; the history of old games filled in once; the leaderboard
 //	archive.go     the finished games searched (player, opponent, colour, preset, result, dates) in pages
 //	               by key, each walking at most a bound of index rows whatever the filters
+//	tournaments.go tournaments: events, entries and withdrawals, the start and each round paired with
+//	               their games in one transaction, the end; each a compare-and-set on the event's version,
+//	               so that racing processes make a change once; the sweep's due events; berserk; records
 //	statements.go  the statements of the hot path (a move's UPDATE), prepared once
 //
 // # Tests

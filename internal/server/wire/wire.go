@@ -594,3 +594,191 @@ type RatingPoint struct {
 	Rating    float64 `json:"rating"`
 	Deviation float64 `json:"deviation"`
 }
+
+// Tournament is an event in lists (GET /api/tournaments) and at the head
+// of TournamentFull. Kind is roundrobin, swiss, arena or correspondence;
+// Status upcoming, running or finished; Round the rounds paired so far
+// (an arena's waves of pairings).
+type Tournament struct {
+	ID      int64   `json:"id"`
+	Name    string  `json:"name"`
+	Kind    string  `json:"kind"`
+	Variant string  `json:"variant"`
+	Rated   bool    `json:"rated"`
+	Control Control `json:"control"`
+	// Rounds: a Swiss's; a round robin's once it has started.
+	Rounds int `json:"rounds,omitempty"`
+	// Cycles: a round robin's, 1 (single) or 2 (double).
+	Cycles     int   `json:"cycles,omitempty"`
+	DurationMs int64 `json:"durationMs,omitempty"` // an arena's
+	// StartsMs is when it starts by itself; without it its organiser
+	// starts it.
+	StartsMs  int64           `json:"startsMs,omitempty"`
+	Club      *TournamentClub `json:"club,omitempty"` // open to its members only
+	MinRating int             `json:"minRating,omitempty"`
+	MaxRating int             `json:"maxRating,omitempty"`
+	// MaxPlayers bounds the field, withdrawn players included.
+	MaxPlayers int `json:"maxPlayers"`
+	// LateEntryUntil: a Swiss takes players until this many rounds are
+	// paired.
+	LateEntryUntil int    `json:"lateEntryUntil,omitempty"`
+	ManualPairing  bool   `json:"manualPairing,omitempty"` // a Swiss its organiser pairs round by round
+	EngineLevel    int    `json:"engineLevel,omitempty"`   // the engine plays, at this level
+	Organiser      Player `json:"organiser"`
+	Status         string `json:"status"`
+	Round          int    `json:"round"`
+	Players        int    `json:"players"`
+	// Seed drew the lots (a round robin's numbers, a Swiss's first
+	// colour); shown once the event has started. A string, as GameFull's.
+	Seed       *uint64 `json:"seed,omitempty,string"`
+	StartedMs  int64   `json:"startedMs,omitempty"`
+	EndsMs     int64   `json:"endsMs,omitempty"` // an arena's end
+	FinishedMs int64   `json:"finishedMs,omitempty"`
+	// Note says why an event ended early or was cancelled.
+	Note      string `json:"note,omitempty"`
+	Cancelled bool   `json:"cancelled,omitempty"` // finished without having started
+	CreatedMs int64  `json:"createdMs"`
+	Version   int64  `json:"version"`
+}
+
+// TournamentClub is the club whose members alone may join an event.
+type TournamentClub struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// TournamentList is a page of events, newest first; More says that older
+// ones follow: the next page is the one before the last event's id.
+type TournamentList struct {
+	Tournaments []Tournament `json:"tournaments"`
+	More        bool         `json:"more"`
+}
+
+// TournamentEntrant is a player of an event. Number is the player's
+// number in a round robin's Berger table; FromRound the first round a
+// late entrant of a Swiss may be paired in.
+type TournamentEntrant struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	Rating    int    `json:"rating"`
+	Bot       bool   `json:"bot,omitempty"`
+	Number    int    `json:"number,omitempty"`
+	FromRound int    `json:"fromRound,omitempty"`
+	Withdrawn bool   `json:"withdrawn,omitempty"`
+	JoinedMs  int64  `json:"joinedMs"`
+}
+
+// TournamentGame is one board of a round: its game, players and result
+// ("*" while it is played).
+type TournamentGame struct {
+	Board        int    `json:"board"`
+	Game         int64  `json:"game"`
+	White        Player `json:"white"`
+	Black        Player `json:"black"`
+	Status       string `json:"status"`
+	Result       string `json:"result"`
+	Method       string `json:"method,omitempty"`
+	Ply          int    `json:"ply"`
+	WhiteBerserk bool   `json:"whiteBerserk,omitempty"`
+	BlackBerserk bool   `json:"blackBerserk,omitempty"`
+}
+
+// TournamentRound is a round's pairings (an arena's wave): its games and
+// the player, if any, who has a bye. In a stream (type "round") it is a
+// round just paired.
+type TournamentRound struct {
+	Type  string           `json:"type,omitempty"` // "round" in a stream
+	Round int              `json:"round"`
+	Games []TournamentGame `json:"games"`
+	Bye   *Player          `json:"bye,omitempty"`
+}
+
+// TournamentCell is what a player did in a round, in a crosstable: a game
+// (Kind played: the opponent, the colour, the points; Pending while it is
+// played), a bye, or absent (not yet entered, withdrawn, or, in a round
+// robin of an odd field, the round off).
+type TournamentCell struct {
+	Kind     string  `json:"kind"`
+	Opponent *Player `json:"opponent,omitempty"`
+	Colour   string  `json:"colour,omitempty"`
+	Points   float64 `json:"points"`
+	Pending  bool    `json:"pending,omitempty"`
+	Game     int64   `json:"game,omitempty"`
+}
+
+// TournamentStanding is one line of the standings: the rank (shared by
+// players equal on points and every tie-break), the points, the values of
+// the event's tie-breaks in their order, the games played in finished
+// rounds, and the crosstable's row (a cell a round) or, in an arena, the
+// points of each game (Sheet) and whether the next one counts double.
+type TournamentStanding struct {
+	Rank      int              `json:"rank"`
+	Player    Player           `json:"player"`
+	Rating    int              `json:"rating"`
+	Points    float64          `json:"points"`
+	TieBreaks []float64        `json:"tieBreaks"`
+	Games     int              `json:"games"`
+	Withdrawn bool             `json:"withdrawn,omitempty"`
+	Rounds    []TournamentCell `json:"rounds,omitempty"`
+	Sheet     []int            `json:"sheet,omitempty"`
+	OnFire    bool             `json:"onFire,omitempty"`
+}
+
+// TournamentStandings are an event's standings as its games stand
+// (GET /api/tournament/{id}/standings.json; a stream's "standings" line):
+// TieBreaks names the tie-breaks in the order of each line's values.
+type TournamentStandings struct {
+	Type       string               `json:"type,omitempty"` // "standings" in a stream
+	Tournament int64                `json:"tournament"`
+	Name       string               `json:"name,omitempty"`
+	Status     string               `json:"status"`
+	Round      int                  `json:"round"`
+	TieBreaks  []string             `json:"tieBreaks"`
+	Standings  []TournamentStanding `json:"standings"`
+}
+
+// TournamentFull is an event as GET /api/tournament/{id} shows it, and
+// the first line of its stream (type "tournament"): the event, its field,
+// its rounds (an arena's last waves only: PairingsMore says that older
+// ones are left out, all in the records) and its standings.
+type TournamentFull struct {
+	Type string `json:"type,omitempty"` // "tournament" in a stream
+	Tournament
+	Entrants     []TournamentEntrant  `json:"entrants"`
+	Pairings     []TournamentRound    `json:"pairings"`
+	PairingsMore bool                 `json:"pairingsMore,omitempty"`
+	TieBreaks    []string             `json:"tieBreaks"`
+	Standings    []TournamentStanding `json:"standings"`
+}
+
+// TournamentStatus is a stream's line (type "status") after a change of
+// the event's status, round or note: the event's head.
+type TournamentStatus struct {
+	Type string `json:"type"` // "status"
+	Tournament
+}
+
+// TournamentEntrants is a stream's line (type "entrants") after a player
+// joined or withdrew: the field.
+type TournamentEntrants struct {
+	Type     string              `json:"type"` // "entrants"
+	Entrants []TournamentEntrant `json:"entrants"`
+}
+
+// TournamentResult is a stream's line (type "result"): a game of a round
+// ended.
+type TournamentResult struct {
+	Type  string         `json:"type"` // "result"
+	Round int            `json:"round"`
+	Game  TournamentGame `json:"game"`
+}
+
+// TournamentEntry is where a player stands in an event after joining or
+// withdrawing: status entered or withdrawn, or none (an entry taken back
+// before the start); FromRound the first round a late entrant plays.
+type TournamentEntry struct {
+	Tournament int64  `json:"tournament"`
+	User       string `json:"user"`
+	Status     string `json:"status"`
+	FromRound  int    `json:"fromRound,omitempty"`
+}

@@ -19,6 +19,7 @@ import * as mod from './pages/mod.js';
 import * as leaderboard from './pages/leaderboard.js';
 import * as archive from './pages/archive.js';
 import { accountStatus, showWarning, forgetWarnings } from './moderation.js';
+import { eventRoutes, watchPairings } from './events.js';
 
 const routes = [
   [/^\/?$/, home.mount, 'home'],
@@ -38,6 +39,7 @@ const routes = [
   [/^\/leaderboard$/, leaderboard.mount, 'leaderboard'],
   [/^\/leaderboard\/([\w-]+)$/, leaderboard.mount, 'leaderboard'],
   [/^\/archive$/, archive.mount, 'archive'],
+  ...eventRoutes,
 ];
 
 let unmount = null;
@@ -227,6 +229,7 @@ async function start() {
     // the player's and signing out a spectator's.
     if (currentPage === 'game') render();
   });
+  watchPairings(app, () => ({ page: currentPage, ...debugState() }));
   accountStream.sync();
   window.addEventListener('hashchange', render);
   render();

@@ -33,12 +33,15 @@ const (
 	Reject
 	Seek
 	Chat
+	Tournaments
+	Join
+	Withdraw
 	numVerbs
 )
 
 var verbNames = [numVerbs]string{"", "signup", "change", "help", "challenge", "move", "queue", "show", "preview",
 	"history", "games", "standings", "ratings", "subscribe", "unsubscribe", "notify", "limit", "accept",
-	"reject", "seek", "chat"}
+	"reject", "seek", "chat", "tournaments", "join", "withdraw"}
 
 // usages are the one-line syntax of each verb, for help texts and errors.
 var usages = [numVerbs]string{
@@ -62,6 +65,9 @@ var usages = [numVerbs]string{
 	Reject:      "GAME reject USERID PASSWORD [CHALLENGER...]",
 	Seek:        "GAME seek USERID PASSWORD N",
 	Chat:        "GAME chat BOARD USERID PASSWORD TEXT",
+	Tournaments: "GAME tournaments [N]",
+	Join:        "GAME join N USERID PASSWORD",
+	Withdraw:    "GAME withdraw N USERID PASSWORD",
 }
 
 // String returns the verb as typed: "move".
@@ -150,6 +156,8 @@ type Timers struct {
 //	Limit, Seek  Game, User, Password, N
 //	Accept, Reject   Game, User, Password, Users
 //	Chat         Game, Board, User, Password, Text
+//	Tournaments  Game, and Tournament or 0
+//	Join, Withdraw   Game, Tournament, User, Password
 //
 // The other fields are zero. Command holds slices, so compare commands with
 // reflect.DeepEqual; empty slices are nil.
@@ -188,6 +196,9 @@ type Command struct {
 	N      int    // limit, seek: the number of games
 	Text   string // chat: the message, the rest of the line
 	Topic  Verb   // help COMMAND: the command asked about, or NoVerb
+	// Tournament is the tournament's number of tournaments N, join and
+	// withdraw: 1 or more; 0 when the command names none.
+	Tournament int
 }
 
 // String returns the canonical command line: Parse(c.String()) gives c back
@@ -295,6 +306,14 @@ func (c Command) String() string {
 		word(c.User)
 		word(c.Password)
 		word(c.Text)
+	case Tournaments:
+		if c.Tournament != 0 {
+			num(c.Tournament)
+		}
+	case Join, Withdraw:
+		num(c.Tournament)
+		word(c.User)
+		word(c.Password)
 	}
 	return b.String()
 }

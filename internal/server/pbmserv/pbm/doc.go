@@ -195,6 +195,29 @@
 //
 //	nmm chat 101 ann chocolate Good game! A rematch?
 //
+//	GAME tournaments [N]
+//
+// List the tournaments of the game that take entries or are running:
+// their numbers, kinds, clocks, players and when they start. With N, one
+// of them: its rounds and boards, and its standings.
+//
+//	nmm tournaments
+//	nmm tournaments 3
+//
+//	GAME join N USERID PASSWORD
+//
+// Enter tournament N. Its games come as boards of the game like any
+// other: show USERID active lists them, and they are played with move.
+//
+//	nmm join 3 ann chocolate
+//
+//	GAME withdraw N USERID PASSWORD
+//
+// Leave tournament N: before its start the entry goes; after it you
+// resign your games going on in it and are paired no more.
+//
+//	nmm withdraw 3 ann chocolate
+//
 // # Games
 //
 // Each game has a short name; its preset name works too (nine-mens-morris

@@ -250,6 +250,21 @@ func (p *parser) parse() error {
 		return nil
 	case Chat:
 		return p.chat()
+	case Tournaments:
+		if p.more() {
+			if err := p.tournamentNumber(); err != nil {
+				return err
+			}
+		}
+		return p.end()
+	case Join, Withdraw:
+		if err := p.tournamentNumber(); err != nil {
+			return err
+		}
+		if err := p.login(); err != nil {
+			return err
+		}
+		return p.end()
 	}
 	return p.errorf("unknown command %q", clip(word)) // not reached: every verb is above
 }
@@ -442,6 +457,20 @@ func (p *parser) moveNumber(s, field, word string) error {
 		return p.errorf("%s %q: want a move number after #, 1 or more", field, clip(word))
 	}
 	p.cmd.MoveNumber = n
+	return nil
+}
+
+// tournamentNumber parses the N of a tournament: 1 or more.
+func (p *parser) tournamentNumber() error {
+	w, err := p.need("N")
+	if err != nil {
+		return err
+	}
+	n, ok := number(w)
+	if !ok || n < 1 {
+		return p.errorf("N %q: want a tournament's number, 1 or more (GAME tournaments lists them)", clip(w))
+	}
+	p.cmd.Tournament = n
 	return nil
 }
 

@@ -4,7 +4,8 @@
 // state (what the page knows), socket (the connection and the commands),
 // board (the board and the moves made on it), premove (moves that wait),
 // clock, players (the info and the cards), status, controls (and offers),
-// result (and the review), chat.
+// result (and the review), chat, event (a tournament's game: the way back,
+// berserk).
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -21,8 +22,9 @@ import { gameStatus } from '../game/status.js';
 import { gameControls, gameOffers } from '../game/controls.js';
 import { gameResult } from '../game/result.js';
 import { gameChat } from '../game/chat.js';
+import { gameEvent } from '../game/event.js';
 
-export function mount(main, params, app) {
+export function mount(main, params, app, query) {
   const id = Number(params[0]);
   app.title(t('game.title', { id }));
   // ctrl is what the parts share: the state, the board (set when the game
@@ -35,6 +37,7 @@ export function mount(main, params, app) {
   ctrl.controls = gameControls(ctrl);
   ctrl.result = gameResult(ctrl);
   ctrl.chat = gameChat(ctrl);
+  ctrl.event = gameEvent(ctrl, query);
   ctrl.players = gamePlayers(ctrl);
   ctrl.ground = gameBoard(ctrl);
   ctrl.premove = premoves(ctrl);
@@ -86,6 +89,7 @@ export function mount(main, params, app) {
     ctrl.controls.render();
     renderMoves();
     ctrl.result.render();
+    ctrl.event.render();
   }
 
   function renderMoves() {
@@ -127,7 +131,7 @@ function layout(ctrl) {
     h('button', { type: 'button', class: 'btn small', testid: 'flip', onclick: () => { if (ctrl.board) { ctrl.board.flip(); ctrl.players.renderCards(); } } }, t('game.flip')));
   return h('div', { class: 'game-layout', testid: 'game-page', 'data-game': ctrl.id },
     h('div', { class: 'board-col' }, ctrl.players.top, holder, ctrl.players.bottom, toolbar),
-    h('aside', { class: 'side-col panel' }, ctrl.players.info, ctrl.status.el, ctrl.offers.el, ctrl.controls.el,
+    h('aside', { class: 'side-col panel' }, ctrl.players.info, ctrl.event.el, ctrl.status.el, ctrl.offers.el, ctrl.controls.el,
       ctrl.result.box, ctrl.moveList.el, ctrl.result.after, ctrl.result.reviewEl, ctrl.chat.el),
     announcer);
 }

@@ -10,6 +10,7 @@ import { api, session, onSession, ensureToken, variants, accountStream, boards, 
 import { Board } from '../board.js';
 import { variantName, controlText, gameForm, playerLink, errorText, ratingText, sideName } from '../ui.js';
 import { play as playSound } from '../sound.js';
+import { lobbyEvents } from './tournaments.js';
 
 export function mount(main, _params, app, query) {
   app.title(t('lobby.title'));
@@ -72,6 +73,7 @@ export function mount(main, _params, app, query) {
           tabs.seek = h('button', { type: 'button', role: 'tab', class: 'tab', testid: 'tab-seek', onclick: () => setMode('seek') }, t('lobby.tabSeek')),
           tabs.challenge = h('button', { type: 'button', role: 'tab', class: 'tab', testid: 'tab-challenge', onclick: () => setMode('challenge') }, t('lobby.tabChallenge'))),
         formBox),
+      lobbyEvents(),
       h('section', { class: 'panel games-panel' },
         h('h2', {}, t('lobby.myGames')),
         myGamesEl,

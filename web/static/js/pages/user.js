@@ -12,6 +12,7 @@ import { api, session } from '../api.js';
 import { variantName, controlText, resultText, methodName, errorText, variantSelect, playerLink } from '../ui.js';
 import { blockedNames, setBlocked, reportForm } from '../moderation.js';
 import { ratingGraph } from '../graph.js';
+import { userClubs } from './clubs.js';
 
 const PAGE = 30;
 
@@ -251,6 +252,7 @@ export function mount(main, params, app) {
       me && !s.guest ? vacationForm() : null);
     if (me && !s.guest) replace(own, pbmPrefs(st));
     if (s && !me && !u.bot) moderationTools(u.name);
+    moderation.after(userClubs(u));
     if (!u.ratings || !u.ratings.length) {
       replace(ratings, h('p', { class: 'muted empty' }, t('user.noRatings')));
       return;
