@@ -186,7 +186,10 @@ func (s *Service) writePresence() {
 	fresh := false
 	p.mu.Lock()
 	for id, at := range batch {
-		if _, ok := p.written[id]; !ok {
+		// Newly online: never written, or last written so long ago that
+		// the lists read since have left the player out (the sweep below
+		// may not have dropped that old time yet).
+		if w, ok := p.written[id]; !ok || now.Sub(w) >= s.cfg.OnlineWindow {
 			fresh = true
 		}
 		p.written[id] = at
