@@ -543,39 +543,38 @@ func (s *Service) organiser(ctx context.Context, user User, id int64, what strin
 // of a correspondence event; an arena's first wave). An event that cannot
 // start (too few players for it) is Conflict, and stays as it was.
 func (s *Service) StartTournament(ctx context.Context, user User, id int64) (wire.TournamentFull, error) {
-	for range changeRetries {
-		st, err := s.organiser(ctx, user, id, "starts")
-		if err != nil {
-			return wire.TournamentFull{}, err
-		}
+	return s.organiserChange(ctx, user, id, "starts", func(st store.TournamentState) error {
 		if st.Tournament.Status != store.TournamentUpcoming {
-			return wire.TournamentFull{}, errorf(Conflict, "tournament %d has started already", id)
+			return errorf(Conflict, "tournament %d has started already", id)
 		}
-		_, err = s.start(ctx, st, true)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			return wire.TournamentFull{}, err
-		}
-		s.tournamentChanged(id)
-		return s.Tournament(ctx, id)
-	}
-	return wire.TournamentFull{}, errChangedMeanwhile(id)
+		_, err := s.start(ctx, st, true)
+		return err
+	})
 }
 
 // CancelTournament cancels an upcoming event, as its organiser asks: it
 // ends without a game, and its players are free of it.
 func (s *Service) CancelTournament(ctx context.Context, user User, id int64) (wire.TournamentFull, error) {
+	return s.organiserChange(ctx, user, id, "cancels", func(st store.TournamentState) error {
+		if st.Tournament.Status != store.TournamentUpcoming {
+			return errorf(Conflict, "tournament %d has started: it ends when its games do", id)
+		}
+		return s.finish(ctx, st.Tournament, "cancelled by its organiser")
+	})
+}
+
+// organiserChange runs an organiser's change to event id: what (the verb
+// of organiser's refusal) checked, then change on the state read afresh,
+// decided again while another change wins the compare-and-set
+// (store.ErrConflict), at most changeRetries times; the event as it then
+// stands is the answer, and its streams are told.
+func (s *Service) organiserChange(ctx context.Context, user User, id int64, what string, change func(store.TournamentState) error) (wire.TournamentFull, error) {
 	for range changeRetries {
-		st, err := s.organiser(ctx, user, id, "cancels")
+		st, err := s.organiser(ctx, user, id, what)
 		if err != nil {
 			return wire.TournamentFull{}, err
 		}
-		if st.Tournament.Status != store.TournamentUpcoming {
-			return wire.TournamentFull{}, errorf(Conflict, "tournament %d has started: it ends when its games do", id)
-		}
-		err = s.finish(ctx, st.Tournament, "cancelled by its organiser")
+		err = change(st)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
