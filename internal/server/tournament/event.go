@@ -75,17 +75,26 @@ type Game struct {
 	Result Result   `json:"result"`
 }
 
-// A Round is the games of one round and the player, if any, who sits it
-// out with a bye. A player of the event in neither is absent that round
-// (not yet entered, withdrawn, or, in a round robin, not in it).
+// A Round is the games of one round, the player, if any, who sits it
+// out with a bye, and the players who asked to sit it out for half a
+// point (a Swiss's half-point byes). A player of the event in none of
+// them is absent that round (not yet entered, withdrawn, or, in a round
+// robin, not in it).
 type Round struct {
 	Games []Game   `json:"games"`
 	Bye   PlayerID `json:"bye,omitempty"`
+	// HalfByes are the players excused from the round at their own
+	// request, each scoring HalfByePoints. A half-point bye is not the
+	// pairing's bye: a player who had one may still get that later.
+	HalfByes []PlayerID `json:"halfByes,omitempty"`
 }
 
 // ByePoints is what a bye scores: a win, as FIDE scores a
 // pairing-allocated bye.
 const ByePoints = 1.0
+
+// HalfByePoints is what a half-point bye scores.
+const HalfByePoints = 0.5
 
 // The errors of the package. Each error it returns wraps one of them.
 var (

@@ -3,13 +3,17 @@ package tournament
 import "slices"
 
 // An Entrant is a player of a Swiss event (or of any event whose
-// standings are wanted): an ID, the rating that ranks it, and whether it
-// has withdrawn. Entrants who join late are simply added to the field
-// before the round they join in; they are absent from the rounds before.
+// standings are wanted): an ID, the rating that ranks it, whether it has
+// withdrawn, and whether it sits out the round being paired. Entrants who
+// join late are simply added to the field before the round they join in;
+// they are absent from the rounds before.
 type Entrant struct {
 	ID        PlayerID `json:"id"`
 	Rating    int      `json:"rating"`
 	Withdrawn bool     `json:"withdrawn,omitempty"`
+	// HalfBye: the player asked to sit out the round Swiss.Pair pairs,
+	// for half a point; the round returned lists them in HalfByes.
+	HalfBye bool `json:"halfBye,omitempty"`
 }
 
 // A record is what the rounds so far say of one player.
@@ -48,6 +52,8 @@ const (
 	Played
 	// Bye: a pairing-allocated bye; scores ByePoints.
 	Bye
+	// HalfBye: excused at the player's request; scores HalfByePoints.
+	HalfBye
 )
 
 func (k CellKind) String() string {
@@ -56,6 +62,8 @@ func (k CellKind) String() string {
 		return "played"
 	case Bye:
 		return "bye"
+	case HalfBye:
+		return "halfBye"
 	}
 	return "absent"
 }
@@ -145,6 +153,15 @@ func records(field []Entrant, rounds []Round, finished bool, byeHalves int) ([]*
 			r.halves += byeHalves
 			r.byes++
 			r.rounds[ri] = cell{kind: Bye, halves: byeHalves}
+		}
+		for _, id := range round.HalfByes {
+			r, err := seat(id)
+			if err != nil {
+				return nil, nil, err
+			}
+			h := int(2 * HalfByePoints)
+			r.halves += h
+			r.rounds[ri] = cell{kind: HalfBye, halves: h}
 		}
 	}
 	return list, byID, nil

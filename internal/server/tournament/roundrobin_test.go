@@ -266,8 +266,12 @@ func TestRoundRobinExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := fmt.Sprint(rounds)
-	want := "[{[{12 15 *} {13 14 *}] 11} {[{15 13 *} {11 12 *}] 14} {[{13 11 *} {14 15 *}] 12} {[{11 14 *} {12 13 *}] 15} {[{14 12 *} {15 11 *}] 13}]"
+	var parts []string
+	for _, r := range rounds {
+		parts = append(parts, format(r))
+	}
+	got := strings.Join(parts, " | ")
+	want := "12-15 13-14 bye 11 | 15-13 11-12 bye 14 | 13-11 14-15 bye 12 | 11-14 12-13 bye 15 | 14-12 15-11 bye 13"
 	if got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}

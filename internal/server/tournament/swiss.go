@@ -27,7 +27,9 @@ func (s Swiss) InitialColour() Colour {
 // Pair pairs the next round of the event: round len(played)+1. The field
 // is every entrant so far, those who have withdrawn included (they are
 // not paired), those who join now included (they were absent from the
-// rounds before, which scored 0). Every game of played must have its
+// rounds before, which scored 0), and those who sit this round out for
+// half a point (Entrant.HalfBye: not paired, listed in the round's
+// HalfByes). Every game of played must have its
 // result. The games come in board order: by the score, then the pairing
 // number, of the higher-ranked player of each.
 //
@@ -55,8 +57,13 @@ func (s Swiss) Pair(field []Entrant, played []Round) (Round, error) {
 		return Round{}, &PairError{round, fmt.Sprintf("a Swiss of %d players has at most %d rounds, not %d", len(field), most, s.Rounds)}
 	}
 	var active []*record
+	var halfByes []PlayerID
 	for _, r := range list {
-		if !r.Withdrawn {
+		switch {
+		case r.Withdrawn:
+		case r.HalfBye:
+			halfByes = append(halfByes, r.ID)
+		default:
 			active = append(active, r)
 		}
 	}
@@ -84,7 +91,7 @@ func (s Swiss) Pair(field []Entrant, played []Round) (Round, error) {
 	}
 
 	initial := s.InitialColour()
-	var out Round
+	out := Round{HalfByes: halfByes}
 	for i, r := range active {
 		j := mate[i]
 		switch {
@@ -232,8 +239,13 @@ const (
 )
 
 // maxPlaceCost caps the place cost of a pair: it only orders pairs of
-// like score, and the cap keeps the weights of a large field in 64 bits.
-const maxPlaceCost = 1 << 12
+// like score, and the cap keeps it within the room that the weights
+// (see match) leave it in a large field.
+const maxPlaceCost = 1 << 15
+
+// exchangeCost is what a pair within one half of a score group costs
+// more than any pair across the halves of a group of up to about 40.
+const exchangeCost = 1 << 12
 
 func newSwissGraph(players []*record) *swissGraph {
 	g := &swissGraph{players: players}
@@ -297,14 +309,25 @@ func (g *swissGraph) cost(i, j int, relax bool) ([levels]int64, bool) {
 	// size, the lower costs less.
 	d := int64(a.halves - b.halves)
 	c[scoreCost] = d*d*(spread+1) + d*int64(b.halves-bottom)
-	// Within a group the top half meets the bottom half in order (the
-	// first with the first of the bottom half). Across groups, the last
+	// Within a group the top half S1 meets the bottom half S2 in order
+	// (the first with the first of S2). The Dutch system tries every
+	// order of S2 (a transposition), the first players' partners first,
+	// before it swaps players between the halves (an exchange): here a
+	// partner k places off the order costs k times the number of S1
+	// players from i down (the higher boards weigh more), and a pair
+	// within one half costs exchangeCost more. Across groups, the last
 	// of the upper group floats down to the first of the lower, and of
 	// several floaters the higher meets the higher: the square makes
 	// the sums of their distances even.
 	var place int
-	if g.group[i] == g.group[j] {
-		place = abs(g.place[j] - g.place[i] - g.size[g.group[i]]/2)
+	if gi := g.group[i]; gi == g.group[j] {
+		h := g.size[gi] / 2
+		pi, pj := g.place[i], g.place[j]
+		if pi < h && pj >= h {
+			place = abs(pj-h-pi) * (h - pi)
+		} else {
+			place = exchangeCost + pj - pi
+		}
 	} else {
 		place = g.size[g.group[i]] - 1 - g.place[i] + g.place[j]
 		place *= place
@@ -336,16 +359,38 @@ func (g *swissGraph) match(relax bool) ([]int, bool, error) {
 	}
 	// Each level weighs more than the most the levels below can add up
 	// to over a matching, so that the matching optimises them in order.
-	var mult [levels]int64
-	m, pairs := uint64(1), uint64(verts/2)
-	for l := range mult {
-		mult[l] = int64(m)
+	// The weights stay below 2^57, far enough from the 2^63 of int64 for
+	// the matcher's duals and doubled slacks. The levels above the place
+	// are exact; when they leave too little room, the place costs are
+	// divided down to fit (the order of pairs alike in every rule gets
+	// coarser, nothing else).
+	const budget = 1 << 56
+	pairs := uint64(verts/2)
+	rest := uint64(1) // what the levels above the place multiply
+	for l := placeCost + 1; l < levels; l++ {
 		hi, span := bits.Mul64(uint64(most[l]), pairs)
-		hi2, next := bits.Mul64(m, span+1)
-		if hi != 0 || hi2 != 0 || next > 1<<60 {
+		hi2, next := bits.Mul64(rest, span+1)
+		if hi != 0 || hi2 != 0 || next > budget {
 			return nil, false, fmt.Errorf("%d players are too many to weigh in 64 bits", n)
 		}
-		m = next
+		rest = next
+	}
+	scale := int64(1)
+	if room := (budget/rest - 1) / pairs; uint64(most[placeCost]) > room {
+		if room == 0 {
+			return nil, false, fmt.Errorf("%d players are too many to weigh in 64 bits", n)
+		}
+		scale = int64((uint64(most[placeCost]) + room - 1) / room)
+		most[placeCost] /= scale
+		for k := range cands {
+			cands[k].c[placeCost] /= scale
+		}
+	}
+	var mult [levels]int64
+	m := uint64(1)
+	for l := range mult {
+		mult[l] = int64(m)
+		m *= uint64(most[l])*pairs + 1
 	}
 	edges := make([]weightedEdge, len(cands))
 	for k, c := range cands {

@@ -13,11 +13,12 @@ import (
 
 // The property test of the Swiss pairing plays random events: fields of
 // 2 to 40, any number of rounds the field allows, random ratings and
-// results, late entries and withdrawals. Every round must keep the rules,
+// results, late entries, withdrawals and half-point byes. Every round must keep the rules,
 // checked here from the rounds themselves, not from the pairing's own
 // records:
 //   - every active player is paired exactly once (a game or the bye), a
-//     withdrawn player never;
+//     withdrawn player or one sitting the round out never, and those are
+//     the round's half-point byes;
 //   - no two players meet twice;
 //   - a bye only when the number of active players is odd, and at most
 //     one bye per player;
@@ -39,10 +40,12 @@ type swissRun struct {
 	nextID PlayerID
 }
 
+// active returns the players to pair: neither withdrawn nor sitting the
+// round out with a half-point bye.
 func (run *swissRun) active() []PlayerID {
 	var out []PlayerID
 	for _, e := range run.field {
-		if !e.Withdrawn {
+		if !e.Withdrawn && !e.HalfBye {
 			out = append(out, e.ID)
 		}
 	}
@@ -80,9 +83,19 @@ func breaks(colours []Colour) bool {
 	return run >= 3 || diff > 2
 }
 
-// mayHave reports whether player p may have colour c next.
+// mayHave reports whether player p may have colour c next: not the
+// third time running, and not a colour difference beyond ±2 unless it
+// lessens one already beyond (after a round where the rules gave way, a
+// player with one colour three times running may have the other).
 func (h history) mayHave(p PlayerID, c Colour) bool {
-	return !breaks(append(slices.Clone(h.colours[p]), c))
+	cols := h.colours[p]
+	n := len(cols)
+	if n >= 2 && cols[n-1] == c && cols[n-2] == c {
+		return false
+	}
+	_, _, before := colourStats(cols)
+	_, _, after := colourStats(append(slices.Clone(cols), c))
+	return after <= 2 || after < before
 }
 
 // pairable reports whether the active players can be paired keeping the
@@ -223,6 +236,25 @@ func playSwiss(t *rapid.T, stats *swissStats) {
 				}
 			}
 		}
+		// Now and then a player asks to sit the round out.
+		var halfByes []PlayerID
+		for i := range run.field {
+			run.field[i].HalfBye = false
+		}
+		for range rapid.IntRange(0, 5).Draw(t, "half-point byes") / 4 {
+			act := run.active()
+			if len(act) <= 2 {
+				break
+			}
+			who := rapid.SampledFrom(act).Draw(t, "sits out")
+			for i := range run.field {
+				if run.field[i].ID == who {
+					run.field[i].HalfBye = true
+				}
+			}
+			halfByes = append(halfByes, who)
+		}
+		slices.Sort(halfByes)
 		h := readHistory(run.played)
 		active := run.active()
 		r, err := s.Pair(run.field, run.played)
@@ -242,10 +274,12 @@ func playSwiss(t *rapid.T, stats *swissStats) {
 			t.Fatalf("round %d: paired %v, then %v, %v", round, r, again, err)
 		}
 		checkSwissRound(t, round, r, active, h)
-		after := readHistory(append(slices.Clone(run.played), r))
+		if got := slices.Sorted(slices.Values(r.HalfByes)); !slices.Equal(got, halfByes) {
+			t.Fatalf("round %d: half-point byes %v, want %v", round, r.HalfByes, halfByes)
+		}
 		broken := false
-		for _, p := range active {
-			if breaks(after.colours[p]) {
+		for _, g := range r.Games {
+			if !h.mayHave(g.White, White) || !h.mayHave(g.Black, Black) {
 				broken = true
 			}
 		}

@@ -26,6 +26,9 @@ func format(r Round) string {
 	if r.Bye != NoPlayer {
 		parts = append(parts, fmt.Sprintf("bye %d", r.Bye))
 	}
+	for _, id := range r.HalfByes {
+		parts = append(parts, fmt.Sprintf("half %d", id))
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -37,7 +40,7 @@ func results(t *testing.T, r Round, text string) Round {
 	if len(res) != len(r.Games) {
 		t.Fatalf("%d results for %d games (%s)", len(res), len(r.Games), format(r))
 	}
-	out := Round{Bye: r.Bye}
+	out := Round{Bye: r.Bye, HalfByes: r.HalfByes}
 	for i, g := range r.Games {
 		switch res[i] {
 		case "1":
@@ -91,8 +94,8 @@ func TestSwissRoundOne(t *testing.T) {
 }
 
 // TestSwissWorkedExample is a hand-checked event of 6 players and 3
-// rounds: no published Dutch example with its exact pairings could be
-// found to check against. Players 1..6 are rated in that order; the
+// rounds, smaller than the published one (TestSwissPublishedExample) and
+// with a float in round 2. Players 1..6 are rated in that order; the
 // initial colour is white. Colours are written oldest first.
 //
 // Round 1: one score group; the top half 1 2 3 meets the bottom half
@@ -139,6 +142,80 @@ func TestSwissWorkedExample(t *testing.T) {
 	}
 }
 
+// TestSwissPublishedExample is the worked Dutch example that FIDE's
+// Technical Commission publishes to teach the system: "Mastering the
+// Dutch" (FA Mario Held; the FIDE Arbiters' Manual 2014, pp. 65-92, has
+// an earlier edition with 14 players; the edition checked here has 15,
+// §3-§5 for rounds 1-3). Players 1-15 (Alice 2509 ... Stephanie 1900)
+// in rating order, so the ID is the pairing number; player 1 has white
+// in round 1. The results are the example's; so are the two half-point
+// byes it asks for (6 in round 2, 7 in round 3). Our pairing is checked
+// against the published one, round by round, and by hand:
+//
+// Round 1: the top half 1-7 meets 8-14 in order, odd numbers white;
+// 15, the lowest, has the bye: 1-8 9-2 3-10 11-4 5-12 13-6 7-14.
+//
+// Round 2 (6 sits out): 1 point {1 3 4 13 14 15}: the Dutch order 1-13
+// 3-14 4-15 leaves 1 and 13 both due black; 1-14 3-15 4-13 grants every
+// preference (15, with only a bye, has none and takes the other colour).
+// ½ {2 5 9 12}: 2-9 met; 2-12 would leave both due white; 2-5 and 12-9
+// grant all. 0 {7 8 10 11}: 7-10 8-11, colours by preference: 10-7
+// 8-11. Published: 14-1 15-3 4-13 2-5 12-9 10-7 8-11.
+//
+// Round 3 (7 sits out): 2 points {1 3 4}: one must float. 1-3 leaves
+// both due white, so 1-4, and 3 floats to 1½ {2}, due black: 3-2. 1
+// point {8 9 12 13 14 15}: four are due black (8, 12, 14 mildly, 15
+// strongly, after white in its only game) and two white, so one pair
+// must disappoint someone; the Dutch order 8-13 9-14 12-15 does it
+// with one mild preference (12's), no transposition does better, and
+// 15's strong preference wins: 13-8 9-14 12-15. ½ {5 6} (6 strongly
+// due white, after black and a half-point bye) and 0 {10 11}: 6-5
+// 11-10 (floating 5 or 6 to 10 or 11 would cost two floats for one
+// colour). Published: 1-4 3-2 13-8 9-14 12-15 6-5 11-10.
+func TestSwissPublishedExample(t *testing.T) {
+	ratings := []int{2509, 2445, 2421, 2402, 2309, 2307, 2286, 2158, 2132, 2123, 2116, 2113, 2105, 1936, 1900}
+	players := make([]Entrant, len(ratings))
+	for i, r := range ratings {
+		players[i] = Entrant{ID: PlayerID(i + 1), Rating: r}
+	}
+	s := Swiss{Rounds: 9, Seed: whiteSeed(White)}
+	var played []Round
+	for _, step := range []struct {
+		halfBye PlayerID
+		want    string
+		results string
+	}{
+		{0, "1-8 9-2 3-10 11-4 5-12 13-6 7-14 bye 15", "1 = 1 0 = 1 0"},
+		{6, "14-1 15-3 4-13 2-5 12-9 10-7 8-11 half 6", "0 0 1 1 = 0 1"},
+		{7, "1-4 3-2 13-8 9-14 12-15 6-5 11-10 half 7", ""},
+	} {
+		for i := range players {
+			players[i].HalfBye = players[i].ID == step.halfBye
+		}
+		r, err := s.Pair(players, played)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := format(r); got != step.want {
+			t.Fatalf("round %d: got %s, want %s (Mastering the Dutch)", len(played)+1, got, step.want)
+		}
+		if step.results != "" {
+			played = append(played, results(t, r, step.results))
+		}
+	}
+	// The scores before round 3, as the example gives them.
+	st, err := SwissTally().Standings(players, played)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[PlayerID]float64{1: 2, 2: 1.5, 3: 2, 4: 2, 5: .5, 6: .5, 7: 1, 8: 1, 9: 1, 10: 0, 11: 0, 12: 1, 13: 1, 14: 1, 15: 1}
+	for _, x := range st {
+		if x.Points != want[x.Player] {
+			t.Errorf("player %d has %v points after round 2, want %v", x.Player, x.Points, want[x.Player])
+		}
+	}
+}
+
 func TestSwissByeLateEntryWithdrawal(t *testing.T) {
 	s := Swiss{Rounds: 4, Seed: whiteSeed(White)}
 	players := field(5)
@@ -150,14 +227,16 @@ func TestSwissByeLateEntryWithdrawal(t *testing.T) {
 		t.Fatalf("round 1: bye %d, want 5, the lowest rated", r1.Bye)
 	}
 	played := []Round{results(t, r1, "1 1")} // 1-3 1-0, 4-2 1-0: 1, 4 and 5 (bye) on 1 point
-	// Round 2: 5 has had its bye, so it goes to the lowest-ranked of the
-	// rest in the lowest group: 0 points {2, 3}, the last of which is 3.
+	// Round 2: of {1 4 5} one floats. 1-4 would leave both due black,
+	// so 1 (S1) meets 5 (S2's second: a transposition, not the exchange
+	// 4-5) and 4 floats to {2 3}. 4 has met 2, so 4-3, and the bye,
+	// which 5 has had, goes to 2, as low as 3 and the one left.
 	r2, err := s.Pair(players, played)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r2.Bye != 3 {
-		t.Errorf("round 2: %s, want the bye for 3", format(r2))
+	if got := format(r2); got != "5-1 3-4 bye 2" {
+		t.Errorf("round 2: %s, want 5-1 3-4 bye 2", got)
 	}
 	played = append(played, results(t, r2, "= ="))
 	// Before round 3, player 6 joins (0 points for the two rounds
