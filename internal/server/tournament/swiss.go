@@ -365,7 +365,7 @@ func (g *swissGraph) match(relax bool) ([]int, bool, error) {
 	// divided down to fit (the order of pairs alike in every rule gets
 	// coarser, nothing else).
 	const budget = 1 << 56
-	pairs := uint64(verts/2)
+	pairs := uint64(verts / 2)
 	rest := uint64(1) // what the levels above the place multiply
 	for l := placeCost + 1; l < levels; l++ {
 		hi, span := bits.Mul64(uint64(most[l]), pairs)
