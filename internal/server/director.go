@@ -279,6 +279,38 @@ func field(st store.TournamentState) []tournament.Entrant {
 	return out
 }
 
+// pairSwiss pairs round of a Swiss (the next), leaving out those who
+// asked to sit it out. If the round cannot be paired without them (too
+// few left, or only pairs that have met), it is paired with them: a
+// half-point bye is a wish, and no player, nor players together, can stop
+// an event with theirs.
+func pairSwiss(st store.TournamentState, round int) (tournament.Round, error) {
+	t := st.Tournament
+	sw := tournament.Swiss{Rounds: t.Rounds, Seed: t.Seed}
+	f := field(st)
+	played := rounds(st, round-1)
+	asked := false
+	for _, b := range st.ByeRequests {
+		if b.Round != round {
+			continue
+		}
+		for i := range f {
+			if f[i].ID == tournament.PlayerID(b.User) {
+				f[i].HalfBye = true
+				asked = true
+			}
+		}
+	}
+	r, err := sw.Pair(f, played)
+	if asked && errors.Is(err, tournament.ErrCannotPair) {
+		for i := range f {
+			f[i].HalfBye = false
+		}
+		r, err = sw.Pair(f, played)
+	}
+	return r, err
+}
+
 // resultOf is a board's result as the tournament package takes it.
 func resultOf(p store.Pairing) tournament.Result {
 	if p.Status != store.Finished {
@@ -302,7 +334,11 @@ func rounds(st store.TournamentState, n int) []tournament.Round {
 			continue
 		}
 		r := &out[p.Round-1]
-		if p.Game == 0 {
+		switch {
+		case p.Game == 0 && p.HalfBye:
+			r.HalfByes = append(r.HalfByes, tournament.PlayerID(p.White))
+			continue
+		case p.Game == 0:
 			r.Bye = tournament.PlayerID(p.White)
 			continue
 		}
@@ -378,7 +414,7 @@ func (s *Service) startPlan(st store.TournamentState) (store.TournamentStart, er
 		if most := n - 1 + n%2; t.Rounds > most {
 			return plan, &notStartable{fmt.Sprintf("a Swiss of %d players has at most %d rounds, not %d: more players must join", n, most, t.Rounds)}
 		}
-		r, err := tournament.Swiss{Rounds: t.Rounds, Seed: t.Seed}.Pair(field(st), nil)
+		r, err := pairSwiss(st, 1)
 		if err != nil {
 			if errors.Is(err, tournament.ErrCannotPair) {
 				return plan, &notStartable{err.Error()}
@@ -419,7 +455,7 @@ func bergerOrder(st store.TournamentState) []tournament.PlayerID {
 }
 
 // boards are the boards of a round to store: its games in order, then
-// its bye.
+// its bye, then its half-point byes.
 func (s *Service) boards(t store.Tournament, round int, r tournament.Round) []store.NewPairing {
 	var out []store.NewPairing
 	for _, g := range r.Games {
@@ -428,6 +464,9 @@ func (s *Service) boards(t store.Tournament, round int, r tournament.Round) []st
 	}
 	if r.Bye != tournament.NoPlayer {
 		out = append(out, store.NewPairing{Round: round, Board: len(out) + 1, Bye: int64(r.Bye)})
+	}
+	for _, id := range r.HalfByes {
+		out = append(out, store.NewPairing{Round: round, Board: len(out) + 1, Bye: int64(id), HalfBye: true})
 	}
 	return out
 }
@@ -491,7 +530,7 @@ func (s *Service) pairNext(ctx context.Context, st store.TournamentState) (bool,
 		})
 	case Swiss:
 		var err error
-		r, err = tournament.Swiss{Rounds: t.Rounds, Seed: t.Seed}.Pair(field(st), rounds(st, t.Round))
+		r, err = pairSwiss(st, next)
 		if errors.Is(err, tournament.ErrCannotPair) {
 			note := fmt.Sprintf("ended after round %d: %v", t.Round, err)
 			return true, s.finish(ctx, t, note)

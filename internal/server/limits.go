@@ -28,6 +28,7 @@ type Rates struct {
 	Club, ClubBurst             float64 // clubs created per user (clubs.go)
 	Tournament, TournamentBurst float64 // tournaments created per user (tournaments.go)
 	Follow, FollowBurst         float64 // players followed per user (friends.go)
+	HalfBye, HalfByeBurst       float64 // half-point byes asked for or taken back per user (tournaments.go)
 	// MaxKeys bounds the buckets kept in memory (100,000 by default: about
 	// 10 MB). Past it the full buckets are dropped (a full bucket is the
 	// same as none), then any others at random: memory never grows with
@@ -45,8 +46,9 @@ type Rates struct {
 // move a second per user or address (burst 30); moderation's
 // (moderation.go): 10 reports an hour per user (burst 10) and 30 per
 // address (burst 30); 5 clubs created per user, then one every 4 hours;
-// 5 tournaments created per user, then one an hour; and 30 players
-// followed per user, then one a minute. An honest player meets none of
+// 5 tournaments created per user, then one an hour; 30 players
+// followed per user, then one a minute; and 10 changes of one's half-point
+// byes per user, then 10 an hour. An honest player meets none of
 // them.
 var DefaultRates = Rates{
 	Login: 5.0 / 60, LoginBurst: 10,
@@ -64,6 +66,7 @@ var DefaultRates = Rates{
 	Club: 1.0 / (4 * 3600), ClubBurst: 5,
 	Tournament: 1.0 / 3600, TournamentBurst: 5,
 	Follow: 1.0 / 60, FollowBurst: 30,
+	HalfBye: 10.0 / 3600, HalfByeBurst: 10,
 	MaxKeys: 100000,
 }
 
@@ -125,6 +128,8 @@ func (r *Rates) pair(kind string) (rate, burst *float64) {
 		return &r.Tournament, &r.TournamentBurst
 	case kindFollow:
 		return &r.Follow, &r.FollowBurst
+	case kindHalfBye:
+		return &r.HalfBye, &r.HalfByeBurst
 	default:
 		return &r.Command, &r.CommandBurst
 	}
@@ -148,11 +153,12 @@ const (
 	kindClub       = "club"        // user (clubs.go)
 	kindTournament = "tournament"  // user (tournaments.go)
 	kindFollow     = "follow"      // user (friends.go)
+	kindHalfBye    = "half-bye"    // user (tournaments.go)
 )
 
 // kinds are all the kinds of bucket.
 var kinds = []string{kindLogin, kindLoginAddr, kindSignup, kindCommand, kindToken, kindTokenUser, kindBadToken, kindChat, kindReview, kindPuzzle,
-	kindReport, kindReportAddr, kindClub, kindTournament, kindFollow}
+	kindReport, kindReportAddr, kindClub, kindTournament, kindFollow, kindHalfBye}
 
 // limiters are token buckets by kind and key. They live in one process's
 // memory, which is right for them: they protect this process, and a

@@ -74,6 +74,9 @@ const (
 	TournamentPage      = 50
 	MaxTournamentPage   = 100
 	ArenaWavesShown     = 20 // an arena's last waves of pairings GET shows; the records hold them all
+	// MaxHalfByes is the most half-point byes a player of a Swiss asks
+	// for in one event.
+	MaxHalfByes = 2
 	// ManualPairingWait: a Swiss paired by hand whose round has been
 	// over this long is paired by the director, so that an organiser who
 	// is away does not hold its players for good.
@@ -526,6 +529,70 @@ func (s *Service) WithdrawTournament(ctx context.Context, user User, id int64) (
 	return wire.TournamentEntry{}, errChangedMeanwhile(id)
 }
 
+// SetHalfBye makes (on) or takes back user's request to sit out round of
+// a Swiss for half a point. A player of the event who has not withdrawn
+// may ask for at most MaxHalfByes, for any round but the last, until the
+// round is paired; the pairing of that round leaves them out and gives
+// them ½ (docs/tournaments.md). Changes are rate-limited (Rates.HalfBye):
+// each one is a change of the event, which its streams are told of.
+func (s *Service) SetHalfBye(ctx context.Context, user User, id int64, round int, on bool) (wire.TournamentEntry, error) {
+	for range changeRetries {
+		st, err := s.tournamentState(ctx, id)
+		if err != nil {
+			return wire.TournamentEntry{}, err
+		}
+		t := st.Tournament
+		e := entrantOf(st, user.ID)
+		var mine []int
+		asked := false
+		for _, r := range st.ByeRequests {
+			if r.User == user.ID {
+				mine = append(mine, r.Round)
+				asked = asked || r.Round == round
+			}
+		}
+		switch {
+		case t.Kind != Swiss:
+			return wire.TournamentEntry{}, errorf(BadRequest, "tournament %d is a %s: half-point byes are a Swiss's", id, kindName(t.Kind))
+		case e == nil:
+			return wire.TournamentEntry{}, errorf(NotFound, "you are not in tournament %d", id)
+		case !e.WithdrawnAt.IsZero():
+			return wire.TournamentEntry{}, errorf(Conflict, "you have withdrawn from tournament %d", id)
+		case t.Status == store.TournamentFinished:
+			return wire.TournamentEntry{}, errorf(Conflict, "tournament %d is over", id)
+		case round < 1 || round >= t.Rounds:
+			return wire.TournamentEntry{}, errorf(BadRequest, "round %d: a half-point bye is for a round from 1 to %d (not the last)", round, t.Rounds-1)
+		case round <= t.Round:
+			return wire.TournamentEntry{}, errorf(Conflict, "round %d of tournament %d is paired already", round, id)
+		case on && asked:
+			return wire.TournamentEntry{}, errorf(Conflict, "you sit out round %d already", round)
+		case !on && !asked:
+			return wire.TournamentEntry{}, errorf(NotFound, "you have not asked to sit out round %d", round)
+		case on && len(mine) >= MaxHalfByes:
+			return wire.TournamentEntry{}, errorf(Conflict, "you have asked for %d half-point byes, the most in one event", MaxHalfByes)
+		}
+		if err := s.spend(kindHalfBye, strconv.FormatInt(user.ID, 10), "you have changed your half-point byes too often lately"); err != nil {
+			return wire.TournamentEntry{}, err
+		}
+		err = s.st.SetByeRequest(ctx, id, t.Version, user.ID, round, on)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return wire.TournamentEntry{}, err
+		}
+		s.tournamentChanged(id)
+		if on {
+			mine = append(mine, round)
+			slices.Sort(mine)
+		} else {
+			mine = slices.DeleteFunc(mine, func(r int) bool { return r == round })
+		}
+		return wire.TournamentEntry{Tournament: id, User: user.Name, Status: "entered", HalfByes: mine}, nil
+	}
+	return wire.TournamentEntry{}, errChangedMeanwhile(id)
+}
+
 // organiser reads an event and checks that user organises it.
 func (s *Service) organiser(ctx context.Context, user User, id int64, what string) (store.TournamentState, error) {
 	st, err := s.tournamentState(ctx, id)
@@ -811,7 +878,11 @@ func (s *Service) wireRounds(ps []store.Pairing) []wire.TournamentRound {
 		r := &out[len(out)-1]
 		if p.Game == 0 {
 			bye := player(p.White, p.WhiteName)
-			r.Bye = &bye
+			if p.HalfBye {
+				r.HalfByes = append(r.HalfByes, bye)
+			} else {
+				r.Bye = &bye
+			}
 			continue
 		}
 		r.Games = append(r.Games, s.wireGame(p))
@@ -819,15 +890,21 @@ func (s *Service) wireRounds(ps []store.Pairing) []wire.TournamentRound {
 	return out
 }
 
-// wireEntrants is the field; the first round of a late entrant is shown
-// in a Swiss (an arena's rounds are its waves: nobody's business).
-func (s *Service) wireEntrants(kind string, es []store.Entrant) []wire.TournamentEntrant {
+// wireEntrants is the field; the first round of a late entrant and the
+// rounds each asked to sit out are shown in a Swiss (an arena's rounds
+// are its waves: nobody's business).
+func (s *Service) wireEntrants(kind string, es []store.Entrant, byes []store.ByeRequest) []wire.TournamentEntrant {
 	out := make([]wire.TournamentEntrant, 0, len(es))
 	for _, e := range es {
 		w := wire.TournamentEntrant{ID: e.User, Name: e.Name, Rating: e.Rating, Bot: e.User == s.engineID, Number: e.Number,
 			Withdrawn: !e.WithdrawnAt.IsZero(), JoinedMs: e.JoinedAt.UnixMilli()}
 		if e.FromRound > 1 && kind == Swiss {
 			w.FromRound = e.FromRound
+		}
+		for _, b := range byes {
+			if b.User == e.User {
+				w.HalfByes = append(w.HalfByes, b.Round)
+			}
 		}
 		out = append(out, w)
 	}
@@ -859,7 +936,7 @@ func (s *Service) fullView(ctx context.Context, st store.TournamentState) (wire.
 	}
 	return wire.TournamentFull{
 		Tournament: s.wireTournament(ctx, st.Tournament, map[int64]string{}),
-		Entrants:   s.wireEntrants(st.Tournament.Kind, st.Entrants),
+		Entrants:   s.wireEntrants(st.Tournament.Kind, st.Entrants, st.ByeRequests),
 		Pairings:   s.wireRounds(st.Pairings),
 		TieBreaks:  standings.TieBreaks,
 		Standings:  standings.Standings,

@@ -109,12 +109,17 @@ func playRound(t *testing.T, s *Service, users map[int64]User, full wire.Tournam
 // have paired and counted.
 func replayed(t *testing.T, full wire.TournamentFull) {
 	t.Helper()
-	var fieldAt func(round int) []tournament.Entrant
-	fieldAt = func(round int) []tournament.Entrant {
+	// fieldAt is the field that pairs round (1, ...): those who sat it
+	// out asked to.
+	fieldAt := func(round int) []tournament.Entrant {
 		var out []tournament.Entrant
 		for _, e := range full.Entrants {
 			if max(e.FromRound, 1) <= round {
-				out = append(out, tournament.Entrant{ID: tournament.PlayerID(e.ID), Rating: e.Rating, Withdrawn: e.Withdrawn})
+				en := tournament.Entrant{ID: tournament.PlayerID(e.ID), Rating: e.Rating, Withdrawn: e.Withdrawn}
+				if round <= len(full.Pairings) {
+					en.HalfBye = slices.ContainsFunc(full.Pairings[round-1].HalfByes, func(p wire.Player) bool { return p.ID == e.ID })
+				}
+				out = append(out, en)
 			}
 		}
 		return out
@@ -136,6 +141,9 @@ func replayed(t *testing.T, full wire.TournamentFull) {
 		}
 		if r.Bye != nil {
 			tr.Bye = tournament.PlayerID(r.Bye.ID)
+		}
+		for _, p := range r.HalfByes {
+			tr.HalfByes = append(tr.HalfByes, tournament.PlayerID(p.ID))
 		}
 		rounds = append(rounds, tr)
 	}
@@ -171,12 +179,12 @@ func replayed(t *testing.T, full wire.TournamentFull) {
 		return
 	}
 	for k := range rounds {
-		got := tournament.Round{Games: slices.Clone(rounds[k].Games), Bye: rounds[k].Bye}
+		got := tournament.Round{Games: slices.Clone(rounds[k].Games), Bye: rounds[k].Bye, HalfByes: rounds[k].HalfByes}
 		w := want[k]
 		for i := range got.Games {
 			got.Games[i].Result = tournament.Pending
 		}
-		if !reflect.DeepEqual(got.Games, w.Games) || got.Bye != w.Bye {
+		if !reflect.DeepEqual(got.Games, w.Games) || got.Bye != w.Bye || !slices.Equal(got.HalfByes, w.HalfByes) {
 			t.Errorf("round %d: paired %+v, the package pairs %+v", k+1, got, w)
 		}
 	}
@@ -307,6 +315,128 @@ func testTournamentSwiss(t *testing.T, dsn string) {
 	}
 	if !strings.HasPrefix(string(csv), "rank,player,rating,points,Buchholz,median Buchholz,performance,games,r1,r2,r3\n") || strings.Count(string(csv), "\n") != 7 {
 		t.Errorf("the CSV:\n%s", csv)
+	}
+}
+
+func TestTournamentHalfByes(t *testing.T) { storetest.Each(t, testTournamentHalfByes) }
+
+// testTournamentHalfByes: players of a Swiss ask to sit out rounds for
+// half a point, before the start and while it runs: the rounds they asked
+// for pair without them and give them ½ (as the tournament package does
+// from the same requests), the refusals change nothing, and a withdrawal
+// drops a player's requests.
+func testTournamentHalfByes(t *testing.T, dsn string) {
+	s := newServiceOn(t, dsn, tourConfig())
+	ctx := context.Background()
+	us := players(t, s, "ann", "bob", "cy", "dee", "eve", "fay", "gus")
+	ann, bob, cy, gus := us[0], us[1], us[2], us[6]
+	users := map[int64]User{}
+	for _, u := range us {
+		users[u.ID] = u
+	}
+	rr, err := s.CreateTournament(ctx, ann, TournamentSpec{Name: "Round robin", Kind: RoundRobin, Control: TimeControl{Initial: 5 * time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.JoinTournament(ctx, bob, rr.ID); err != nil {
+		t.Fatal(err)
+	}
+	full, err := s.CreateTournament(ctx, ann, TournamentSpec{Name: "Open", Kind: Swiss, Control: TimeControl{Initial: 5 * time.Minute}, Rounds: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := full.ID
+	for _, u := range us[:6] {
+		if _, err := s.JoinTournament(ctx, u, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused := func(what string, want Kind, user User, tid int64, round int, on bool) {
+		t.Helper()
+		before, _ := s.tournamentState(ctx, tid)
+		_, err := s.SetHalfBye(ctx, user, tid, round, on)
+		if KindOf(err) != want {
+			t.Errorf("%s: got %v, want %v", what, err, want)
+		}
+		if after, _ := s.tournamentState(ctx, tid); after.Tournament.Version != before.Tournament.Version {
+			t.Errorf("%s: refused, but the event changed", what)
+		}
+	}
+	refused("a bye in a round robin", BadRequest, bob, rr.ID, 1, true)
+	refused("a bye for one not in", NotFound, gus, id, 1, true)
+	refused("a bye in the last round", BadRequest, bob, id, 4, true)
+	refused("a bye in round 0", BadRequest, bob, id, 0, true)
+	refused("a bye of no event", NotFound, bob, 999, 1, true)
+	for _, r := range []int{1, 2} {
+		if _, err := s.SetHalfBye(ctx, bob, id, r, true); err != nil {
+			t.Fatalf("bob sits out round %d: %v", r, err)
+		}
+	}
+	refused("a bye asked for twice", Conflict, bob, id, 1, true)
+	refused("a third bye", Conflict, bob, id, 3, true)
+	refused("taking back a bye not asked for", NotFound, bob, id, 3, false)
+	if e, err := s.SetHalfBye(ctx, cy, id, 3, true); err != nil || !slices.Equal(e.HalfByes, []int{3}) {
+		t.Fatalf("cy sits out round 3: %+v, %v", e, err)
+	}
+
+	full, err = s.StartTournament(ctx, ann, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1 := full.Pairings[0]
+	if len(r1.Games) != 2 || r1.Bye == nil || len(r1.HalfByes) != 1 || r1.HalfByes[0].Name != "bob" {
+		t.Fatalf("round 1: %+v", r1)
+	}
+	refused("taking back a bye of a round paired", Conflict, bob, id, 1, false)
+	full = playRound(t, s, users, full)
+	full = waitTour(t, s, id, "round 2", func(f wire.TournamentFull) bool { return f.Round >= 2 })
+	if r2 := full.Pairings[1]; len(r2.HalfByes) != 1 || r2.HalfByes[0].Name != "bob" || len(r2.Games) != 2 {
+		t.Fatalf("round 2: %+v", r2)
+	}
+	replayed(t, full)
+	if _, err := s.WithdrawTournament(ctx, cy, id); err != nil {
+		t.Fatal(err)
+	}
+	full = waitTour(t, s, id, "cy withdrawn", func(f wire.TournamentFull) bool {
+		return slices.ContainsFunc(f.Entrants, func(e wire.TournamentEntrant) bool { return e.Name == "cy" && e.Withdrawn })
+	})
+	for _, e := range full.Entrants {
+		want := map[string][]int{"bob": {1, 2}}[e.Name]
+		if !slices.Equal(e.HalfByes, want) {
+			t.Errorf("%s has asked to sit out %v, want %v", e.Name, e.HalfByes, want)
+		}
+	}
+	for _, st := range full.Standings {
+		if st.Player.Name != "bob" {
+			continue
+		}
+		if st.Points != 1 || st.Games != 0 || len(st.Rounds) != 2 || st.Rounds[0].Kind != "halfBye" || st.Rounds[0].Points != 0.5 || st.Rounds[1].Kind != "halfBye" {
+			t.Errorf("bob's standing after round 1 and with round 2 going on: %+v", st)
+		}
+	}
+
+	// Two of three who would sit out round 1 would leave it unpairable:
+	// it is paired with them, and the event goes on.
+	small, err := s.CreateTournament(ctx, gus, TournamentSpec{Name: "Small", Kind: Swiss, Control: TimeControl{Initial: 5 * time.Minute}, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []User{gus, us[3], us[4]} {
+		if _, err := s.JoinTournament(ctx, u, small.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, u := range us[3:5] {
+		if _, err := s.SetHalfBye(ctx, u, small.ID, 1, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full, err = s.StartTournament(ctx, gus, small.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1 := full.Pairings[0]; len(r1.Games) != 1 || r1.Bye == nil || len(r1.HalfByes) != 0 {
+		t.Errorf("round 1 of three, two of whom asked to sit out: %+v", r1)
 	}
 }
 

@@ -157,6 +157,8 @@ func New(cfg Config) http.Handler {
 	h("POST /api/tournament/{id}/pair", a.pairTournament)
 	h("POST /api/tournament/{id}/cancel", a.cancelTournament)
 	h("POST /api/tournament/{id}/berserk", a.berserk)
+	h("POST /api/tournament/{id}/bye", a.halfBye(true))
+	h("POST /api/tournament/{id}/unbye", a.halfBye(false))
 	h("GET /api/tournament/{id}/stream", a.tournamentStream)
 	h("GET /api/tournament/{id}/records", a.tournamentRecords)
 	h("GET /api/tournament/{id}/standings.csv", a.tournamentStandingsCSV)

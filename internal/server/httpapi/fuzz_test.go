@@ -91,6 +91,7 @@ func FuzzBodies(f *testing.F) {
 			"/api/account/following",
 			"/api/tournament", fmt.Sprintf("/api/tournament/%d/join", fs.tour), fmt.Sprintf("/api/tournament/%d/withdraw", fs.tour),
 			fmt.Sprintf("/api/tournament/%d/start", fs.tour), fmt.Sprintf("/api/tournament/%d/pair", fs.tour),
+			fmt.Sprintf("/api/tournament/%d/bye", fs.tour), fmt.Sprintf("/api/tournament/%d/unbye", fs.tour),
 		}
 		path := paths[int(ep)%len(paths)]
 		before, err := fs.ts.svc.Game(t.Context(), fs.game)

@@ -11,7 +11,7 @@ import (
 
 // Tournaments: POST /api/tournament (create), GET /api/tournaments (list),
 // GET /api/tournament/{id} (the event, its field, rounds and standings),
-// POST /api/tournament/{id}/join, withdraw, start, pair, cancel and berserk, the
+// POST /api/tournament/{id}/join, withdraw, bye, unbye, start, pair, cancel and berserk, the
 // stream GET /api/tournament/{id}/stream (NDJSON), and the exports
 // GET /api/tournament/{id}/records, standings.csv and standings.json.
 // Reading needs no token; every change needs one, and the service says
@@ -205,6 +205,38 @@ func (a *api) berserk(w http.ResponseWriter, r *http.Request) error {
 	return tournamentAction(a, w, r, func(u server.User, id int64) (wire.TournamentGame, error) {
 		return a.svc.Berserk(r.Context(), u, id)
 	})
+}
+
+// byeBody is the body of POST /api/tournament/{id}/bye and unbye.
+type byeBody struct {
+	Round int `json:"round"`
+}
+
+// halfBye: POST /api/tournament/{id}/bye (on) or unbye: the caller asks
+// to sit out a round of a Swiss for half a point, or takes it back.
+func (a *api) halfBye(on bool) func(w http.ResponseWriter, r *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, err := a.auth(r)
+		if err != nil {
+			return err
+		}
+		id, err := pathID(r, "id")
+		if err != nil {
+			return err
+		}
+		var b byeBody
+		if err := readJSON(r, &b); err != nil {
+			return err
+		}
+		if b.Round == 0 {
+			return httpError(http.StatusBadRequest, `a half-point bye needs the round: {"round": 3}`)
+		}
+		e, err := a.svc.SetHalfBye(r.Context(), u, id, b.Round, on)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, e)
+	}
 }
 
 // tournamentStream: GET /api/tournament/{id}/stream. Anyone may watch.

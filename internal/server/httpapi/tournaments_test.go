@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -104,7 +105,7 @@ func testTournaments(t *testing.T, dsn string) {
 	refused("withdrawing when not in", 404, "POST", ev("withdraw"), bob, nil)
 	var e wire.TournamentEntry
 	ts.must(t, 200, "POST", ev("join"), bob, nil, &e)
-	if want := (wire.TournamentEntry{Tournament: full.ID, User: "bob", Status: "entered"}); e != want {
+	if want := (wire.TournamentEntry{Tournament: full.ID, User: "bob", Status: "entered"}); !reflect.DeepEqual(e, want) {
 		t.Errorf("bob joins: got %+v, want %+v", e, want)
 	}
 	refused("joining twice", 409, "POST", ev("join"), bob, nil)
@@ -117,6 +118,27 @@ func testTournaments(t *testing.T, dsn string) {
 	refused("a pairing of an event not started", 409, "POST", ev("pair"), ann, nil)
 	refused("a pairing by another", 403, "POST", ev("pair"), bob, nil)
 	refused("berserk in a Swiss", 400, "POST", ev("berserk"), bob, nil)
+
+	// Half-point byes: asked for and taken back; the refusals.
+	one := map[string]any{"round": 1}
+	refused("a bye without a token", 401, "POST", ev("bye"), "", one)
+	refused("a bye without its round", 400, "POST", ev("bye"), cy, nil)
+	refused("a bye of round 0", 400, "POST", ev("bye"), cy, map[string]any{"round": 0})
+	refused("a bye with a prize", 400, "POST", ev("bye"), cy, map[string]any{"round": 1, "prize": 1})
+	if msg := refused("a bye in the last round", 400, "POST", ev("bye"), cy, map[string]any{"round": 2}); !strings.Contains(msg, "not the last") {
+		t.Errorf("a bye in the last round: %q", msg)
+	}
+	refused("taking back a bye not asked for", 404, "POST", ev("unbye"), cy, one)
+	ts.must(t, 200, "POST", ev("bye"), cy, one, &e)
+	if e.Status != "entered" || len(e.HalfByes) != 1 || e.HalfByes[0] != 1 {
+		t.Errorf("cy's bye: %+v", e)
+	}
+	refused("a bye asked for twice", 409, "POST", ev("bye"), cy, one)
+	e = wire.TournamentEntry{}
+	ts.must(t, 200, "POST", ev("unbye"), cy, one, &e)
+	if len(e.HalfByes) != 0 {
+		t.Errorf("cy's bye taken back: %+v", e)
+	}
 
 	// The stream, from before the start.
 	ctx, cancel := context.WithCancel(context.Background())

@@ -87,11 +87,13 @@ type Entrant struct {
 	WithdrawnAt time.Time
 }
 
-// Pairing is one board of a round: a game, or a bye (Black and Game 0).
+// Pairing is one board of a round: a game, or a bye (Black and Game 0)
+// of White, the pairing's or, with HalfBye, one asked for.
 type Pairing struct {
 	Tournament   int64
 	Round, Board int
 	White, Black int64
+	HalfBye      bool
 	// WhiteName and BlackName are filled by reads.
 	WhiteName, BlackName       string
 	Game                       int64
@@ -106,20 +108,31 @@ type Pairing struct {
 }
 
 // NewPairing is a board to store: a game to create (its players are the
-// game's White and Black), or a bye of Bye.
+// game's White and Black), or a bye of Bye (with HalfBye, one that Bye
+// asked for).
 type NewPairing struct {
 	Round, Board int
 	Game         *Game
 	Bye          int64
+	HalfBye      bool
+}
+
+// ByeRequest is a player's request to sit out a round of a Swiss for
+// half a point.
+type ByeRequest struct {
+	User  int64
+	Round int
 }
 
 // TournamentState is an event read at one moment: the event, its field
-// (in the order of joining) and its pairings (by round and board) with
-// their games' results.
+// (in the order of joining), its pairings (by round and board) with their
+// games' results, and the half-point byes asked for (by round, then
+// user), those of rounds paired already included.
 type TournamentState struct {
-	Tournament Tournament
-	Entrants   []Entrant
-	Pairings   []Pairing
+	Tournament  Tournament
+	Entrants    []Entrant
+	Pairings    []Pairing
+	ByeRequests []ByeRequest
 }
 
 // ErrTournamentFull refuses a player to an event whose field is full. It
@@ -218,10 +231,30 @@ func (s *Store) TournamentState(ctx context.Context, id int64) (TournamentState,
 		if st.Entrants, err = queryEntrants(ctx, tx, id); err != nil {
 			return err
 		}
-		st.Pairings, err = queryPairings(ctx, tx, id)
+		if st.Pairings, err = queryPairings(ctx, tx, id); err != nil {
+			return err
+		}
+		st.ByeRequests, err = queryByeRequests(ctx, tx, id)
 		return err
 	})
 	return st, err
+}
+
+func queryByeRequests(ctx context.Context, tx *sql.Tx, id int64) ([]ByeRequest, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT user_id, round FROM tournament_bye_requests WHERE tournament_id = $1 ORDER BY round, user_id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []ByeRequest
+	for rows.Next() {
+		var r ByeRequest
+		if err := rows.Scan(&r.User, &r.Round); err != nil {
+			return nil, err
+		}
+		list = append(list, r)
+	}
+	return list, rows.Err()
 }
 
 func queryEntrants(ctx context.Context, tx *sql.Tx, id int64) ([]Entrant, error) {
@@ -245,7 +278,7 @@ func queryEntrants(ctx context.Context, tx *sql.Tx, id int64) ([]Entrant, error)
 }
 
 func queryPairings(ctx context.Context, tx *sql.Tx, id int64) ([]Pairing, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT p.round, p.board, p.white_id, w.name, p.black_id, b.name, p.game_id,
+	rows, err := tx.QueryContext(ctx, `SELECT p.round, p.board, p.white_id, w.name, p.black_id, b.name, p.game_id, p.half_bye,
 			p.white_berserk, p.black_berserk, g.status, g.result, g.method, g.ply, g.updated_at
 		FROM tournament_pairings p JOIN users w ON w.id = p.white_id LEFT JOIN users b ON b.id = p.black_id
 			LEFT JOIN games g ON g.id = p.game_id
@@ -259,7 +292,7 @@ func queryPairings(ctx context.Context, tx *sql.Tx, id int64) ([]Pairing, error)
 		p := Pairing{Tournament: id}
 		var black, game, ply, updated sql.NullInt64
 		var blackName, status, result, method sql.NullString
-		if err := rows.Scan(&p.Round, &p.Board, &p.White, &p.WhiteName, &black, &blackName, &game,
+		if err := rows.Scan(&p.Round, &p.Board, &p.White, &p.WhiteName, &black, &blackName, &game, &p.HalfBye,
 			&p.WhiteBerserk, &p.BlackBerserk, &status, &result, &method, &ply, &updated); err != nil {
 			return nil, err
 		}
@@ -430,13 +463,41 @@ func (s *Store) WithdrawTournament(ctx context.Context, id, version, user int64,
 			if err := changeTournament(ctx, tx, id, version, now, "players = players - 1", "status = 'upcoming'"); err != nil {
 				return err
 			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM tournament_bye_requests WHERE tournament_id = $1 AND user_id = $2`, id, user); err != nil {
+				return err
+			}
 			return affected(tx.ExecContext(ctx, `DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2`, id, user))
 		}
 		if err := changeTournament(ctx, tx, id, version, now, "", "status = 'running'"); err != nil {
 			return err
 		}
+		// The rounds not paired yet are no longer theirs to sit out.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tournament_bye_requests WHERE tournament_id = $1 AND user_id = $2
+			AND round > (SELECT t.round FROM tournaments t WHERE t.id = $1)`, id, user); err != nil {
+			return err
+		}
 		return affected(tx.ExecContext(ctx, `UPDATE tournament_players SET withdrawn_at = $3
 			WHERE tournament_id = $1 AND user_id = $2 AND withdrawn_at = 0`, id, user, now))
+	})
+}
+
+// SetByeRequest makes (on) or takes back a player's request to sit out
+// round of an event, at the version the caller read, while that round is
+// not paired. Making one twice is ErrDuplicate; taking back one not made
+// is ErrNotFound.
+func (s *Store) SetByeRequest(ctx context.Context, id, version, user int64, round int, on bool) error {
+	now := millis(s.now())
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := changeTournament(ctx, tx, id, version, now, "", "round < $4 AND status <> 'finished'", round); err != nil {
+			return err
+		}
+		if !on {
+			return affected(tx.ExecContext(ctx, `DELETE FROM tournament_bye_requests WHERE tournament_id = $1 AND user_id = $2 AND round = $3`,
+				id, user, round))
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO tournament_bye_requests (tournament_id, user_id, round, requested_at) VALUES ($1, $2, $3, $4)`,
+			id, user, round, now)
+		return err
 	})
 }
 
@@ -507,8 +568,8 @@ func (s *Store) insertPairings(ctx context.Context, tx *sql.Tx, id int64, pairin
 			if p.Bye == 0 {
 				return nil, errors.New("store: a board without a game or a bye")
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tournament_pairings (tournament_id, round, board, white_id) VALUES ($1, $2, $3, $4)`,
-				id, p.Round, p.Board, p.Bye); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tournament_pairings (tournament_id, round, board, white_id, half_bye) VALUES ($1, $2, $3, $4, $5)`,
+				id, p.Round, p.Board, p.Bye, p.HalfBye); err != nil {
 				return nil, err
 			}
 			continue
@@ -673,6 +734,8 @@ func leaveAllTournaments(ctx context.Context, tx *sql.Tx, user, now int64) error
 			WHERE status = 'running' AND id IN (SELECT tournament_id FROM tournament_players WHERE user_id = $1 AND withdrawn_at = 0)`, []any{user, now}},
 		{`UPDATE tournament_players SET withdrawn_at = $2 WHERE user_id = $1 AND withdrawn_at = 0
 			AND tournament_id IN (SELECT id FROM tournaments WHERE status = 'running')`, []any{user, now}},
+		{`DELETE FROM tournament_bye_requests WHERE user_id = $1
+			AND round > (SELECT t.round FROM tournaments t WHERE t.id = tournament_bye_requests.tournament_id)`, []any{user}},
 	} {
 		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
 			return err

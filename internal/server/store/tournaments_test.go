@@ -117,7 +117,8 @@ func TestTournamentLife(t *testing.T) {
 		if p := st.Pairings[1]; p.Status != Active || p.Result != "*" {
 			t.Errorf("round 1 board 2: got %+v", p)
 		}
-		round2 := []NewPairing{{Round: 2, Board: 1, Game: f.tournamentGame(f.ann.ID, f.bob.ID)}, {Round: 2, Board: 2, Bye: dee.ID}}
+		round2 := []NewPairing{{Round: 2, Board: 1, Game: f.tournamentGame(f.ann.ID, f.bob.ID)}, {Round: 2, Board: 2, Bye: dee.ID},
+			{Round: 2, Board: 3, Bye: eng.ID, HalfBye: true}}
 		_, err = s.PairRound(ctx, tr.ID, 6, 3, round2)
 		wantErr(t, "round 3 after round 1", err, ErrConflict)
 		_, err = s.PairRound(ctx, tr.ID, 5, 2, round2)
@@ -128,15 +129,34 @@ func TestTournamentLife(t *testing.T) {
 			t.Errorf("PairRound: games %v, want 1", games2)
 		}
 		st, _ = s.TournamentState(ctx, tr.ID)
-		if len(st.Pairings) != 4 || st.Pairings[3].Black != 0 || st.Pairings[3].Game != 0 || st.Pairings[3].White != dee.ID || st.Tournament.Round != 2 {
+		if len(st.Pairings) != 5 || st.Pairings[3].Black != 0 || st.Pairings[3].Game != 0 || st.Pairings[3].White != dee.ID || st.Pairings[3].HalfBye ||
+			st.Pairings[4].White != eng.ID || !st.Pairings[4].HalfBye || st.Pairings[4].Game != 0 || st.Tournament.Round != 2 {
 			t.Errorf("after round 2: %+v", st.Pairings)
 		}
 
-		// A withdrawal after the start marks the player; a deleted
-		// account withdraws from the running event.
-		must(t, "withdraw Bob", s.WithdrawTournament(ctx, tr.ID, 7, f.bob.ID, false))
-		wantErr(t, "withdraw Bob again", s.WithdrawTournament(ctx, tr.ID, 8, f.bob.ID, false), ErrNotFound)
-		must(t, "rejoin Bob", s.RejoinTournament(ctx, tr.ID, 8, f.bob.ID))
+		// Half-point byes are asked for and taken back before their
+		// round is paired, each a compare-and-set.
+		wantErr(t, "a bye in a round paired", s.SetByeRequest(ctx, tr.ID, 7, f.bob.ID, 2, true), ErrConflict)
+		wantErr(t, "a bye at a stale version", s.SetByeRequest(ctx, tr.ID, 6, f.bob.ID, 3, true), ErrConflict)
+		must(t, "Bob's bye", s.SetByeRequest(ctx, tr.ID, 7, f.bob.ID, 3, true))
+		wantErr(t, "Bob's bye again", s.SetByeRequest(ctx, tr.ID, 8, f.bob.ID, 3, true), ErrDuplicate)
+		must(t, "Ann's bye", s.SetByeRequest(ctx, tr.ID, 8, f.ann.ID, 3, true))
+		must(t, "Ann's bye taken back", s.SetByeRequest(ctx, tr.ID, 9, f.ann.ID, 3, false))
+		wantErr(t, "Ann's bye taken back again", s.SetByeRequest(ctx, tr.ID, 10, f.ann.ID, 3, false), ErrNotFound)
+		st, _ = s.TournamentState(ctx, tr.ID)
+		if len(st.ByeRequests) != 1 || st.ByeRequests[0] != (ByeRequest{User: f.bob.ID, Round: 3}) || st.Tournament.Version != 10 {
+			t.Errorf("the byes asked for: %+v at version %d", st.ByeRequests, st.Tournament.Version)
+		}
+
+		// A withdrawal after the start marks the player and drops the
+		// byes they asked for; a deleted account withdraws from the
+		// running event.
+		must(t, "withdraw Bob", s.WithdrawTournament(ctx, tr.ID, 10, f.bob.ID, false))
+		wantErr(t, "withdraw Bob again", s.WithdrawTournament(ctx, tr.ID, 11, f.bob.ID, false), ErrNotFound)
+		if st, _ := s.TournamentState(ctx, tr.ID); len(st.ByeRequests) != 0 {
+			t.Errorf("a withdrawn player's byes: %+v", st.ByeRequests)
+		}
+		must(t, "rejoin Bob", s.RejoinTournament(ctx, tr.ID, 11, f.bob.ID))
 		must(t, "DeleteUser(Dee)", s.DeleteUser(ctx, dee.ID, "deleted-dee"))
 		st, _ = s.TournamentState(ctx, tr.ID)
 		for _, e := range st.Entrants {

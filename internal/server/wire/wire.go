@@ -666,6 +666,9 @@ type TournamentEntrant struct {
 	FromRound int    `json:"fromRound,omitempty"`
 	Withdrawn bool   `json:"withdrawn,omitempty"`
 	JoinedMs  int64  `json:"joinedMs"`
+	// HalfByes are the rounds the player asked to sit out for half a
+	// point (a Swiss's), those paired already included.
+	HalfByes []int `json:"halfByes,omitempty"`
 }
 
 // TournamentGame is one board of a round: its game, players and result
@@ -691,6 +694,8 @@ type TournamentRound struct {
 	Round int              `json:"round"`
 	Games []TournamentGame `json:"games"`
 	Bye   *Player          `json:"bye,omitempty"`
+	// HalfByes sat the round out at their request, for half a point.
+	HalfByes []Player `json:"halfByes,omitempty"`
 }
 
 // TournamentCell is what a player did in a round, in a crosstable: a game
@@ -781,4 +786,7 @@ type TournamentEntry struct {
 	User       string `json:"user"`
 	Status     string `json:"status"`
 	FromRound  int    `json:"fromRound,omitempty"`
+	// HalfByes are the rounds the player asked to sit out (after a
+	// change of them).
+	HalfByes []int `json:"halfByes,omitempty"`
 }
