@@ -25,9 +25,10 @@ type tournamentState struct {
 		Games  int     `json:"games"`
 	} `json:"standings"`
 	Pairings []struct {
-		Round int     `json:"round"`
-		Bye   *string `json:"bye"`
-		Games []struct {
+		Round    int      `json:"round"`
+		Bye      *string  `json:"bye"`
+		HalfByes []string `json:"halfByes"`
+		Games    []struct {
 			Game   int    `json:"game"`
 			White  string `json:"white"`
 			Black  string `json:"black"`

@@ -328,9 +328,10 @@
 //	                tournament-action-error, tournament-exports, tournament-export-records,
 //	                tournament-export-csv, tournament-export-json, tournament-my-game (data-game),
 //	                tournament-my-game-link (data-game), tournament-berserk, tournament-my-wait,
+//	                tournament-bye-round, tournament-bye, tournament-sits-out-N, tournament-unbye-N,
 //	                tournament-standings, standing-NAME (data-rank, data-points), standings-empty,
 //	                tournament-crosstable, crosstable, crosstable-NAME, tournament-pairings, round-N,
-//	                pairing-GAME (data-status, data-result), pairing-open-GAME, bye-N, pairings-empty,
+//	                pairing-GAME (data-status, data-result), pairing-open-GAME, bye-N, halfbyes-N, pairings-empty,
 //	                tournament-entrants, entrant-NAME, entrants-empty, tournament-error; a new pairing's
 //	                prompt: paired-prompt (data-game), paired-open, paired-dismiss; on a tournament's game
 //	                page game-event (data-event), game-event-link, game-berserk, game-berserked

@@ -364,3 +364,54 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// TestCSSBalanced checks that every style sheet's blocks close: a rule
+// block or @media left open swallows every rule after it (as a merge once
+// left the clubs' and tournaments' styles inside a narrow-screen query,
+// so that wide screens lost them), and browsers say nothing.
+func TestCSSBalanced(t *testing.T) {
+	fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".css" {
+			return err
+		}
+		data, _ := static.ReadFile(p)
+		depth, line, quote := 0, 1, byte(0)
+		for i := 0; i < len(data); i++ {
+			c := data[i]
+			switch {
+			case c == '\n':
+				line++
+			case quote != 0:
+				if c == '\\' {
+					i++
+				} else if c == quote {
+					quote = 0
+				}
+			case c == '"' || c == '\'':
+				quote = c
+			case c == '/' && i+1 < len(data) && data[i+1] == '*':
+				end := strings.Index(string(data[i+2:]), "*/")
+				if end < 0 {
+					t.Errorf("%s:%d: a comment never closed", p, line)
+					return nil
+				}
+				line += strings.Count(string(data[i:i+2+end]), "\n")
+				i += end + 3
+			case c == '{':
+				depth++
+			case c == '}':
+				depth--
+				if depth < 0 {
+					t.Errorf("%s:%d: a } with no block open", p, line)
+					depth = 0
+				}
+			case c == '@' && depth > 0 && strings.HasPrefix(string(data[i:]), "@media"):
+				t.Errorf("%s:%d: @media inside a block: the one before it is not closed", p, line)
+			}
+		}
+		if depth != 0 {
+			t.Errorf("%s: %d block(s) never closed", p, depth)
+		}
+		return nil
+	})
+}

@@ -158,14 +158,14 @@ export function mount(main, params, app) {
   }
 
   // ---- what the player and the organiser do ----
-  async function act(path, done) {
+  async function act(path, done, body) {
     if (st.busy) return;
     st.busy = true;
     st.actionError = '';
     st.confirm = '';
     renderActions();
     try {
-      const r = await api('POST', `/api/tournament/${id}/${path}`);
+      const r = await api('POST', `/api/tournament/${id}/${path}`, body);
       if (done) done(r);
     } catch (err) {
       st.actionError = errorText(err);
@@ -296,6 +296,7 @@ export function mount(main, params, app) {
         items.push(h('span', { class: 'muted' }, t('tournament.guestsNot')));
       }
     }
+    if (entered && ev.kind === 'swiss' && !finished) items.push(...halfByes(ev, entrant, btn));
     if (organiser && ev.status === 'upcoming') {
       items.push(btn('tournament-start', t('tournament.startNow'), () => act('start'), 'btn small primary'));
       if (st.confirm === 'cancel') items.push(...confirmRow(t('tournament.cancelSure'), 'tournament-cancel-confirm', t('tournament.cancelEvent'), () => act('cancel')));
@@ -305,6 +306,30 @@ export function mount(main, params, app) {
       items.push(btn('tournament-pair', ev.kind === 'arena' ? t('tournament.pairWaiting') : t('tournament.pairNext'), () => act('pair')));
     }
     replace(actions, items);
+  }
+
+  // halfByes are a Swiss player's half-point byes: each round asked for
+  // and not yet paired, to take back; and, while fewer than two are
+  // asked for, a round to sit out (any not paired but the last).
+  function halfByes(ev, entrant, btn) {
+    const asked = entrant.halfByes || [];
+    const setByes = (r) => {
+      const e = myEntrant();
+      if (e) e.halfByes = r.halfByes || [];
+      render();
+    };
+    const out = asked.filter((r) => r > ev.round).map((r) => h('span', { class: 'row', testid: 'tournament-sits-out-' + r },
+      h('span', { class: 'badge' }, t('tournament.youSitOut', { n: r })),
+      btn('tournament-unbye-' + r, t('tournament.takeBack'), () => act('unbye', setByes, { round: r }))));
+    const free = [];
+    for (let r = ev.round + 1; r < (ev.rounds || 0); r++) if (!asked.includes(r)) free.push(r);
+    if (asked.length < 2 && free.length) {
+      const pick = h('select', { testid: 'tournament-bye-round', 'aria-label': t('tournament.sitOut') },
+        free.map((r) => h('option', { value: String(r) }, t('tournament.round', { n: r }))));
+      out.push(h('span', { class: 'row' }, h('label', { class: 'muted small' }, t('tournament.sitOut'), ' ', pick),
+        btn('tournament-bye', t('tournament.sitOutAsk'), () => act('bye', setByes, { round: Number(pick.value) }))));
+    }
+    return out;
   }
 
   // canPair: the organiser's pair button where it may do something: an
@@ -367,6 +392,7 @@ export function mount(main, params, app) {
     } else if (entrant.withdrawn) text = ev.kind === 'arena' ? t('tournament.paused') : t('tournament.youWithdrew');
     else if (ev.kind === 'arena') text = t('tournament.waitArena');
     else if (last && last.bye && last.bye.name === name) text = t('tournament.yourBye', { round: last.round });
+    else if (last && (last.halfByes || []).some((p) => p.name === name)) text = t('tournament.yourHalfBye', { round: last.round });
     else text = t('tournament.waitRound');
     replace(mine, title, h('p', { testid: 'tournament-my-wait' }, text));
   }
@@ -388,7 +414,7 @@ export function mount(main, params, app) {
       entrants: ev ? ev.entrants.filter((e) => !e.withdrawn).map((e) => e.name) : [],
       standings: ev ? ev.standings.map((s) => ({ rank: s.rank, name: s.player.name, points: s.points, games: s.games })) : [],
       pairings: ev ? ev.pairings.map((r) => ({
-        round: r.round, bye: r.bye ? r.bye.name : null,
+        round: r.round, bye: r.bye ? r.bye.name : null, halfByes: (r.halfByes || []).map((p) => p.name),
         games: r.games.map((g) => ({ game: g.game, white: g.white.name, black: g.black.name, status: g.status, result: g.result })),
       })) : [],
       myGame: cur ? cur.game.game : null,

@@ -51,6 +51,7 @@ export function standings(ev, me) {
 // cellText is a crosstable cell in words (its title and label).
 function cellText(c) {
   if (c.kind === 'bye') return t('tournament.cellBye', { points: points(c.points) });
+  if (c.kind === 'halfBye') return t('tournament.cellHalfBye', { points: points(c.points) });
   if (c.kind === 'absent') return t('tournament.cellAbsent');
   const params = { side: sideName(c.colour), name: c.opponent ? c.opponent.name : '?' };
   return c.pending ? t('tournament.cellPending', params) : t('tournament.cellPlayed', { ...params, points: points(c.points) });
@@ -66,6 +67,7 @@ export function crosstable(ev) {
   const place = new Map(rows.map((s, i) => [s.player.name, i + 1]));
   const cell = (c) => {
     if (c.kind === 'bye') return h('td', { class: 'xt bye', title: cellText(c) }, t('tournament.byeShort'));
+    if (c.kind === 'halfBye') return h('td', { class: 'xt bye', title: cellText(c) }, t('tournament.halfByeShort'));
     if (c.kind === 'absent') return h('td', { class: 'xt absent', title: cellText(c) }, '–');
     const text = [c.pending ? '*' : points(c.points), h('span', { class: 'stone-icon small ' + c.colour, 'aria-hidden': 'true' }), place.get(c.opponent.name) || '?'];
     return h('td', { class: 'xt' + (c.pending ? ' pending' : '') },
@@ -116,7 +118,9 @@ export function pairings(ev, me) {
         h('td', {}, resultCell(g)),
         h('td', {}, h('a', { href: gameLink(ev, g.game), class: 'btn small', testid: 'pairing-open-' + g.game },
           g.status === 'active' ? t('tournament.watch') : t('tournament.replay'))))))),
-      r.bye ? h('p', { class: 'muted small', testid: 'bye-' + r.round }, t('tournament.byeOf', { name: r.bye.name })) : null)),
+      r.bye ? h('p', { class: 'muted small', testid: 'bye-' + r.round }, t('tournament.byeOf', { name: r.bye.name })) : null,
+      (r.halfByes || []).length ? h('p', { class: 'muted small', testid: 'halfbyes-' + r.round },
+        t('tournament.halfByesOf', { names: r.halfByes.map((p) => p.name).join(', ') })) : null)),
     ev.pairingsMore ? h('p', { class: 'muted small' }, t('tournament.olderInRecords')) : null);
 }
 
@@ -128,5 +132,6 @@ export function field(ev) {
     e.bot ? h('span', { class: 'badge' }, t('game.bot')) : null,
     e.number ? h('span', { class: 'muted small' }, ' · ' + t('tournament.number', { n: e.number })) : null,
     e.fromRound ? h('span', { class: 'muted small' }, ' · ' + t('tournament.fromRound', { n: e.fromRound })) : null,
+    (e.halfByes || []).length ? h('span', { class: 'muted small' }, ' · ' + t('tournament.sitsOut', { rounds: e.halfByes.join(', ') })) : null,
     e.withdrawn ? h('span', { class: 'badge' }, t('tournament.withdrawn')) : null)));
 }
