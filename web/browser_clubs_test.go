@@ -142,6 +142,19 @@ func TestBrowserClubs(t *testing.T) {
 		b.fatalf("the closed club on the server: %+v", full)
 	}
 
+	// Cleo, a leader, edits the closed club: a new description, and open.
+	cleo.click("club-edit")
+	cleo.waitVisible("club-edit-form")
+	eval[bool](cleo, `(() => { const d = document.querySelector('[data-testid="club-edit-description"]'); d.select(); return true; })()`)
+	typeInto(cleo, "club-edit-description", "Slow games; all welcome.")
+	cleo.click("club-edit-open")
+	cleo.click("club-edit-save")
+	cleo.waitClub("the club edited", corner.ID, func(c clubState) bool { return c.Open })
+	cleo.waitJS("the new description", `(() => { const d = document.querySelector('[data-testid="club-description"]'); return d && d.textContent === 'Slow games; all welcome.'; })()`)
+	if eval[bool](cleo, existsJS("club-edit-form")) {
+		b.fatalf("the edit form stays open after saving")
+	}
+
 	// The clubs on the members' player pages.
 	for _, c := range []struct {
 		who    string

@@ -301,7 +301,8 @@
 //	                clubs-signin, club-form, club-name, club-description, club-open-check, club-error, club-submit;
 //	                a club's page: club-page (data-club), club-name, club-open (data-open), club-description,
 //	                club-actions (data-role), club-join, club-leave, club-leave-confirm, club-leave-cancel,
-//	                club-step-down, club-result, club-error, club-not-found, club-leaders, club-members,
+//	                club-step-down, club-edit, club-edit-form, club-edit-description, club-edit-open,
+//	                club-edit-save, club-edit-cancel, club-result, club-error, club-not-found, club-leaders, club-members,
 //	                club-member-NAME (data-leader), club-member-leader-NAME (make a leader, set down; not on one's own row),
 //	                club-member-remove-NAME, club-members-more, club-requests, club-requests-count,
 //	                club-request-NAME, club-accept-NAME, club-decline-NAME, club-events, club-event-ID,

@@ -386,6 +386,38 @@ func notLeader(id int64) error {
 	return errorf(Forbidden, "you are not a leader of club %d", id)
 }
 
+// EditClub changes a club's description and openness (nil: as it is), as
+// its leader, and returns the club as its leader sees it. Opening a
+// closed club makes members of those who asked to join it. Its name stays:
+// members and other clubs know it by it (a leader who wants another makes
+// a new club).
+func (s *Service) EditClub(ctx context.Context, user User, id int64, description *string, open *bool) (wire.ClubFull, error) {
+	c, err := s.club(ctx, id)
+	if err != nil {
+		return wire.ClubFull{}, err
+	}
+	d, o := c.Description, c.Open
+	if description != nil {
+		if d, err = validDescription(*description); err != nil {
+			return wire.ClubFull{}, err
+		}
+	}
+	if open != nil {
+		o = *open
+	}
+	accepted, err := s.st.EditClub(ctx, id, user.ID, d, o, s.now())
+	switch {
+	case errors.Is(err, store.ErrNotLeader):
+		return wire.ClubFull{}, notLeader(id)
+	case errors.Is(err, store.ErrNotFound):
+		return wire.ClubFull{}, errorf(NotFound, "no club %d", id)
+	case err != nil:
+		return wire.ClubFull{}, err
+	}
+	s.log.Info("club edited", "club", id, "by", user.ID, "open", o, "accepted", accepted)
+	return s.Club(ctx, &user, id, 0, 0)
+}
+
 // AnswerClubRequest accepts or declines, as a leader of the club, the
 // request of the player named to join it.
 func (s *Service) AnswerClubRequest(ctx context.Context, user User, id int64, name string, accept bool) (wire.ClubMembership, error) {

@@ -147,6 +147,7 @@ func New(cfg Config) http.Handler {
 	h("POST /api/club/{id}/accept", a.acceptClubRequest)
 	h("POST /api/club/{id}/remove", a.removeClubMember)
 	h("POST /api/club/{id}/leader", a.setClubLeader)
+	h("POST /api/club/{id}/edit", a.editClub)
 	// Tournaments.
 	h("POST /api/tournament", a.createTournament)
 	h("GET /api/tournaments", a.tournaments)

@@ -42,6 +42,37 @@ func (a *api) createClub(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusCreated, c)
 }
 
+// clubEditBody is the body of POST /api/club/{id}/edit: the fields to
+// change.
+type clubEditBody struct {
+	Description *string `json:"description"`
+	Open        *bool   `json:"open"`
+}
+
+// editClub: POST /api/club/{id}/edit, a leader's: the club as they see it.
+func (a *api) editClub(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.auth(r)
+	if err != nil {
+		return err
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var b clubEditBody
+	if err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Description == nil && b.Open == nil {
+		return httpError(http.StatusBadRequest, `nothing to change: {"description": TEXT, "open": true or false} (a club's name stays)`)
+	}
+	c, err := a.svc.EditClub(r.Context(), u, id, b.Description, b.Open)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, c)
+}
+
 // pageLimit reads ?limit= of a page: 0 when it is not given (the
 // service's default).
 func pageLimit(r *http.Request) (int, error) {

@@ -148,6 +148,29 @@ func testClubs(t *testing.T, dsn string) {
 	}
 	refused("ann, no longer a leader, removes bob", 403, "POST", club("remove"), ann, map[string]any{"user": "bob"})
 
+	// A leader edits the club: its description, and opening it takes
+	// those who asked to join as members.
+	ts.must(t, 200, "POST", club("join"), cy, nil, nil)
+	about := map[string]any{"description": "Tuesdays and Thursdays."}
+	refused("editing without a token", 401, "POST", club("edit"), "", about)
+	refused("ann, no longer a leader, edits", 403, "POST", club("edit"), ann, about)
+	refused("cy, who asked, edits", 403, "POST", club("edit"), cy, about)
+	refused("editing nothing", 400, "POST", club("edit"), bob, map[string]any{})
+	refused("renaming", 400, "POST", club("edit"), bob, map[string]any{"name": "Morris Club"})
+	refused("a long description", 400, "POST", club("edit"), bob, map[string]any{"description": strings.Repeat("x", 1001)})
+	refused("a description that turns the text", 400, "POST", club("edit"), bob, map[string]any{"description": "ab‮cd"})
+	refused("editing no club", 404, "POST", "/api/club/999/edit", bob, about)
+	var edited wire.ClubFull
+	ts.must(t, 200, "POST", club("edit"), bob, about, &edited)
+	if edited.Description != "Tuesdays and Thursdays." || edited.Open || edited.Name != "Mill Club" || edited.Requests == nil || edited.Requests.Count != 1 {
+		t.Errorf("the club after its description changed: %+v", edited)
+	}
+	ts.must(t, 200, "POST", club("edit"), bob, map[string]any{"open": true}, &edited)
+	if !edited.Open || edited.Members != 3 || edited.Requests != nil && edited.Requests.Count != 0 || edited.Description != "Tuesdays and Thursdays." {
+		t.Errorf("the club opened: %+v, want cy a member", edited)
+	}
+	ts.must(t, 200, "POST", club("leave"), cy, nil, nil)
+
 	// Profiles.
 	var profile struct {
 		Name  string          `json:"name"`

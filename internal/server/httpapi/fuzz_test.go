@@ -87,7 +87,7 @@ func FuzzBodies(f *testing.F) {
 			fmt.Sprintf("/api/game/%d/follow", fs.game), "/api/account/vacation", fmt.Sprintf("/api/game/%d/draw/offer", fs.game),
 			"/api/account/pbm-challenges", "/api/report", "/api/account/blocks", "/api/mod/user/bob/warn",
 			"/api/club", fmt.Sprintf("/api/club/%d/accept", fs.club),
-			fmt.Sprintf("/api/club/%d/remove", fs.club), fmt.Sprintf("/api/club/%d/leader", fs.club),
+			fmt.Sprintf("/api/club/%d/remove", fs.club), fmt.Sprintf("/api/club/%d/leader", fs.club), fmt.Sprintf("/api/club/%d/edit", fs.club),
 			"/api/account/following",
 			"/api/tournament", fmt.Sprintf("/api/tournament/%d/join", fs.tour), fmt.Sprintf("/api/tournament/%d/withdraw", fs.tour),
 			fmt.Sprintf("/api/tournament/%d/start", fs.tour), fmt.Sprintf("/api/tournament/%d/pair", fs.tour),

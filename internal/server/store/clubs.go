@@ -404,6 +404,45 @@ func (s *Store) JoinClub(ctx context.Context, club, user int64, at time.Time) (R
 	return role, err
 }
 
+// EditClub sets a club's description and openness, as its leader by. A
+// club opened takes its pending requests as members at once (they asked
+// to join; an open club takes anyone), and returns how many. A by who is
+// not a leader is ErrNotLeader; an unknown club ErrNotFound.
+func (s *Store) EditClub(ctx context.Context, club, by int64, description string, open bool, at time.Time) (accepted int, err error) {
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		accepted = 0
+		wasOpen, err := s.lockClub(ctx, tx, club)
+		if err != nil {
+			return err
+		}
+		if err := mustLead(ctx, tx, club, by); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE clubs SET description = $2, open = $3 WHERE id = $1`, club, description, open); err != nil {
+			return err
+		}
+		if wasOpen || !open {
+			return nil
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO club_members (club_id, user_id, leader, joined_at)
+			SELECT club_id, user_id, FALSE, $2 FROM club_requests WHERE club_id = $1`, club, millis(at))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		accepted = int(n)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM club_requests WHERE club_id = $1`, club); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE clubs SET members = members + $2 WHERE id = $1`, club, n)
+		return err
+	})
+	return accepted, err
+}
+
 // AnswerClubRequest accepts (user becomes a member) or declines (the
 // request goes) user's request to join club, as its leader by. A by who
 // is not a leader is ErrNotLeader; no such request ErrNotFound.

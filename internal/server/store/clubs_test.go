@@ -367,3 +367,47 @@ func TestClubLastLeaderRace(t *testing.T) {
 		}
 	})
 }
+
+// TestEditClub: a leader sets the description and openness; opening a
+// closed club makes its requests members, counted; one who does not lead
+// changes nothing.
+func TestEditClub(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		f := newFixture(t, dsn)
+		s, ctx := f.s, f.ctx
+		cy := f.user("Cy")
+		c, err := s.CreateClub(ctx, Club{Name: "Quiet Corner", Description: "slow", CreatedBy: f.ann.ID})
+		must(t, "CreateClub", err)
+		for _, u := range []int64{f.bob.ID, cy.ID} {
+			role, err := s.JoinClub(ctx, c.ID, u, t0)
+			if err != nil || role != RoleRequested {
+				t.Fatalf("JoinClub(%d): %v, %v", u, role, err)
+			}
+		}
+		_, err = s.EditClub(ctx, c.ID, f.bob.ID, "mine now", true, t0)
+		wantErr(t, "EditClub by one who asked", err, ErrNotLeader)
+		_, err = s.EditClub(ctx, 999, f.ann.ID, "x", true, t0)
+		wantErr(t, "EditClub of no club", err, ErrNotFound)
+		n, err := s.EditClub(ctx, c.ID, f.ann.ID, "slow games", false, t0)
+		must(t, "EditClub", err)
+		if got, _ := s.Club(ctx, c.ID); n != 0 || got.Description != "slow games" || got.Open || got.Members != 1 {
+			t.Errorf("the club after its description changed: %+v, %d accepted", got, n)
+		}
+		n, err = s.EditClub(ctx, c.ID, f.ann.ID, "slow games", true, t0)
+		must(t, "EditClub (open)", err)
+		got, _ := s.Club(ctx, c.ID)
+		reqs, count, _ := s.ClubRequests(ctx, c.ID, 10)
+		if n != 2 || !got.Open || got.Members != 3 || count != 0 || len(reqs) != 0 {
+			t.Errorf("the club opened: %+v, %d accepted, requests %v (%d)", got, n, reqs, count)
+		}
+		for _, u := range []int64{f.bob.ID, cy.ID} {
+			if role, _ := s.ClubRole(ctx, c.ID, u); role != RoleMember {
+				t.Errorf("user %d after the opening: %q, want a member", u, role)
+			}
+		}
+		n, err = s.EditClub(ctx, c.ID, f.ann.ID, "slow games", true, t0)
+		if err != nil || n != 0 {
+			t.Errorf("an open club edited again: %d accepted, %v", n, err)
+		}
+	})
+}

@@ -2,7 +2,8 @@
 // members (in pages), and its events. A player joins (an open club), asks
 // to join (a closed one), withdraws the request or leaves; a leader also
 // answers the requests, removes members, makes a member a leader or sets a
-// leader down (themselves included: stepping down), and makes an event
+// leader down (themselves included: stepping down), edits the club's
+// description and openness, and makes an event
 // for the club's members (docs/api.md, "Clubs").
 
 import { h, replace, formatDate } from '../dom.js';
@@ -22,7 +23,7 @@ function day(ms) {
 export function mount(main, params, app) {
   const id = Number(params[0]);
   let alive = true;
-  const st = { club: null, members: [], more: false, events: [], error: '', result: '', busy: false, confirmLeave: false };
+  const st = { club: null, members: [], more: false, events: [], error: '', result: '', busy: false, confirmLeave: false, editing: false };
 
   const head = h('div', { class: 'club-head' }, h('p', { class: 'muted' }, t('common.loading')));
   const actions = h('div', { class: 'club-actions', testid: 'club-actions' });
@@ -150,6 +151,7 @@ export function mount(main, params, app) {
         }
         if (c.role === 'leader') {
           items.push(btn('club-step-down', t('club.stepDown'), () => act('POST', `/api/club/${id}/leader`, { user: me(), leader: false }, () => t('club.steppedDown'))));
+          if (!st.editing) items.push(btn('club-edit', t('club.edit'), () => { st.editing = true; renderActions(); }));
         }
         break;
       case 'requested':
@@ -164,7 +166,28 @@ export function mount(main, params, app) {
         items.push(btn('club-join', c.open ? t('club.join') : t('club.askToJoin'),
           () => act('POST', `/api/club/${id}/join`, undefined, (r) => (r.role === 'requested' ? t('club.requested') : t('club.joined'))), 'btn small primary'));
     }
-    replace(actions, h('div', { class: 'row' }, items));
+    replace(actions, h('div', { class: 'row' }, items), c.role === 'leader' && st.editing ? editForm(c) : null);
+  }
+
+  // editForm is a leader's form for the club's description and openness
+  // (its name stays).
+  function editForm(c) {
+    const desc = h('textarea', { id: 'club-edit-description', testid: 'club-edit-description', rows: 4, maxlength: 1000 });
+    desc.value = c.description || '';
+    const open = h('input', { type: 'checkbox', id: 'club-edit-open', testid: 'club-edit-open' });
+    open.checked = !!c.open;
+    const save = (e) => {
+      e.preventDefault();
+      st.editing = false;
+      act('POST', `/api/club/${id}/edit`, { description: desc.value, open: open.checked }, () => t('club.edited'));
+    };
+    return h('form', { class: 'club-edit', testid: 'club-edit-form', onsubmit: save },
+      h('div', { class: 'field' }, h('label', { for: 'club-edit-description' }, t('club.description')), desc),
+      h('div', { class: 'field check' }, open, ' ', h('label', { for: 'club-edit-open' }, t('club.openLabel'))),
+      c.open ? null : h('p', { class: 'muted small' }, t('club.editOpenNote')),
+      h('div', { class: 'row' },
+        h('button', { type: 'submit', class: 'btn small primary', testid: 'club-edit-save' }, t('club.editSave')),
+        h('button', { type: 'button', class: 'btn small', testid: 'club-edit-cancel', onclick: () => { st.editing = false; renderActions(); } }, t('common.cancel'))));
   }
 
   function renderMembers() {
