@@ -1,0 +1,243 @@
+package wdl
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// source makes n symbols: runs of one symbol (mean length run) drawn with
+// the probabilities p, as sectors' values come in index order.
+func source(rng *rand.Rand, n int, p [3]float64, run int) []byte {
+	out := make([]byte, n)
+	var s byte
+	for i := range out {
+		if i == 0 || rng.IntN(run) == 0 {
+			x := rng.Float64()
+			switch {
+			case x < p[0]:
+				s = Win
+			case x < p[0]+p[1]:
+				s = Draw
+			default:
+				s = Loss
+			}
+		}
+		out[i] = s
+	}
+	return out
+}
+
+func encode(t *testing.T, syms []byte, dc func(int) bool) *Stream {
+	t.Helper()
+	b, err := Encode(syms, dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestRoundTrip: every symbol read back, by At and by Chunk, for lengths
+// around the chunks' and blocks' edges and for even, skewed and single
+// symbol sources.
+func TestRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 1023, 1024, 1025, BlockChunks * ChunkLen, BlockChunks*ChunkLen + 1, 3*BlockChunks*ChunkLen + 77} {
+		for _, src := range []struct {
+			name string
+			p    [3]float64
+			run  int
+		}{{"even", [3]float64{1. / 3, 1. / 3, 1. / 3}, 1}, {"skewed runs", [3]float64{0.9, 0.09, 0.01}, 20}, {"draws", [3]float64{0, 1, 0}, 1}} {
+			syms := source(rng, n, src.p, src.run)
+			s := encode(t, syms, nil)
+			if s.Len() != int64(n) {
+				t.Fatalf("%s, %d: Len %d", src.name, n, s.Len())
+			}
+			for i, want := range syms {
+				got, err := s.At(int64(i))
+				if err != nil || got != want {
+					t.Fatalf("%s, %d symbols: At(%d) = %d, %v; want %d", src.name, n, i, got, err, want)
+				}
+			}
+			buf := make([]byte, ChunkLen)
+			for c := 0; c*ChunkLen < n; c++ {
+				got, err := s.Chunk(c, buf)
+				if err != nil || string(got) != string(syms[c*ChunkLen:min(n, (c+1)*ChunkLen)]) {
+					t.Fatalf("%s, %d symbols: chunk %d differs (%v)", src.name, n, c, err)
+				}
+			}
+			if _, err := s.At(int64(n)); err == nil {
+				t.Errorf("At(Len) answered")
+			}
+		}
+	}
+}
+
+// TestSize: the stream of a source with known entropy comes within a few
+// per cent of it (the model's and tables' bytes, and each chunk's state,
+// are the rest).
+func TestSize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	p := [3]float64{0.7, 0.2, 0.1}
+	n := 2_000_000
+	syms := source(rng, n, p, 1) // independent symbols: the entropy is H0
+	h := 0.0
+	for _, x := range p {
+		h -= x * math.Log2(x)
+	}
+	b, err := Encode(syms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bits := float64(8*len(b)) / float64(n)
+	if bits > h*1.05 || bits < h*0.95 {
+		t.Errorf("%.4f bits a symbol, the entropy %.4f", bits, h)
+	}
+	t.Logf("%d symbols in %d bytes: %.4f bits a symbol, the entropy %.4f", n, len(b), bits, h)
+}
+
+// TestDontCare: the symbols that matter come back exactly, the others as
+// any symbol, and marking them costs less than coding them.
+func TestDontCare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 200_000
+	syms := source(rng, n, [3]float64{0.5, 0.3, 0.2}, 8)
+	dc := make([]bool, n)
+	for i := range dc {
+		if rng.IntN(3) == 0 {
+			dc[i] = true
+			syms[i] = byte(rng.IntN(3)) // noise: what a don't care may be
+		}
+	}
+	full, _ := Encode(syms, nil)
+	b, err := Encode(syms, func(i int) bool { return dc[i] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range syms {
+		got, err := s.At(int64(i))
+		if err != nil || got > Loss || !dc[i] && got != want {
+			t.Fatalf("At(%d) = %d, %v; want %d (don't care: %v)", i, got, err, want, dc[i])
+		}
+	}
+	if len(b) >= len(full) {
+		t.Errorf("with don't cares %d bytes, without %d", len(b), len(full))
+	}
+	t.Logf("%d bytes with a third don't care, %d without", len(b), len(full))
+}
+
+// TestDamage: a changed byte of the data fails its block's checksum (and
+// only that block), a changed table or header is refused by Open, and a
+// cut stream too.
+func TestDamage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	n := 3 * BlockChunks * ChunkLen
+	syms := source(rng, n, [3]float64{0.4, 0.4, 0.2}, 4)
+	b, _ := Encode(syms, nil)
+	s, _ := Open(b)
+	// A byte in the middle of block 1.
+	k := 1
+	lo := len(b) - len(s.data) + int(s.blockOff(k))
+	hi := len(b) - len(s.data) + int(s.blockEnd(k))
+	bad := append([]byte(nil), b...)
+	bad[(lo+hi)/2] ^= 0x40
+	d, err := Open(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.At(int64(k*BlockChunks*ChunkLen + 5)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a symbol of the damaged block: %v", err)
+	}
+	if got, err := d.At(3); err != nil || got != syms[3] {
+		t.Errorf("a symbol of a sound block: %d, %v", got, err)
+	}
+	if err := d.Verify(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Verify of a damaged stream: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		b    []byte
+	}{
+		{"empty", nil},
+		{"another version", append([]byte{2}, b[1:]...)},
+		{"a model that does not sum", func() []byte { x := append([]byte(nil), b...); x[9]++; return x }()},
+		{"cut in the tables", b[:headerBytes+5]},
+		{"a block past the end", func() []byte {
+			x := append([]byte(nil), b...)
+			x[headerBytes+12] = 0xFF
+			x[headerBytes+13] = 0xFF
+			return x
+		}()},
+	} {
+		if _, err := Open(c.b); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: Open answered %v", c.name, err)
+		}
+	}
+}
+
+// FuzzOpen: any bytes are opened or refused, and reading what opens
+// answers or errs, never panics or reads out of bounds.
+func FuzzOpen(f *testing.F) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{0, 5, 1500} {
+		b, _ := Encode(source(rng, n, [3]float64{0.5, 0.3, 0.2}, 3), nil)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := Open(b)
+		if err != nil {
+			return
+		}
+		buf := make([]byte, ChunkLen)
+		for i := int64(0); i < min(s.Len(), 3000); i += 7 {
+			s.At(i)
+		}
+		for c := 0; int64(c)*ChunkLen < min(s.Len(), 4*ChunkLen); c++ {
+			s.Chunk(c, buf)
+		}
+		s.Verify()
+	})
+}
+
+// BenchmarkAt: a random symbol of a stream of 32 million, each read
+// decoding its chunk up to it (about 512 symbols on average).
+func BenchmarkAt(b *testing.B) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	n := 32 << 20
+	syms := source(rng, n, [3]float64{0.46, 0.40, 0.14}, 6)
+	enc, err := Encode(syms, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(enc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Verify(); err != nil {
+		b.Fatal(err)
+	}
+	idx := make([]int64, 1<<16)
+	for i := range idx {
+		idx[i] = rng.Int64N(int64(n))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := s.At(idx[i&(len(idx)-1)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(8*len(enc))/float64(n), "bits/symbol")
+}
