@@ -322,12 +322,7 @@ func (db *DB) Keys() []Key {
 	for k := range db.sectors {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b Key) int {
-		if d := (a.White + a.Black) - (b.White + b.Black); d != 0 {
-			return d
-		}
-		return b.White - a.White
-	})
+	slices.SortFunc(keys, compareKeys)
 	return keys
 }
 

@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if shared3v3.dir != "" {
 		os.RemoveAll(shared3v3.dir)
 	}
+	if sharedSix.dir != "" {
+		os.RemoveAll(sharedSix.dir)
+	}
 	os.Exit(code)
 }
 

@@ -86,3 +86,19 @@ func MovingSectors(r *mill.Rules, maxOnBoard int) []Key {
 	}
 	return keys
 }
+
+// compareKeys orders sectors fewest pieces on the board first, then the
+// side to move's most, then the fewest in hand (the side to move's, then
+// the other's): a total order.
+func compareKeys(a, b Key) int {
+	if d := (a.White + a.Black) - (b.White + b.Black); d != 0 {
+		return d
+	}
+	if d := b.White - a.White; d != 0 {
+		return d
+	}
+	if d := a.WhiteHand - b.WhiteHand; d != 0 {
+		return d
+	}
+	return a.BlackHand - b.BlackHand
+}

@@ -42,6 +42,7 @@ type solveConfig struct {
 	every          time.Duration // between checkpoints; 0: never
 	residentGB     float64
 	cpuProfile     string
+	compact        string // write the values as a compact file here after the build
 
 	// Set by validate.
 	r    *mill.Rules
@@ -60,6 +61,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveConfig, error) {
 	fs.IntVar(&c.threads, "threads", runtime.GOMAXPROCS(0), "goroutines")
 	fs.BoolVar(&c.verify, "verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress bar")
+	fs.StringVar(&c.compact, "compact", "", "after the build, write every sector's win/draw/loss as one compact file FILE (resumed from FILE.parts after a stop; docs/egdb.md)")
 	fs.DurationVar(&c.every, "checkpoint-every", 10*time.Minute, "keep the state of the group being solved in DIR/.NAMES.ckpt at most this often, so that a build killed in the middle of a group goes on from there (0: never)")
 	fs.Float64Var(&c.residentGB, "resident", 6, "copy the sectors the group being solved reads into memory, up to this many GB in all (reads from memory are faster than through the files' maps; 0: none)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof)")
@@ -181,10 +183,50 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(filepath.Join(c.dir, "summary.txt"), table.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if !c.whole {
-		return nil
+	if c.whole {
+		if err := c.gameValues(stdout); err != nil {
+			return err
+		}
 	}
-	return c.gameValues(stdout)
+	if c.compact != "" {
+		return c.writeCompact(stdout, stderr)
+	}
+	return nil
+}
+
+// writeCompact writes the sectors of DIR as the compact file c.compact,
+// each sector read back and compared with its file, and says its size.
+func (c *solveConfig) writeCompact(stdout, stderr io.Writer) error {
+	db, err := egdb.Open(c.dir, egdb.ForRules(c.r))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	start := time.Now()
+	var positions, resumed int64
+	err = egdb.WriteCompact(db, c.compact, func(p egdb.CompactProgress) {
+		positions += p.Indices
+		if p.Resumed {
+			resumed++
+		}
+		if !c.quiet {
+			how := "coded and checked"
+			if p.Resumed {
+				how = "kept from the last run"
+			}
+			fmt.Fprintf(stderr, "compact: %d/%d %s: %d bytes, %s\n", p.Done, p.Sectors, p.Key, p.Bytes, how)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(c.compact)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "compact file %s: %d sectors, %d indices, %d bytes (%.3f bits an index), every value checked, in %v (%d sectors kept from an earlier run)\n",
+		c.compact, len(db.Keys()), positions, fi.Size(), float64(8*fi.Size())/float64(positions), time.Since(start).Round(time.Second), resumed)
+	return err
 }
 
 // gameValues prints the values of the whole game once it is built, and

@@ -137,6 +137,21 @@ func encodeChunk(m *Model, syms []byte, rev []byte) []byte {
 	return append(rev, byte(x>>24), byte(x>>16), byte(x>>8), byte(x))
 }
 
+// TablesLen returns the length of the header and tables of the stream in
+// b (the bytes before its data), or -1 if b is too short to say.
+func TablesLen(b []byte) int {
+	if len(b) < headerBytes {
+		return -1
+	}
+	n := binary.LittleEndian.Uint64(b[1:])
+	if n > 1<<40 {
+		return -1
+	}
+	chunks := (n + ChunkLen - 1) / ChunkLen
+	blocks := (chunks + BlockChunks - 1) / BlockChunks
+	return headerBytes + int(12*blocks+2*chunks)
+}
+
 // A Stream reads the symbols of an encoded stream in place: its bytes are
 // not copied (they may be a memory map). It is safe for concurrent use.
 type Stream struct {

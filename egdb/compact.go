@@ -1,0 +1,563 @@
+package egdb
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"hash/crc64"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/morrisgame/morris/egdb/internal/wdl"
+	"github.com/morrisgame/morris/mill"
+)
+
+// The compact file holds the value of every position of its sectors as a
+// win, draw or loss only (no distance), compressed (egdb/internal/wdl) so
+// that any one position is read on its own from a memory map. It is what a
+// user carries instead of the sector files (docs/egdb.md, "The compact
+// file"). All numbers little-endian:
+//
+//	offset  size  what
+//	0       8     magic "MORRISWD"
+//	8       4     format version (1)
+//	12      4     M, the length of the manifest
+//	16      M     the manifest, JSON (compactManifest)
+//	…             zeros to a multiple of 8
+//	…             the sectors' W/D/L streams (wdl), each at the offset the
+//	              manifest gives (counted from the first), each a multiple
+//	              of 8 long (zero padded)
+//	end-8   8     CRC-64 (ECMA) of the first 16+M bytes
+//
+// The streams check themselves: each block of 32,768 positions has a
+// CRC-32C, checked before its first read, and each stream's header and
+// tables a CRC-32C in the manifest, checked when the file is opened. The
+// manifest says which rules the values hold for, as the options that
+// decide them and their SHA-256, so that a file is never probed for a game
+// it was not made for.
+const (
+	compactMagic   = "MORRISWD"
+	compactVersion = 1
+)
+
+// IndexVersion is the version of the index of positions in their sectors
+// (index.go): the order the values are stored in. A compact file records
+// it and is refused by a program whose index differs.
+const IndexVersion = 1
+
+// compactManifest is what a compact file says of itself.
+type compactManifest struct {
+	Format int `json:"format"`
+	// Rules is the rules the sector files were built for, as text.
+	Rules string `json:"rules"`
+	// Moving and Placing are the options that decide the values of the
+	// moving and the placing phase ("name=value,..."); the fingerprints
+	// are their SHA-256, hex.
+	Moving             string `json:"moving"`
+	MovingFingerprint  string `json:"movingFingerprint"`
+	Placing            string `json:"placing,omitempty"`
+	PlacingFingerprint string `json:"placingFingerprint,omitempty"`
+	Index              int    `json:"index"`
+	WDL                int    `json:"wdl"`
+	Sectors            []compactSectorInfo `json:"sectors"`
+}
+
+// compactSectorInfo is a sector in the manifest.
+type compactSectorInfo struct {
+	Key     string `json:"key"`
+	Indices int64  `json:"indices"`
+	Wins    int64  `json:"wins"`
+	Draws   int64  `json:"draws"`
+	Losses  int64  `json:"losses"`
+	Unused  int64  `json:"unused"`
+	Offset  int64  `json:"offset"`
+	Length  int64  `json:"length"`
+	// Tables is the CRC-32C of the stream's header and tables (the
+	// blocks carry their own).
+	Tables uint32 `json:"tables"`
+}
+
+// optionsText is the options of o as "name=value,...", every option of
+// mill.OptionList in its order: the canonical text a fingerprint hashes.
+func optionsText(o mill.Options) string {
+	parts := make([]string, 0, len(mill.OptionList))
+	for _, opt := range mill.OptionList {
+		parts = append(parts, opt.Name+"="+opt.Get(&o))
+	}
+	return strings.Join(parts, ",")
+}
+
+func fingerprint(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// differing names the options whose values differ between two option
+// texts, as "flying=3 here, never in the file".
+func differing(here, file string) string {
+	a, b := strings.Split(here, ","), strings.Split(file, ",")
+	var out []string
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			name, v, _ := strings.Cut(a[i], "=")
+			_, w, _ := strings.Cut(b[i], "=")
+			out = append(out, fmt.Sprintf("%s=%s here, %s in the file", name, v, w))
+		}
+	}
+	if len(out) == 0 {
+		return "the option lists differ"
+	}
+	return strings.Join(out, "; ")
+}
+
+// symbolOf is a value's W/D/L symbol.
+func symbolOf(v Value) byte {
+	switch v.Result {
+	case Win:
+		return wdl.Win
+	case Loss:
+		return wdl.Loss
+	}
+	return wdl.Draw
+}
+
+// A CompactProgress is a step of WriteCompact: a sector coded (or found
+// coded already), and where the file stands.
+type CompactProgress struct {
+	Key      Key
+	Resumed  bool  // its stream was coded by an earlier run
+	Bytes    int64 // its stream's size
+	Indices  int64
+	Done     int // sectors done, this one included
+	Sectors  int
+	Verified bool // its values were read back and compared with the sector's
+}
+
+// WriteCompact writes the sectors of db as a compact file at path. Each
+// sector's stream is first written to path+".parts/KEY.wdl" (atomically),
+// so a run stopped part way goes on from the sectors done; the file is put
+// together at the end and the parts removed. Every value is read back from
+// each stream and compared with the sector's before the stream is kept.
+// progress, if not nil, is called after each sector.
+func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
+	keys := db.Keys()
+	if len(keys) == 0 {
+		return errors.New("egdb: no sectors to write")
+	}
+	parts := path + ".parts"
+	if err := os.MkdirAll(parts, 0o755); err != nil {
+		return err
+	}
+	m := compactManifest{Format: compactVersion, Rules: db.rules.String(), Index: IndexVersion, WDL: wdl.Version}
+	m.Moving = optionsText(movingOptions(db.rules))
+	m.MovingFingerprint = fingerprint(m.Moving)
+	if db.placing {
+		m.Placing = optionsText(placingOptions(db.rules))
+		m.PlacingFingerprint = fingerprint(m.Placing)
+	}
+	streams := make([]string, len(keys))
+	for i, k := range keys {
+		sec := db.sectors[k]
+		part := filepath.Join(parts, k.String()+".wdl")
+		streams[i] = part
+		p := CompactProgress{Key: k, Indices: sec.lay.size, Done: i + 1, Sectors: len(keys)}
+		if b, err := os.ReadFile(part); err == nil {
+			// Coded by an earlier run: kept if it opens and reads
+			// back as the sector.
+			if s, err := wdl.Open(b); err == nil && checkStream(db, sec, s) == nil {
+				p.Resumed, p.Bytes, p.Verified = true, int64(len(b)), true
+				if progress != nil {
+					progress(p)
+				}
+				continue
+			}
+		}
+		b, err := encodeSector(db, sec)
+		if err != nil {
+			return fmt.Errorf("egdb: sector %s: %w", k, err)
+		}
+		s, err := wdl.Open(b)
+		if err != nil {
+			return fmt.Errorf("egdb: sector %s: %w", k, err)
+		}
+		if err := checkStream(db, sec, s); err != nil {
+			return fmt.Errorf("egdb: sector %s: %w", k, err)
+		}
+		if err := writeFileAtomic(part, b); err != nil {
+			return err
+		}
+		p.Bytes, p.Verified = int64(len(b)), true
+		if progress != nil {
+			progress(p)
+		}
+	}
+	if err := assemble(path, m, keys, db, streams); err != nil {
+		return err
+	}
+	return os.RemoveAll(parts)
+}
+
+// encodeSector codes a sector's values; its unused indices are don't care.
+func encodeSector(db *DB, sec *dbSector) ([]byte, error) {
+	n := sec.lay.size
+	syms := make([]byte, n)
+	unused := make([]bool, n)
+	var cu cursor
+	for i := range n {
+		_, _, valid := cu.position(&sec.lay, i)
+		if !valid {
+			unused[i] = true
+			continue
+		}
+		syms[i] = symbolOf(fromRetro(sec.vals[i]))
+	}
+	return wdl.Encode(syms, func(i int) bool { return unused[i] })
+}
+
+// checkStream compares every used index of a stream with the sector's
+// value.
+func checkStream(db *DB, sec *dbSector, s *wdl.Stream) error {
+	if s.Len() != sec.lay.size {
+		return fmt.Errorf("%w: the stream has %d values, the sector %d", ErrCorrupt, s.Len(), sec.lay.size)
+	}
+	if err := s.Verify(); err != nil {
+		return err
+	}
+	buf := make([]byte, wdl.ChunkLen)
+	var cu cursor
+	for c := int64(0); c*wdl.ChunkLen < s.Len(); c++ {
+		got, err := s.Chunk(int(c), buf)
+		if err != nil {
+			return err
+		}
+		for j, sym := range got {
+			i := c*wdl.ChunkLen + int64(j)
+			if _, _, valid := cu.position(&sec.lay, i); valid && sym != symbolOf(fromRetro(sec.vals[i])) {
+				return fmt.Errorf("%w: index %d reads %d, the sector has %s", ErrCorrupt, i, sym, fromRetro(sec.vals[i]))
+			}
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic writes b to path through a temporary file and a rename.
+func writeFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return finish(f, path)
+}
+
+// assemble writes the compact file from the sectors' streams.
+func assemble(path string, m compactManifest, keys []Key, db *DB, streams []string) error {
+	sizes := make([]int64, len(keys))
+	for i, p := range streams {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		sizes[i] = fi.Size()
+	}
+	m.Sectors = make([]compactSectorInfo, len(keys))
+	for i, k := range keys {
+		sec := db.sectors[k]
+		b, err := os.ReadFile(streams[i])
+		if err != nil {
+			return err
+		}
+		m.Sectors[i] = compactSectorInfo{Key: k.String(), Indices: sec.lay.size, Wins: sec.counts.Wins, Draws: sec.counts.Draws,
+			Losses: sec.counts.Losses, Unused: sec.counts.Unused, Length: sizes[i], Tables: crc32.Checksum(streamTables(b), crcC)}
+	}
+	// The offsets count from the first stream, after the manifest.
+	var off int64
+	for i := range m.Sectors {
+		m.Sectors[i].Offset = off
+		off += pad8(m.Sectors[i].Length)
+	}
+	manifest, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	head := make([]byte, 16, 16+len(manifest))
+	copy(head, compactMagic)
+	binary.LittleEndian.PutUint32(head[8:], compactVersion)
+	binary.LittleEndian.PutUint32(head[12:], uint32(len(manifest)))
+	head = append(head, manifest...)
+	sum := crc64.Checksum(head, crcTable)
+	head = append(head, make([]byte, pad8(int64(len(head)))-int64(len(head)))...)
+	w := io.Writer(f)
+	if _, err := w.Write(head); err != nil {
+		f.Close()
+		return err
+	}
+	for _, p := range streams {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		b = append(b, make([]byte, pad8(int64(len(b)))-int64(len(b)))...)
+		if _, err := w.Write(b); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	var tail [8]byte
+	binary.LittleEndian.PutUint64(tail[:], sum)
+	if _, err := f.Write(tail[:]); err != nil {
+		f.Close()
+		return err
+	}
+	return finish(f, path)
+}
+
+func pad8(n int64) int64 { return (n + 7) &^ 7 }
+
+var crcC = crc32.MakeTable(crc32.Castagnoli)
+
+// streamTables returns the header and tables of a wdl stream: its bytes
+// before the data.
+func streamTables(b []byte) []byte {
+	n := wdl.TablesLen(b)
+	if n < 0 || n > len(b) {
+		return b
+	}
+	return b[:n]
+}
+
+// Compact is a compact file opened for probing: the value (win, draw or
+// loss, no distance) of every position of its sectors. It is safe for
+// concurrent use.
+type Compact struct {
+	rules   *mill.Rules
+	x       *indexer
+	moving  [mill.MaxPoints + 1][mill.MaxPoints + 1]*compactSector
+	sectors map[Key]*compactSector
+	placing bool
+	keys    []Key
+	unmap   func() error
+
+	mu     sync.Mutex
+	damage error // the first damaged block read, reported by Damage
+}
+
+type compactSector struct {
+	key    Key
+	lay    layout
+	s      *wdl.Stream
+	counts Counts
+}
+
+// OpenCompact opens the compact file at path for positions under the rules
+// it was made for, or under r with ForRules: r must decide the values as
+// those do (the options of the manifest, by their fingerprint), or the
+// file is refused, saying which options differ. The manifest and every
+// stream's tables are checked now; each block of values before it is
+// first read (a damaged one is reported by Damage and answers nothing).
+func OpenCompact(path string, options ...OpenOption) (*Compact, error) {
+	var cfg openConfig
+	for _, o := range options {
+		o(&cfg)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	data, unmap, err := mapFile(f, fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	c, err := openCompact(data, cfg.rules)
+	if err != nil {
+		unmap()
+		return nil, fmt.Errorf("egdb: %s: %w", path, err)
+	}
+	c.unmap = unmap
+	return c, nil
+}
+
+// openCompact reads a compact file's bytes.
+func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
+	if len(data) < 24 || string(data[:8]) != compactMagic {
+		return nil, fmt.Errorf("%w: not a compact file", ErrCorrupt)
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != compactVersion {
+		return nil, fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, v, compactVersion)
+	}
+	ml := int64(binary.LittleEndian.Uint32(data[12:]))
+	if 16+ml+8 > int64(len(data)) {
+		return nil, fmt.Errorf("%w: a manifest of %d bytes in %d", ErrCorrupt, ml, len(data))
+	}
+	if crc64.Checksum(data[:16+ml], crcTable) != binary.LittleEndian.Uint64(data[len(data)-8:]) {
+		return nil, fmt.Errorf("%w: the manifest fails its checksum", ErrCorrupt)
+	}
+	var m compactManifest
+	dec := json.NewDecoder(bytes.NewReader(data[16 : 16+ml]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%w: the manifest: %v", ErrCorrupt, err)
+	}
+	switch {
+	case m.Format != compactVersion:
+		return nil, fmt.Errorf("%w: manifest format %d", ErrCorrupt, m.Format)
+	case m.Index != IndexVersion:
+		return nil, fmt.Errorf("the positions are indexed by version %d of the index, this program's is %d", m.Index, IndexVersion)
+	case m.WDL != wdl.Version:
+		return nil, fmt.Errorf("the values are coded by version %d, this program reads %d", m.WDL, wdl.Version)
+	case fingerprint(m.Moving) != m.MovingFingerprint || m.Placing != "" && fingerprint(m.Placing) != m.PlacingFingerprint:
+		return nil, fmt.Errorf("%w: the options do not match their fingerprint", ErrCorrupt)
+	}
+	built, err := mill.ParseRules(m.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("%w: rules %q: %v", ErrCorrupt, m.Rules, err)
+	}
+	if optionsText(movingOptions(built)) != m.Moving || m.Placing != "" && optionsText(placingOptions(built)) != m.Placing {
+		return nil, fmt.Errorf("the file's options are not those of its rules %s as this program reads them", m.Rules)
+	}
+	if r == nil {
+		r = built
+	}
+	if err := Supported(r); err != nil {
+		return nil, err
+	}
+	if here := optionsText(movingOptions(r)); here != m.Moving {
+		return nil, fmt.Errorf("made for %s, whose moving phase is not that of %s: %s", m.Rules, r, differing(here, m.Moving))
+	}
+	placing := m.Placing != "" && optionsText(placingOptions(r)) == m.Placing
+	c := &Compact{rules: r, x: newIndexer(r.Board()), sectors: map[Key]*compactSector{}, placing: placing}
+	streams := int64(pad8(16 + ml))
+	for _, si := range m.Sectors {
+		k, err := ParseKey(si.Key)
+		if err != nil {
+			return nil, fmt.Errorf("%w: sector %q", ErrCorrupt, si.Key)
+		}
+		if _, dup := c.sectors[k]; dup || k.White+k.Black > c.x.n || si.Offset < 0 || si.Length < 0 ||
+			streams+si.Offset+si.Length > int64(len(data))-8 {
+			return nil, fmt.Errorf("%w: sector %s at %d, %d bytes", ErrCorrupt, k, si.Offset, si.Length)
+		}
+		if !k.Moving() && !placing {
+			continue // the placing phase of other rules: nothing here
+		}
+		b := data[streams+si.Offset : streams+si.Offset+si.Length]
+		if crc32.Checksum(streamTables(b), crcC) != si.Tables {
+			return nil, fmt.Errorf("%w: sector %s: its tables fail their checksum", ErrCorrupt, k)
+		}
+		s, err := wdl.Open(b)
+		if err != nil {
+			return nil, fmt.Errorf("sector %s: %w", k, err)
+		}
+		lay := c.x.layout(k.White, k.Black)
+		if s.Len() != lay.size || si.Indices != lay.size {
+			return nil, fmt.Errorf("%w: sector %s: %d values, the sector has %d indices", ErrCorrupt, k, s.Len(), lay.size)
+		}
+		sec := &compactSector{key: k, lay: lay, s: s, counts: Counts{Wins: si.Wins, Draws: si.Draws, Losses: si.Losses, Unused: si.Unused}}
+		c.sectors[k] = sec
+		c.keys = append(c.keys, k)
+		if k.Moving() {
+			c.moving[k.White][k.Black] = sec
+		}
+	}
+	slices.SortFunc(c.keys, compareKeys)
+	return c, nil
+}
+
+// Close releases the file. The Compact must not be probed after.
+func (c *Compact) Close() error {
+	if c.unmap == nil {
+		return nil
+	}
+	err := c.unmap()
+	c.unmap = nil
+	return err
+}
+
+// Rules returns the rules the file was opened for.
+func (c *Compact) Rules() *mill.Rules { return c.rules }
+
+// Keys returns the sectors of the file that answer here, fewest pieces
+// first.
+func (c *Compact) Keys() []Key { return slices.Clone(c.keys) }
+
+// Result returns the result of p for its side to move (win, draw or loss
+// with best play; no distance), and true, if p lies in a sector of the
+// file. A position in a damaged block answers false (Damage says which).
+func (c *Compact) Result(p mill.Position) (Result, bool) {
+	if !compatible(p.Rules(), c.rules) {
+		return 0, false
+	}
+	if _, pending := p.Pending(); pending {
+		return 0, false
+	}
+	us := p.SideToMove()
+	W, B := p.Pieces(us), p.Pieces(us.Other())
+	var sec *compactSector
+	if wh, bh := p.InHand(us), p.InHand(us.Other()); wh == 0 && bh == 0 {
+		sec = c.moving[W.Len()][B.Len()]
+	} else {
+		if !c.placing || !placingCompatible(p.Rules(), c.rules) {
+			return 0, false
+		}
+		sec = c.sectors[Key{White: W.Len(), Black: B.Len(), WhiteHand: wh, BlackHand: bh}]
+	}
+	if sec == nil {
+		return 0, false
+	}
+	sym, err := sec.s.At(sec.lay.index(uint32(W), uint32(B)))
+	if err != nil {
+		c.mu.Lock()
+		if c.damage == nil {
+			c.damage = fmt.Errorf("%w: sector %s: %w", ErrCorrupt, sec.key, err)
+		}
+		c.mu.Unlock()
+		return 0, false
+	}
+	switch sym {
+	case wdl.Win:
+		return Win, true
+	case wdl.Loss:
+		return Loss, true
+	}
+	return Draw, true
+}
+
+// Damage returns the first damaged block a probe met, or nil.
+func (c *Compact) Damage() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.damage
+}
+
+// Verify checks every block of every sector against its checksum.
+func (c *Compact) Verify() error {
+	for _, k := range c.keys {
+		if err := c.sectors[k].s.Verify(); err != nil {
+			return fmt.Errorf("%w: sector %s: %w", ErrCorrupt, k, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,313 @@
+package egdb
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/morrisgame/morris/egdb/internal/wdl"
+	"github.com/morrisgame/morris/mill"
+)
+
+// sharedSix is the whole game of six men's morris, built once for the
+// tests of the compact file (TestMain removes it).
+var sharedSix struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// sixMens builds the whole game of six men's morris (77 sectors, about 3
+// seconds, a minute under the race detector) once per test binary, and
+// returns it opened.
+func sixMens(t *testing.T) (*DB, string) {
+	t.Helper()
+	r := mill.MustRules("six-mens-morris")
+	sharedSix.once.Do(func() {
+		sharedSix.dir, sharedSix.err = os.MkdirTemp("", "egdb-six-")
+		if sharedSix.err == nil {
+			_, sharedSix.err = (Builder{Rules: r, Dir: sharedSix.dir, Keys: []Key{StartKey(r)}}).Build(context.Background())
+		}
+	})
+	if sharedSix.err != nil {
+		t.Fatal(sharedSix.err)
+	}
+	db, err := Open(sharedSix.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, sharedSix.dir
+}
+
+func writeCompact(t *testing.T, db *DB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "six.wdl")
+	if err := WriteCompact(db, path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".parts"); !os.IsNotExist(err) {
+		t.Errorf("the parts are left: %v", err)
+	}
+	return path
+}
+
+// TestCompactSixMensMorris: the whole game of six men's morris, placing
+// and moving, written as a compact file and read back: every used index of
+// every sector equals the sector file's result, and positions of random
+// games answer as the sector files do.
+func TestCompactSixMensMorris(t *testing.T) {
+	db, _ := sixMens(t)
+	path := writeCompact(t, db)
+	c, err := OpenCompact(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Keys()) != len(db.Keys()) {
+		t.Fatalf("%d sectors in the compact file, %d in the directory", len(c.Keys()), len(db.Keys()))
+	}
+	var positions int64
+	for _, k := range db.Keys() {
+		if err := checkStream(db, db.sectors[k], c.sectors[k].s); err != nil {
+			t.Fatalf("sector %s: %v", k, err)
+		}
+		positions += db.sectors[k].lay.size - db.sectors[k].counts.Unused
+	}
+	// And by At, a position at a time, in the smaller sectors.
+	for _, k := range db.Keys() {
+		sec, csec := db.sectors[k], c.sectors[k]
+		if sec.lay.size > 20000 {
+			continue
+		}
+		var cu cursor
+		for i := range sec.lay.size {
+			if _, _, valid := cu.position(&sec.lay, i); !valid {
+				continue
+			}
+			got, err := csec.s.At(i)
+			if err != nil || got != symbolOf(fromRetro(sec.vals[i])) {
+				t.Fatalf("sector %s, index %d: %d, %v; the file has %s", k, i, got, err, fromRetro(sec.vals[i]))
+			}
+		}
+	}
+	fi, _ := os.Stat(path)
+	bytes := fi.Size()
+	t.Logf("six men's morris: %d positions in %d sectors, %d bytes (%.3f bits a position)", positions, len(c.Keys()), bytes, float64(8*bytes)/float64(positions))
+
+	// Random games from the start, every position probed both ways.
+	rng := rand.New(rand.NewPCG(1, 48))
+	probed := 0
+	for range 60 {
+		p := db.Rules().Start()
+		for ply := 0; ply < 80; ply++ {
+			if o, _ := p.Status(); o != mill.NoOutcome {
+				break
+			}
+			v, ok := db.Value(p)
+			r, cok := c.Result(p)
+			if ok != cok || ok && v.Result != r {
+				t.Fatalf("%s: the files say %v (%v), the compact file %v (%v)", p, v, ok, r, cok)
+			}
+			if ok {
+				probed++
+			}
+			moves := p.Moves(nil)
+			p = p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	if probed < 1000 {
+		t.Errorf("only %d positions probed", probed)
+	}
+	if err := c.Damage(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestCompactRules: a file answers for rules that decide its values alike
+// (other draw rules) and is refused, saying which option differs, for
+// rules that do not.
+func TestCompactRules(t *testing.T) {
+	db, _ := sixMens(t)
+	path := writeCompact(t, db)
+	same, err := mill.ParseRules("six-mens-morris,repetition=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := OpenCompact(path, ForRules(same))
+	if err != nil {
+		t.Fatalf("rules with other draw rules: %v", err)
+	}
+	c.Close()
+	other, err := mill.ParseRules("six-mens-morris,flying=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenCompact(path, ForRules(other))
+	if err == nil || !strings.Contains(err.Error(), "flying") {
+		t.Errorf("rules with flying: %v, want a refusal naming flying", err)
+	}
+	nine := mill.MustRules("nine-mens-morris")
+	if _, err := OpenCompact(path, ForRules(nine)); err == nil {
+		t.Errorf("nine men's morris opened a file of six")
+	}
+}
+
+// compactLayout returns the manifest of a compact file and where its
+// streams start.
+func compactLayout(t *testing.T, b []byte) (compactManifest, int64) {
+	t.Helper()
+	ml := int64(binary.LittleEndian.Uint32(b[12:]))
+	var m compactManifest
+	if err := json.Unmarshal(b[16:16+ml], &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, pad8(16 + ml)
+}
+
+// TestCompactDamage: a byte changed in a block of values is found when the
+// block is first read (the position answers nothing, Damage and Verify
+// say where), and the rest of the file answers; a changed manifest or
+// stream table is refused at once, as is a file cut short.
+func TestCompactDamage(t *testing.T) {
+	db, _ := sixMens(t)
+	path := writeCompact(t, db)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, base := compactLayout(t, good)
+	// The largest sector: a byte in the middle of its data.
+	big := m.Sectors[0]
+	for _, s := range m.Sectors {
+		if s.Length > big.Length {
+			big = s
+		}
+	}
+	stream := good[base+big.Offset : base+big.Offset+big.Length]
+	data := int64(wdl.TablesLen(stream))
+	bad := append([]byte(nil), good...)
+	bad[base+big.Offset+(data+big.Length)/2] ^= 0x10
+	dpath := filepath.Join(t.TempDir(), "damaged.wdl")
+	os.WriteFile(dpath, bad, 0o644)
+	c, err := OpenCompact(dpath)
+	if err != nil {
+		t.Fatalf("a damaged block refused at Open: %v", err)
+	}
+	defer c.Close()
+	if err := c.Verify(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Verify: %v", err)
+	}
+	k, _ := ParseKey(big.Key)
+	sec := c.sectors[k]
+	// Some index of the damaged block answers nothing; probing every
+	// position of the sector finds it.
+	dsec := db.sectors[k]
+	answered, refused := 0, 0
+	var cu cursor
+	for i := range dsec.lay.size {
+		W, B, valid := cu.position(&dsec.lay, i)
+		if !valid {
+			continue
+		}
+		p, err := c.rules.SetUp(mill.Points(W), mill.Points(B), mill.White, k.WhiteHand, k.BlackHand)
+		if err != nil {
+			continue
+		}
+		if _, ok := c.Result(p); ok {
+			answered++
+		} else if sec.key == k {
+			refused++
+		}
+	}
+	if refused == 0 || answered == 0 || c.Damage() == nil || !strings.Contains(c.Damage().Error(), "checksum") {
+		t.Errorf("%d positions answered, %d refused; damage %v", answered, refused, c.Damage())
+	}
+
+	for _, cut := range []struct {
+		name string
+		b    []byte
+	}{
+		{"a manifest changed", func() []byte { x := append([]byte(nil), good...); x[40] ^= 1; return x }()},
+		{"a stream's table changed", func() []byte {
+			x := append([]byte(nil), good...)
+			x[base+big.Offset+70] ^= 1
+			return x
+		}()},
+		{"cut short", good[:len(good)/2]},
+		{"not a compact file", []byte("MORRISDB and more bytes than that")},
+	} {
+		p := filepath.Join(t.TempDir(), "bad.wdl")
+		os.WriteFile(p, cut.b, 0o644)
+		if _, err := OpenCompact(p); err == nil {
+			t.Errorf("%s: opened", cut.name)
+		}
+	}
+}
+
+// TestCompactResume: the sectors coded by a run that stopped are kept by
+// the next (a damaged part is coded again), and the file is the same.
+func TestCompactResume(t *testing.T) {
+	db, _ := sixMens(t)
+	want, err := os.ReadFile(writeCompact(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "resumed.wdl")
+	parts := path + ".parts"
+	os.MkdirAll(parts, 0o755)
+	keys := db.Keys()
+	for _, k := range keys[:10] {
+		b, err := encodeSector(db, db.sectors[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == keys[3] {
+			b[len(b)-1] ^= 0xFF // damaged: coded again
+		}
+		os.WriteFile(filepath.Join(parts, k.String()+".wdl"), b, 0o644)
+	}
+	resumed := 0
+	err = WriteCompact(db, path, func(p CompactProgress) {
+		if p.Resumed {
+			resumed++
+		}
+		if !p.Verified {
+			t.Errorf("sector %s not verified", p.Key)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed != 9 {
+		t.Errorf("%d sectors resumed, want 9", resumed)
+	}
+	got, _ := os.ReadFile(path)
+	if string(got) != string(want) {
+		t.Errorf("the resumed file differs from one written at once")
+	}
+}
+
+// FuzzOpenCompact: any bytes are opened or refused, never a panic; what
+// opens verifies or reports damage.
+func FuzzOpenCompact(f *testing.F) {
+	f.Add([]byte(compactMagic + "\x01\x00\x00\x00\x02\x00\x00\x00{}"))
+	f.Add([]byte("MORRISWD"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := openCompact(b, nil)
+		if err != nil {
+			return
+		}
+		c.Verify()
+	})
+}
