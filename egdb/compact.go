@@ -62,12 +62,12 @@ type compactManifest struct {
 	// Moving and Placing are the options that decide the values of the
 	// moving and the placing phase ("name=value,..."); the fingerprints
 	// are their SHA-256, hex.
-	Moving             string `json:"moving"`
-	MovingFingerprint  string `json:"movingFingerprint"`
-	Placing            string `json:"placing,omitempty"`
-	PlacingFingerprint string `json:"placingFingerprint,omitempty"`
-	Index              int    `json:"index"`
-	WDL                int    `json:"wdl"`
+	Moving             string              `json:"moving"`
+	MovingFingerprint  string              `json:"movingFingerprint"`
+	Placing            string              `json:"placing,omitempty"`
+	PlacingFingerprint string              `json:"placingFingerprint,omitempty"`
+	Index              int                 `json:"index"`
+	WDL                int                 `json:"wdl"`
 	Sectors            []compactSectorInfo `json:"sectors"`
 }
 
