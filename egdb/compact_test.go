@@ -303,6 +303,26 @@ func TestCompactResume(t *testing.T) {
 func FuzzOpenCompact(f *testing.F) {
 	f.Add([]byte(compactMagic + "\x01\x00\x00\x00\x02\x00\x00\x00{}"))
 	f.Add([]byte("MORRISWD"))
+	// A real file: six men's morris, 3v3.
+	r := mill.MustRules("six-mens-morris")
+	dir := f.TempDir()
+	if _, err := (Builder{Rules: r, Dir: dir, Keys: []Key{{White: 3, Black: 3}}}).Build(context.Background()); err != nil {
+		f.Fatal(err)
+	}
+	db, err := Open(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	path := filepath.Join(dir, "3v3.wdl")
+	if err := WriteCompact(db, path, nil); err != nil {
+		f.Fatal(err)
+	}
+	db.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := openCompact(b, nil)
 		if err != nil {

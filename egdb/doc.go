@@ -13,6 +13,7 @@
 //	file.go       the file format: header, values, CRC-64
 //	build.go      Builder: plan, solve, write, resume, verify; Counts, Progress
 //	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues
+//	compact.go    the compact file: WriteCompact (W/D/L of every sector, resumable, checked), OpenCompact, Result
 //	mmap_unix.go  a sector file mapped read-only into memory, no heap (mmap_other.go: read into the heap
 //	              where there is no mmap)
 //
