@@ -27,7 +27,7 @@ var sharedSix struct {
 // sixMens builds the whole game of six men's morris (77 sectors, about 3
 // seconds, a minute under the race detector) once per test binary, and
 // returns it opened.
-func sixMens(t *testing.T) (*DB, string) {
+func sixMens(t testing.TB) (*DB, string) {
 	t.Helper()
 	r := mill.MustRules("six-mens-morris")
 	sharedSix.once.Do(func() {
@@ -330,4 +330,35 @@ func FuzzOpenCompact(f *testing.F) {
 		}
 		c.Verify()
 	})
+}
+
+// BenchmarkCompactResult: Result of random positions of six men's morris's
+// largest moving sectors from a compact file in the page cache (warm):
+// the index, the block's check (once), the chunk decoded up to it.
+func BenchmarkCompactResult(b *testing.B) {
+	db, _ := sixMens(b)
+	path := filepath.Join(b.TempDir(), "six.wdl")
+	if err := WriteCompact(db, path, nil); err != nil {
+		b.Fatal(err)
+	}
+	c, err := OpenCompact(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	rng := rand.New(rand.NewPCG(5, 5))
+	var ps []mill.Position
+	for _, k := range []Key{{White: 6, Black: 5}, {White: 5, Black: 6}, {White: 6, Black: 6}, {White: 5, Black: 5}} {
+		if c.sectors[k] == nil {
+			b.Fatalf("no sector %s", k)
+		}
+		ps = append(ps, randomPositions(db, k, 1024, rng)...)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, ok := c.Result(ps[i%len(ps)]); !ok {
+			b.Fatal("no answer")
+		}
+	}
 }
