@@ -1,10 +1,15 @@
 package egdb
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/morrisgame/morris/mill"
+	"golang.org/x/sys/unix"
 )
 
 // TestCompactOfDir writes the sectors of the directory EGDB_COMPACT_DIR as
@@ -44,4 +49,63 @@ func TestCompactOfDir(t *testing.T) {
 	fi, _ := os.Stat(path)
 	t.Logf("all: %d sectors, %d positions, %d bytes of streams, a file of %d bytes: %.3f bits a position, in %v",
 		len(db.Keys()), indices, bytes, fi.Size(), float64(8*fi.Size())/float64(indices), time.Since(start).Round(time.Second))
+}
+
+// TestCompactColdProbe measures probes of the compact file EGDB_COMPACT_FILE
+// read cold: the file's pages are dropped from the page cache first
+// (posix_fadvise), then 2,000 random positions of its sectors are probed
+// once each, each timed, and the percentiles logged. It skips without
+// EGDB_COMPACT_FILE.
+func TestCompactColdProbe(t *testing.T) {
+	path := os.Getenv("EGDB_COMPACT_FILE")
+	if path == "" {
+		t.Skip("EGDB_COMPACT_FILE names no file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	c, err := OpenCompact(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	rng := rand.New(rand.NewPCG(48, 1))
+	var times []time.Duration
+	var ps []mill.Position
+	keys := c.Keys()
+	for len(times) < 2000 {
+		sec := c.sectors[keys[rng.IntN(len(keys))]]
+		i := rng.Int64N(sec.lay.size)
+		W, B, valid := sec.lay.position(i)
+		if !valid {
+			continue
+		}
+		p, err := c.rules.SetUp(mill.Points(W), mill.Points(B), mill.White, sec.key.WhiteHand, sec.key.BlackHand)
+		if err != nil {
+			continue
+		}
+		start := time.Now()
+		_, ok := c.Result(p)
+		times = append(times, time.Since(start))
+		if !ok {
+			t.Fatalf("%s: no answer (%v)", p, c.Damage())
+		}
+		ps = append(ps, p)
+	}
+	slices.Sort(times)
+	t.Logf("%d cold probes of %s: p50 %v, p90 %v, p99 %v, max %v", len(times), path, times[len(times)/2], times[len(times)*9/10], times[len(times)*99/100], times[len(times)-1])
+	// The same positions again, their pages now in the cache and their
+	// blocks checked: warm.
+	start := time.Now()
+	for range 10 {
+		for _, p := range ps {
+			c.Result(p)
+		}
+	}
+	t.Logf("the same positions warm: %v a probe", time.Since(start)/time.Duration(10*len(ps)))
 }
