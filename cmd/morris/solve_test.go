@@ -195,10 +195,27 @@ func TestSolveSmallGames(t *testing.T) {
 				t.Skip("set MORRIS_LONG_TESTS=1: about ten minutes")
 			}
 			dir := t.TempDir()
-			out, errOut, err := solve("-variant", tc.variant, "-game", "-verify", "-dir", dir, "-threads", "2")
+			compact := filepath.Join(t.TempDir(), "game.wdl")
+			out, errOut, err := solve("-variant", tc.variant, "-game", "-verify", "-dir", dir, "-threads", "2", "-compact", compact)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, errOut)
 			}
+			// The compact file: every sector, every value checked, and
+			// the start's result as the sector files have it.
+			if !strings.Contains(out, "compact file "+compact+": "+strings.Fields(tc.sectors)[0]+" sectors") || !strings.Contains(out, "every value checked") {
+				t.Errorf("no line of the compact file in\n%s", out)
+			}
+			c, err := egdb.OpenCompact(compact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Rules()
+			if res, ok := c.Result(r.Start()); !ok || res != egdb.Draw && tc.variant == "six-mens-morris" {
+				t.Errorf("the start in the compact file: %v, %v", res, ok)
+			}
+			c.Close()
+			// The game's values come before the compact file's line.
+			out = out[:strings.LastIndex(out, "compact file ")]
 			var total string
 			for _, line := range strings.Split(out, "\n") {
 				if strings.HasPrefix(line, "total ") {
