@@ -149,3 +149,41 @@ func (e *entropyCounts) bits() float64 {
 	}
 	return h / total
 }
+
+// BenchmarkFeatures: what a decoder would pay a position for contexts
+// from the position (TestSectorEntropy's features): the next index's
+// position by the cursor, then whether each side can close a mill and how
+// many moves it has, over 7v7 of nine men's morris.
+func BenchmarkFeatures(b *testing.B) {
+	r := mill.MustRules("nine-mens-morris")
+	g := newRules(r)
+	x := newIndexer(r.Board())
+	lay := x.layout(7, 7)
+	moves := func(own uint32, empty uint32) (int, bool) {
+		m, closes := 0, false
+		for p := own; p != 0; p &= p - 1 {
+			from := p & -p
+			for q := g.adj[bits.TrailingZeros32(p)] & empty; q != 0; q &= q - 1 {
+				m++
+				if !closes {
+					at := bits.TrailingZeros32(q)
+					closes = g.closes(own&^from|1<<at, at)
+				}
+			}
+		}
+		return m, closes
+	}
+	var cu cursor
+	sink := 0
+	b.ResetTimer()
+	for i := range b.N {
+		W, B, _ := cu.position(&lay, int64(i)%lay.size)
+		empty := g.all &^ (W | B)
+		mw, cw := moves(W, empty)
+		mb, cb := moves(B, empty)
+		sink += mw + mb + boolInt(cw) + boolInt(cb)
+	}
+	if sink == -1 {
+		b.Log(sink)
+	}
+}
