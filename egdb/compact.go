@@ -545,6 +545,23 @@ func (c *Compact) Result(p mill.Position) (Result, bool) {
 	return Draw, true
 }
 
+// Probe is Result as a search wants it (search.Tablebase, which a Compact
+// satisfies as it is): +1, 0 or -1 for the side to move, and -1 for the
+// plies of a win or loss, whose distance the file does not hold.
+func (c *Compact) Probe(p mill.Position) (result, plies int, ok bool) {
+	r, ok := c.Result(p)
+	if !ok {
+		return 0, 0, false
+	}
+	if r == Draw {
+		return 0, 0, true
+	}
+	return int(r), -1, true
+}
+
+// Covers reports whether the file's values hold for positions under r.
+func (c *Compact) Covers(r *mill.Rules) bool { return compatible(r, c.rules) }
+
 // Damage returns the first damaged block a probe met, or nil.
 func (c *Compact) Damage() error {
 	c.mu.Lock()

@@ -52,6 +52,22 @@ func (w *worker) search(ply, depth, alpha, beta int) int {
 			if res, plies, ok := w.tb.Probe(*p); ok {
 				w.tbHits.Add(1)
 				switch {
+				case res != 0 && plies < 0:
+					// A win or loss whose distance the databases do not
+					// hold (a compact file: W/D/L only). Proved, but the
+					// way to the end is the search's to find: in the
+					// moving phase it searches on while depth remains;
+					// at the leaves, and in the placing phase, the score
+					// is TBProgress plus the evaluation, so that of the
+					// moves that keep the win the engine takes those that
+					// make progress (see TBProgress).
+					if depth <= 0 || p.InHand(mill.White)+p.InHand(mill.Black) > 0 {
+						progress := min(max(w.evaluate(ply), -tbProgressSpan), tbProgressSpan)
+						if res > 0 {
+							return TBProgress + progress
+						}
+						return -(TBProgress - progress)
+					}
 				case res != 0 && w.drawAfter > 0 && p.Quiet()+plies >= w.drawAfter:
 					// The databases know nothing of the no-progress
 					// draw: this win (or loss) may take longer than the

@@ -502,3 +502,72 @@ func TestLevelsBelowTablebaseLevel(t *testing.T) {
 		t.Error("the analysis read no databases")
 	}
 }
+
+// TestWinsWithoutDistances: with databases that say won, drawn or lost
+// but not in how many plies (as a compact file, whose Probe answers -1
+// plies), the engine never plays a move that gives a won position away
+// against a perfect defence (until the no-progress draw is near, when
+// every move draws). How many of the wins it converts before that draw is
+// logged, not asserted: a win of unknown distance scores TBProgress plus
+// the evaluation, and the evaluation is a weak guide to the capture in
+// the flying endgames (8 of 20 at depth 6 when written; docs/egdb.md,
+// "The compact file"). A measure of progress is the open part.
+func TestWinsWithoutDistances(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds endgame databases")
+	}
+	d := testDB(t)
+	wdl := TablebaseFunc(func(p mill.Position) (int, int, bool) {
+		res, plies, ok := d.Probe(p)
+		if ok && res != 0 {
+			plies = -1
+		}
+		return res, plies, ok
+	})
+	r := mill.MustRules("nine-mens-morris")
+	rng := rand.New(rand.NewPCG(5, 7))
+	games, won, plies := 0, 0, 0
+	for tries := 0; tries < 1000000 && games < 20; tries++ {
+		p := randomPosition(rng, r, 3+rng.IntN(2), 3)
+		v, ok := d.Value(p)
+		if !ok || v.Result != egdb.Win || v.Plies < 5 {
+			continue
+		}
+		games++
+		e := New(Options{HashMB: 16, Tablebase: wdl})
+		g := mill.NewGame(r, mill.FromPosition(p))
+		engine := p.SideToMove()
+		for g.Outcome() == mill.NoOutcome {
+			q := g.Position()
+			var m mill.Move
+			if q.SideToMove() == engine {
+				m = e.Search(context.Background(), g.Positions(), Limits{Depth: 6}, nil).Move
+				// The win is kept: the child is lost for the defence
+				// (or won for the engine, if it moves again).
+				c := q.Play(m)
+				if w, ok := d.Value(c); ok && q.Quiet() < 90 && (w.Result == egdb.Win) != (c.SideToMove() == engine) {
+					t.Fatalf("%s: %v gives the win away (%v)", q, m, w)
+				}
+			} else {
+				var ok bool
+				if m, _, ok = d.BestMove(q); !ok {
+					t.Fatalf("%s: no database move for the defence", q)
+				}
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if g.Outcome() == mill.Won(engine) {
+			won++
+			plies += len(g.Moves())
+		} else if g.Outcome() != mill.Draw {
+			t.Errorf("%s (%s): the engine lost a won position: %v by %v", p, v, g.Outcome(), g.Method())
+		}
+	}
+	if games < 20 {
+		t.Errorf("only %d won positions found", games)
+	}
+	t.Logf("%d of %d won positions won without distances (depth 6), in %.1f plies on average; the rest drawn by no progress",
+		won, games, float64(plies)/float64(max(won, 1)))
+}

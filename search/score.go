@@ -20,6 +20,16 @@ const (
 	// the engine heads for the win and takes a capture that proves it
 	// whenever its search sees one. A loss of that kind is the negation.
 	TBWin = MateBound - 2000
+
+	// TBProgress is the score of a position the databases call won
+	// without saying in how many plies (a compact file), plus the
+	// position's evaluation within ±tbProgressSpan: above every
+	// evaluation, below TBWin's wins, and higher where the evaluation
+	// says the win is nearer (material taken, the loser's moves cut), the
+	// only measure of progress such a file leaves. A loss of that kind is
+	// the negation, less the evaluation.
+	TBProgress     = TBWin - 3*tbProgressSpan
+	tbProgressSpan = 900
 )
 
 // IsMate reports whether s is a forced win or loss.

@@ -19,8 +19,9 @@ const placingProbePlies = 1
 // of package egdb satisfy it as they are: pass an *egdb.DB (egdb.Open).
 type Tablebase interface {
 	// Probe returns the value of p for the side to move: +1 won, 0 drawn,
-	// -1 lost, with the plies to the end of the game under best play; ok is
-	// false when p is not in the databases.
+	// -1 lost, with the plies to the end of the game under best play (-1
+	// for a win or loss whose distance the databases do not hold: an
+	// egdb.Compact's); ok is false when p is not in the databases.
 	Probe(p mill.Position) (result, plies int, ok bool)
 }
 

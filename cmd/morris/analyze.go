@@ -56,7 +56,7 @@ func parseAnalyzeFlags(args []string, stderr io.Writer) (*analyzeConfig, error) 
 	fs.BoolVar(&c.verbose, "v", false, "print each iteration of the search as it deepens")
 	fs.IntVar(&c.hash, "hash", 64, "transposition table size in MiB")
 	fs.IntVar(&c.threads, "threads", 1, "search threads (more than one is faster, but not repeatable)")
-	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases to probe (a directory made by morris solve)")
+	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases to probe (a directory made by morris solve, or a compact file of wins, draws and losses made by morris solve -compact)")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (*playConfig, error) {
 	fs.BoolVar(&c.plain, "plain", false, "line mode even in a terminal")
 	fs.IntVar(&c.movetime, "movetime", 0, "milliseconds per engine move and per hint (default: the level's own; hints 1000)")
 	fs.BoolVar(&c.pbm, "pbm", false, "draw the board as pbmserv does, rank 1 at the top")
-	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases for the engine (a directory made by morris solve)")
+	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases for the engine (a directory made by morris solve, or a compact file made by morris solve -compact)")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -214,6 +215,24 @@ func TestSolveSmallGames(t *testing.T) {
 				t.Errorf("the start in the compact file: %v, %v", res, ok)
 			}
 			c.Close()
+			if tc.variant == "six-mens-morris" {
+				// analyze reads it as it reads a directory: the
+				// placing position after a1 b2 is won for white (a
+				// win of unknown distance: cp above 20000), as the
+				// directory says (a mate).
+				for tb, want := range map[string]*regexp.Regexp{
+					compact: regexp.MustCompile(`score: +cp 2[0-9]{4} for white`),
+					dir:     regexp.MustCompile(`score: +mate [0-9]+ for white`),
+				} {
+					aout, aerr, err := analyze("-variant", tc.variant, "-tablebases", tb, "-depth", "4", "-moves", "a1 b2")
+					if err != nil {
+						t.Fatalf("analyze -tablebases %s: %v\n%s", tb, err, aerr)
+					}
+					if !want.MatchString(aout) {
+						t.Errorf("analyze -tablebases %s: want %s in\n%s", tb, want, aout)
+					}
+				}
+			}
 			// The game's values come before the compact file's line.
 			out = out[:strings.LastIndex(out, "compact file ")]
 			var total string
