@@ -559,6 +559,49 @@ func (c *Compact) Probe(p mill.Position) (result, plies int, ok bool) {
 	return int(r), -1, true
 }
 
+// Value is Result as a Value: a win or loss has UnknownPlies.
+func (c *Compact) Value(p mill.Position) (Value, bool) {
+	r, ok := c.Result(p)
+	if !ok {
+		return Value{}, false
+	}
+	if r == Draw {
+		return Value{}, true
+	}
+	return Value{r, UnknownPlies}, true
+}
+
+// MoveValues returns every legal move of p with its value for the side to
+// move (a win, draw or loss, no distance), wins first, then draws, then
+// losses, each in the order of p.Moves, if every position after a move of
+// p is in the file or ends the game by material, as DB.MoveValues does.
+func (c *Compact) MoveValues(p mill.Position) ([]MoveValue, bool) {
+	moves := p.Moves(nil)
+	if len(moves) == 0 {
+		return nil, false
+	}
+	minPieces := c.rules.Options().MinPieces
+	out := make([]MoveValue, 0, len(moves))
+	for _, m := range moves {
+		q := p.Play(m)
+		s := q.SideToMove()
+		v := Value{Loss, UnknownPlies}
+		if q.OnBoard(s)+q.InHand(s) >= minPieces {
+			var ok bool
+			if v, ok = c.Value(q); !ok {
+				return nil, false
+			}
+		}
+		out = append(out, MoveValue{m, v.Parent()})
+	}
+	slices.SortStableFunc(out, func(a, b MoveValue) int { return int(b.Value.Result) - int(a.Value.Result) })
+	return out, true
+}
+
+// Keys, Rules, Covers, Value, MoveValues and Probe make a Compact a Perfect,
+// as a DB is.
+var _ Perfect = (*Compact)(nil)
+
 // Covers reports whether the file's values hold for positions under r.
 func (c *Compact) Covers(r *mill.Rules) bool { return compatible(r, c.rules) }
 

@@ -34,7 +34,19 @@ type Value struct {
 	Plies  int
 }
 
+// UnknownPlies is the Plies of a win or loss whose distance is not known:
+// a compact file's values (Compact) are wins, draws and losses alone.
+const UnknownPlies = -1
+
 func (v Value) String() string {
+	if v.Plies < 0 {
+		switch v.Result {
+		case Win:
+			return "win"
+		case Loss:
+			return "loss"
+		}
+	}
 	switch v.Result {
 	case Win:
 		return "win in " + strconv.Itoa(v.Plies)
@@ -46,12 +58,22 @@ func (v Value) String() string {
 
 // Better reports whether v is better than u for the side to move: a win
 // beats a draw beats a loss, a faster win beats a slower one, a slower loss
-// beats a faster one.
-func (v Value) Better(u Value) bool { return v.retro().Better(u.retro()) }
+// beats a faster one (when both distances are known).
+func (v Value) Better(u Value) bool {
+	if v.Plies < 0 || u.Plies < 0 {
+		return v.Result > u.Result
+	}
+	return v.retro().Better(u.retro())
+}
 
 // Parent returns what a move into a position of value v is worth to the
 // side that makes it.
-func (v Value) Parent() Value { return fromRetro(v.retro().Parent()) }
+func (v Value) Parent() Value {
+	if v.Plies < 0 {
+		return Value{-v.Result, UnknownPlies}
+	}
+	return fromRetro(v.retro().Parent())
+}
 
 func (v Value) retro() retro.Value {
 	switch v.Result {
@@ -409,6 +431,22 @@ func (db *DB) probe(p mill.Position) (retro.Value, bool) {
 	}
 	return sec.vals[sec.lay.index(uint32(W), uint32(B))], true
 }
+
+// Perfect is what the programs that play and analyse read of perfect
+// play, from sector files (DB) or a compact file (Compact): a position's
+// value (with UnknownPlies from a compact file), every move's, and the
+// probe of the search (search.Tablebase).
+type Perfect interface {
+	Rules() *mill.Rules
+	Covers(r *mill.Rules) bool
+	Keys() []Key
+	Value(p mill.Position) (Value, bool)
+	MoveValues(p mill.Position) ([]MoveValue, bool)
+	Probe(p mill.Position) (result, plies int, ok bool)
+	Close() error
+}
+
+var _ Perfect = (*DB)(nil)
 
 // MoveValue is a move and what it is worth to the side that makes it.
 type MoveValue struct {

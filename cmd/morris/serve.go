@@ -162,7 +162,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveFlags, error) {
 	fs.DurationVar(&c.lease, "engine-lease", envDuration("MORRIS_ENGINE_LEASE", 30*time.Second), "how long an engine move taken by a process stays its own: with several processes on one PostgreSQL, another takes it after that if the process died (MORRIS_ENGINE_LEASE)")
 	fs.IntVar(&c.workers, "engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
 	fs.IntVar(&c.hashMB, "engine-hash", envInt("MORRIS_ENGINE_HASH", 64), "transposition table of each engine search, in MiB: morris engine's -hash; the engine takes (engine workers + 1) of them (MORRIS_ENGINE_HASH)")
-	fs.StringVar(&c.tablebases, "tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases (a directory made by morris solve) for the engine's moves and the analyses; empty for none (MORRIS_TABLEBASES)")
+	fs.StringVar(&c.tablebases, "tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases for the engine's moves and the analyses: a directory made by morris solve, or a compact file made by morris solve -compact; empty for none (MORRIS_TABLEBASES)")
 	fs.Float64Var(&c.rate, "rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
 	fs.DurationVar(&c.poll, "poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
 	fs.StringVar(&f.proxies, "trusted-proxies", env("MORRIS_TRUSTED_PROXIES", ""), "reverse proxies in front of the server, comma-separated addresses or CIDRs (127.0.0.1,10.0.0.0/8): for their requests the client's address, which the limits by address count, is read from X-Forwarded-For (MORRIS_TRUSTED_PROXIES)")
@@ -375,9 +375,18 @@ func startPBM(ctx context.Context, gw *pbmserv.Gateway, addr string) (where stri
 // (nil for none). Checksums are checked in the background: a large build
 // (18 GB) would hold the start for a minute; each sector serves once its
 // file has checked out.
-func openServerTablebases(dir string, log *slog.Logger) (*egdb.DB, error) {
+func openServerTablebases(dir string, log *slog.Logger) (egdb.Perfect, error) {
 	if dir == "" {
 		return nil, nil
+	}
+	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
+		// A compact file: its blocks are checked as they are first read.
+		c, err := egdb.OpenCompact(dir)
+		if err != nil {
+			return nil, badInput("-tablebases %s: %v", dir, err)
+		}
+		log.Info("compact endgame file open", "file", dir, "rules", c.Rules().String(), "sectors", len(c.Keys()))
+		return c, nil
 	}
 	tb, err := egdb.Open(dir, egdb.CheckInBackground(egdb.EngineCheckAbove))
 	if err != nil {
@@ -396,7 +405,7 @@ func openServerTablebases(dir string, log *slog.Logger) (*egdb.DB, error) {
 
 // service is the configuration of the game service of c, on st, with the
 // databases tb (or nil) and the metrics in reg.
-func (c serveConfig) service(st *store.Store, tb *egdb.DB, log *slog.Logger, reg prometheus.Registerer) server.Config {
+func (c serveConfig) service(st *store.Store, tb egdb.Perfect, log *slog.Logger, reg prometheus.Registerer) server.Config {
 	cfg := server.Config{Store: st, Logger: log, Metrics: server.NewMetrics(reg), EngineWorkers: c.workers, EngineHashMB: c.hashMB, Tablebase: tb, PollEvery: c.poll, EngineLease: c.lease}
 	if c.rate > 0 {
 		cfg.Rates = server.DefaultRates

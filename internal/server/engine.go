@@ -96,7 +96,7 @@ func (s *Service) newEngine() *engine {
 // rule set) under rules r: the table is cleared if it was filled for
 // something else, and the databases are probed only if they cover r. It
 // reports whether they are.
-func (en *engine) prepare(table string, r *mill.Rules, db *egdb.DB) bool {
+func (en *engine) prepare(table string, r *mill.Rules, db egdb.Perfect) bool {
 	if en.table != table {
 		en.Clear()
 		en.table = table

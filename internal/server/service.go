@@ -53,10 +53,12 @@ type Config struct {
 	// leaves the move to another after that (engine.go). Longer than any
 	// search of the server, which stops after 10 s.
 	EngineLease time.Duration
-	// Tablebase is the endgame databases (built by morris solve) that
-	// every search probes, the engine's moves and the analyses alike, in
-	// the games of rules they cover (egdb.DB.Covers); nil for none.
-	Tablebase *egdb.DB
+	// Tablebase is the endgame databases that every search probes, the
+	// engine's moves and the analyses alike, in the games of rules they
+	// cover (Covers): the sector files of morris solve (an *egdb.DB) or a
+	// compact file of wins, draws and losses (an *egdb.Compact); nil for
+	// none.
+	Tablebase egdb.Perfect
 	// SweepEvery is how often the correspondence timers are checked (1 minute).
 	SweepEvery time.Duration
 	// PollEvery is how often the process looks in the store for changes

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -167,5 +168,32 @@ func TestAnalysisTablebase(t *testing.T) {
 	plain.must(t, 200, "POST", "/api/analysis", "", body, &an)
 	if an.Tablebase != "" || an.TBHits != 0 {
 		t.Errorf("%s without databases: got %+v", won, an)
+	}
+
+	// The same from a compact file (serve -tablebases FILE): the result
+	// without its distance, every move's result, the engine's best among
+	// those that keep the win.
+	compact := filepath.Join(t.TempDir(), "3v3.wdl")
+	if err := egdb.WriteCompact(db, compact, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := egdb.OpenCompact(compact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cts := newTestServer(t, server.Config{Tablebase: c})
+	an = analysisAnswer{}
+	cts.must(t, 200, "POST", "/api/analysis", "", body, &an)
+	if an.Tablebase != "win" || an.TBHits == 0 || an.Best == "" || len(an.TablebaseMoves) != len(mv) {
+		t.Errorf("%s from the compact file: got %+v, want a win, hits and every move", won, an)
+	}
+	for i, m := range an.TablebaseMoves {
+		if want := mv[i].Value.Result; m.Value != map[egdb.Result]string{egdb.Win: "win", egdb.Draw: "draw", egdb.Loss: "loss"}[want] {
+			t.Errorf("tablebaseMoves[%d] from the compact file: %+v, the files say %s", i, m, mv[i].Value)
+		}
+		if m.Move == an.Best && !m.Keeps {
+			t.Errorf("the engine's best %s from the compact file does not keep the win: %+v", an.Best, an.TablebaseMoves)
+		}
 	}
 }
