@@ -143,8 +143,14 @@ func (a *api) tournament(w http.ResponseWriter, r *http.Request) error {
 }
 
 // tournamentAction authenticates, reads the event's id and answers fn's
-// value.
+// value; the call takes no body.
 func tournamentAction[T any](a *api, w http.ResponseWriter, r *http.Request, fn func(u server.User, id int64) (T, error)) error {
+	return tournamentActionWith(a, w, r, func(u server.User, id int64, _ struct{}) (T, error) { return fn(u, id) })
+}
+
+// tournamentActionWith authenticates, reads the event's id and the body
+// (a B) and answers fn's value.
+func tournamentActionWith[B, T any](a *api, w http.ResponseWriter, r *http.Request, fn func(u server.User, id int64, body B) (T, error)) error {
 	u, err := a.auth(r)
 	if err != nil {
 		return err
@@ -153,11 +159,14 @@ func tournamentAction[T any](a *api, w http.ResponseWriter, r *http.Request, fn 
 	if err != nil {
 		return err
 	}
-	var none struct{}
-	if err := readJSON(r, &none); err != nil {
-		return httpError(http.StatusBadRequest, "this call takes no body")
+	var body B
+	if err := readJSON(r, &body); err != nil {
+		if _, none := any(body).(struct{}); none {
+			return httpError(http.StatusBadRequest, "this call takes no body")
+		}
+		return err
 	}
-	v, err := fn(u, id)
+	v, err := fn(u, id, body)
 	if err != nil {
 		return err
 	}
@@ -216,26 +225,12 @@ type byeBody struct {
 // to sit out a round of a Swiss for half a point, or takes it back.
 func (a *api) halfBye(on bool) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		u, err := a.auth(r)
-		if err != nil {
-			return err
-		}
-		id, err := pathID(r, "id")
-		if err != nil {
-			return err
-		}
-		var b byeBody
-		if err := readJSON(r, &b); err != nil {
-			return err
-		}
-		if b.Round == 0 {
-			return httpError(http.StatusBadRequest, `a half-point bye needs the round: {"round": 3}`)
-		}
-		e, err := a.svc.SetHalfBye(r.Context(), u, id, b.Round, on)
-		if err != nil {
-			return err
-		}
-		return writeJSON(w, http.StatusOK, e)
+		return tournamentActionWith(a, w, r, func(u server.User, id int64, b byeBody) (wire.TournamentEntry, error) {
+			if b.Round == 0 {
+				return wire.TournamentEntry{}, httpError(http.StatusBadRequest, `a half-point bye needs the round: {"round": 3}`)
+			}
+			return a.svc.SetHalfBye(r.Context(), u, id, b.Round, on)
+		})
 	}
 }
 
