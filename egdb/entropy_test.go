@@ -78,7 +78,7 @@ func TestSectorEntropy(t *testing.T) {
 			}
 			return 3, closes
 		}
-		var h0, prev, feat, both, dc entropyCounts
+		var h0, prev, feat, both, dc, prevDC entropyCounts
 		var cu cursor
 		var p1, p2 int
 		var valid, dontCare float64
@@ -107,14 +107,16 @@ func TestSectorEntropy(t *testing.T) {
 				dontCare++
 			} else {
 				dc.add((f*3+p1)*3+p2, s)
+				prevDC.add(p1*3+p2, s)
 			}
 			p2, p1 = p1, s
 			valid++
 		}
 		sf.close()
 		dcBits := dc.bits() * (valid - dontCare) / valid
-		t.Logf("%s: %.0f positions; bits a position: H0 %.3f, prev %.3f, feat %.3f, feat+prev %.3f, dc %.3f (%.1f%% don't care)",
-			k, valid, h0.bits(), prev.bits(), feat.bits(), both.bits(), dcBits, 100*dontCare/valid)
+		prevDCBits := prevDC.bits() * (valid - dontCare) / valid
+		t.Logf("%s: %.0f positions; bits a position: H0 %.3f, prev %.3f, feat %.3f, feat+prev %.3f, dc %.3f, prev+dc %.3f (%.1f%% don't care)",
+			k, valid, h0.bits(), prev.bits(), feat.bits(), both.bits(), dcBits, prevDCBits, 100*dontCare/valid)
 	}
 }
 

@@ -1,0 +1,219 @@
+package egdb
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/morrisgame/morris/egdb/internal/retro"
+	"github.com/morrisgame/morris/mill"
+)
+
+// TestDontCareRules measures, over the sectors named in EGDB_DC_KEYS (of
+// the nine men's morris files in EGDB_DC_DIR), what the capture "don't
+// care" positions would save and cost under two rules: "any" (a position
+// whose best capture wins stores anything; a probe reads captures until
+// one wins) and "first" (a position whose first capture wins stores
+// anything; a probe reads that one capture). Each rule's size is the cost
+// of coding the sector with a static order-2 model counted over the
+// positions that are not free, each free position coded as its context's
+// likeliest allowed symbol.
+func TestDontCareRules(t *testing.T) {
+	dir, keys := os.Getenv("EGDB_DC_DIR"), os.Getenv("EGDB_DC_KEYS")
+	if dir == "" || keys == "" {
+		t.Skip("EGDB_DC_DIR and EGDB_DC_KEYS name no sectors")
+	}
+	r := mill.MustRules("nine-mens-morris")
+	x := newIndexer(r.Board())
+	files := map[Key]*sectorFile{}
+	file := func(k Key) *sectorFile {
+		if f, ok := files[k]; ok {
+			return f
+		}
+		f, err := openSector(filepath.Join(dir, k.String()+".egdb"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[k] = f
+		return f
+	}
+	defer func() {
+		for _, f := range files {
+			f.close()
+		}
+	}()
+	for _, ks := range strings.Split(keys, ",") {
+		var k Key
+		if strings.Contains(ks, "h") {
+			fmt.Sscanf(ks, "%dv%dh%d-%d", &k.White, &k.Black, &k.WhiteHand, &k.BlackHand)
+		} else {
+			fmt.Sscanf(ks, "%dv%d", &k.White, &k.Black)
+		}
+		g, err := newGame(r, x, []Key{k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.id[k]
+		vals := file(k).vals
+		cs := g.capture[s]
+		var cvals []retro.Value
+		if cs >= 0 {
+			cvals = file(g.keys[cs]).vals
+		}
+		wk := &worker{g: g}
+		lay := &g.lay[s]
+		n := lay.size
+		if lim, _ := strconv.ParseInt(os.Getenv("EGDB_DC_LIMIT"), 10, 64); lim > 0 && lim < n {
+			n = lim // the first indices only: a sample
+		}
+		// allowed[i]: bit 0..2 the symbols index i may store, for each
+		// rule (0 exact, 1 any, 2 first); 0 for an unused index.
+		allowed := [3][]byte{make([]byte, n), make([]byte, n), make([]byte, n)}
+		var probesAny, probesFirst, withCapture, valid float64
+		var dst []retro.Child
+		var cu cursor
+		sym := func(v retro.Value) int {
+			switch {
+			case v.IsWin():
+				return wdlWin
+			case v.IsLoss():
+				return wdlLoss
+			}
+			return wdlDraw
+		}
+		for i := range n {
+			W, B, ok := cu.position(lay, i)
+			if !ok {
+				continue
+			}
+			valid++
+			if i%(1<<22) == 0 {
+				t.Logf("%s: %d of %d", k, i, n)
+			}
+			v := sym(vals[i])
+			allowed[0][i] = 1 << v
+			allowed[1][i] = 1 << v
+			allowed[2][i] = 1 << v
+			dst, _ = wk.children(s, W, B, dst[:0])
+			// The capture children's values for the mover, in order.
+			c, c1, nc := wdlLoss, -1, 0
+			var caps [64]int
+			for _, ch := range dst {
+				var cv int
+				switch {
+				case ch.End:
+					cv = 2 - sym(ch.Value)
+				case ch.Sector == cs:
+					cv = 2 - sym(cvals[ch.Index])
+				default:
+					continue
+				}
+				caps[nc] = cv
+				nc++
+				if c1 < 0 {
+					c1 = cv
+				}
+				c = min(c, cv)
+			}
+			if nc == 0 {
+				continue
+			}
+			withCapture++
+			// Symbols s with max(best, s) = v (W=0 best): s ≥ v in
+			// W<D<L order when best == v, else s == v.
+			set := func(best int) byte {
+				if best != v {
+					return 1 << v
+				}
+				var m byte
+				for s := v; s <= wdlLoss; s++ {
+					m |= 1 << s
+				}
+				return m
+			}
+			allowed[1][i] = set(c)
+			allowed[2][i] = set(c1)
+			// Probes a decoder makes when it reads a non-win: any
+			// reads captures until one wins; first reads one.
+			if allowed[1][i] != 1<<wdlWin {
+				k := 0
+				for k < nc && caps[k] != wdlWin {
+					k++
+				}
+				probesAny += float64(min(k+1, nc))
+			}
+			probesFirst++
+		}
+		for rule, name := range []string{"exact", "any", "first"} {
+			bitsPer := staticCost(allowed[rule]) / valid
+			t.Logf("%s %s: %.3f bits a position (%.0f MB for the sector)", k, name, bitsPer, bitsPer*valid/8e6)
+		}
+		t.Logf("%s: %.0f positions, %.1f%% with a capture; capture probes a position: any ≤ %.2f, first ≤ %.2f",
+			k, valid, 100*withCapture/valid, probesAny/valid, probesFirst/valid)
+	}
+}
+
+const (
+	wdlWin  = 0
+	wdlDraw = 1
+	wdlLoss = 2
+)
+
+// staticCost codes the symbols allowed by an order-2 model counted over
+// the indices with one allowed symbol, each index with several taking its
+// context's likeliest, and returns the total code length in bits.
+func staticCost(allowed []byte) float64 {
+	var counts [9][3]float64
+	p1, p2 := wdlDraw, wdlDraw
+	choose := func(m byte, c int) int {
+		best := -1
+		for s := range 3 {
+			if m&(1<<s) != 0 && (best < 0 || counts[c][s] > counts[c][best]) {
+				best = s
+			}
+		}
+		return best
+	}
+	for _, m := range allowed {
+		if m == 0 {
+			continue
+		}
+		c := p1*3 + p2
+		s := choose(m, c)
+		if m&(m-1) == 0 {
+			counts[c][s]++
+		}
+		p2, p1 = p1, s
+	}
+	// The model an encoder would count: over the symbols chosen, the free
+	// ones included.
+	var chosen [9][3]float64
+	p1, p2 = wdlDraw, wdlDraw
+	for _, m := range allowed {
+		if m == 0 {
+			continue
+		}
+		c := p1*3 + p2
+		s := choose(m, c)
+		chosen[c][s]++
+		p2, p1 = p1, s
+	}
+	counts = chosen
+	var total float64
+	p1, p2 = wdlDraw, wdlDraw
+	for _, m := range allowed {
+		if m == 0 {
+			continue
+		}
+		c := p1*3 + p2
+		s := choose(m, c)
+		n := counts[c][0] + counts[c][1] + counts[c][2]
+		total -= math.Log2((counts[c][s] + 0.5) / (n + 1.5))
+		p2, p1 = p1, s
+	}
+	return total
+}
