@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/morrisgame/morris/egdb/internal/wdl"
 	"github.com/morrisgame/morris/mill"
@@ -29,7 +30,7 @@ import (
 //
 //	offset  size  what
 //	0       8     magic "MORRISWD"
-//	8       4     format version (1)
+//	8       4     format version (2)
 //	12      4     M, the length of the manifest
 //	16      M     the manifest, JSON (compactManifest)
 //	…             zeros to a multiple of 8
@@ -46,7 +47,7 @@ import (
 // it was not made for.
 const (
 	compactMagic   = "MORRISWD"
-	compactVersion = 1
+	compactVersion = 2
 )
 
 // IndexVersion is the version of the index of positions in their sectors
@@ -84,6 +85,10 @@ type compactSectorInfo struct {
 	// Tables is the CRC-32C of the stream's header and tables (the
 	// blocks carry their own).
 	Tables uint32 `json:"tables"`
+	// CaptureFree: a position whose captures reach its value may store
+	// any value below it; a reader takes the best of the stored value
+	// and the captures' (captures.go).
+	CaptureFree bool `json:"captureFree,omitempty"`
 }
 
 // optionsText is the options of o as "name=value,...", every option of
@@ -140,21 +145,31 @@ type CompactProgress struct {
 	Done     int // sectors done, this one included
 	Sectors  int
 	Verified bool // its values were read back and compared with the sector's
+	// Coded and Checked: the time its masks and stream took, and the
+	// reading back (zero for a part resumed).
+	Coded, Checked time.Duration
 }
 
 // WriteCompact writes the sectors of db as a compact file at path. Each
-// sector's stream is first written to path+".parts/KEY.wdl" (atomically),
-// so a run stopped part way goes on from the sectors done; the file is put
-// together at the end and the parts removed. Every value is read back from
-// each stream and compared with the sector's before the stream is kept.
-// progress, if not nil, is called after each sector.
+// sector's stream is first written to path+".parts/" (atomically), so a run
+// stopped part way goes on from the sectors done; the file is put together
+// at the end and the parts removed. Every index of each stream is read back
+// and compared with the sector's value (or, where the stream stores less
+// than the value, with the best of its captures) before the stream is kept;
+// a part found from an earlier run was so checked when it was written, and
+// is kept if its blocks pass their checksums. progress, if not nil, is
+// called after each sector.
 func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 	keys := db.Keys()
 	if len(keys) == 0 {
 		return errors.New("egdb: no sectors to write")
 	}
-	parts := path + ".parts"
-	if err := os.MkdirAll(parts, 0o755); err != nil {
+	g, err := newGame(db.rules, db.x, keys)
+	if err != nil {
+		return err
+	}
+	dir := path + ".parts"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	m := compactManifest{Format: compactVersion, Rules: db.rules.String(), Index: IndexVersion, WDL: wdl.Version}
@@ -164,16 +179,14 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 		m.Placing = optionsText(placingOptions(db.rules))
 		m.PlacingFingerprint = fingerprint(m.Placing)
 	}
-	streams := make([]string, len(keys))
+	parts := make([]compactPart, len(keys))
 	for i, k := range keys {
-		sec := db.sectors[k]
-		part := filepath.Join(parts, k.String()+".wdl")
-		streams[i] = part
+		sec, s := db.sectors[k], g.id[k]
+		free := captureFree(db, g, s)
+		parts[i] = compactPart{path: filepath.Join(dir, partName(k, free)), free: free}
 		p := CompactProgress{Key: k, Indices: sec.lay.size, Done: i + 1, Sectors: len(keys)}
-		if b, err := os.ReadFile(part); err == nil {
-			// Coded by an earlier run: kept if it opens and reads
-			// back as the sector.
-			if s, err := wdl.Open(b); err == nil && checkStream(db, sec, s) == nil {
+		if b, err := os.ReadFile(parts[i].path); err == nil {
+			if st, err := wdl.Open(b); err == nil && st.Len() == sec.lay.size && st.Verify() == nil {
 				p.Resumed, p.Bytes, p.Verified = true, int64(len(b)), true
 				if progress != nil {
 					progress(p)
@@ -181,18 +194,21 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 				continue
 			}
 		}
-		b, err := encodeSector(db, sec)
+		start := time.Now()
+		b, err := encodeSector(db, g, s, free)
 		if err != nil {
 			return fmt.Errorf("egdb: sector %s: %w", k, err)
 		}
-		s, err := wdl.Open(b)
+		p.Coded = time.Since(start)
+		st, err := wdl.Open(b)
 		if err != nil {
 			return fmt.Errorf("egdb: sector %s: %w", k, err)
 		}
-		if err := checkStream(db, sec, s); err != nil {
+		if err := checkCaptureStream(db, g, s, free, st); err != nil {
 			return fmt.Errorf("egdb: sector %s: %w", k, err)
 		}
-		if err := writeFileAtomic(part, b); err != nil {
+		p.Checked = time.Since(start) - p.Coded
+		if err := writeFileAtomic(parts[i].path, b); err != nil {
 			return err
 		}
 		p.Bytes, p.Verified = int64(len(b)), true
@@ -200,53 +216,36 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 			progress(p)
 		}
 	}
-	if err := assemble(path, m, keys, db, streams); err != nil {
+	if err := assemble(path, m, keys, db, parts); err != nil {
 		return err
 	}
-	return os.RemoveAll(parts)
+	return os.RemoveAll(dir)
 }
 
-// encodeSector codes a sector's values; its unused indices are don't care.
-func encodeSector(db *DB, sec *dbSector) ([]byte, error) {
-	n := sec.lay.size
-	syms := make([]byte, n)
-	unused := make([]bool, n)
-	var cu cursor
-	for i := range n {
-		_, _, valid := cu.position(&sec.lay, i)
-		if !valid {
-			unused[i] = true
-			continue
-		}
-		syms[i] = symbolOf(fromRetro(sec.vals[i]))
+// partName is the name of a sector's part: it says whether its positions
+// may store less than their captures reach, so that a part written
+// otherwise is not taken for this run's.
+func partName(k Key, free bool) string {
+	if free {
+		return k.String() + ".free.wdl"
 	}
-	return wdl.Encode(syms, func(i int) bool { return unused[i] })
+	return k.String() + ".wdl"
 }
 
-// checkStream compares every used index of a stream with the sector's
-// value.
-func checkStream(db *DB, sec *dbSector, s *wdl.Stream) error {
-	if s.Len() != sec.lay.size {
-		return fmt.Errorf("%w: the stream has %d values, the sector %d", ErrCorrupt, s.Len(), sec.lay.size)
-	}
-	if err := s.Verify(); err != nil {
-		return err
-	}
-	buf := make([]byte, wdl.ChunkLen)
-	var cu cursor
-	for c := int64(0); c*wdl.ChunkLen < s.Len(); c++ {
-		got, err := s.Chunk(int(c), buf)
-		if err != nil {
-			return err
-		}
-		for j, sym := range got {
-			i := c*wdl.ChunkLen + int64(j)
-			if _, _, valid := cu.position(&sec.lay, i); valid && sym != symbolOf(fromRetro(sec.vals[i])) {
-				return fmt.Errorf("%w: index %d reads %d, the sector has %s", ErrCorrupt, i, sym, fromRetro(sec.vals[i]))
-			}
-		}
-	}
-	return nil
+// encodeSector codes the values of sector s of db's game g: where free,
+// a position whose captures reach its value stores whatever costs least
+// below it.
+func encodeSector(db *DB, g *game, s int, free bool) ([]byte, error) {
+	allowed := make([]byte, g.lay[s].size)
+	captureMasks(db, g, s, free, allowed)
+	return wdl.Encode(allowed)
+}
+
+// compactPart is a sector's stream written by WriteCompact before the file
+// is put together.
+type compactPart struct {
+	path string
+	free bool // its positions may store less than their captures reach
 }
 
 // writeFileAtomic writes b to path through a temporary file and a rename.
@@ -264,30 +263,19 @@ func writeFileAtomic(path string, b []byte) error {
 }
 
 // assemble writes the compact file from the sectors' streams.
-func assemble(path string, m compactManifest, keys []Key, db *DB, streams []string) error {
-	sizes := make([]int64, len(keys))
-	for i, p := range streams {
-		fi, err := os.Stat(p)
-		if err != nil {
-			return err
-		}
-		sizes[i] = fi.Size()
-	}
+func assemble(path string, m compactManifest, keys []Key, db *DB, parts []compactPart) error {
 	m.Sectors = make([]compactSectorInfo, len(keys))
+	var off int64
 	for i, k := range keys {
 		sec := db.sectors[k]
-		b, err := os.ReadFile(streams[i])
+		size, tables, err := partTables(parts[i].path)
 		if err != nil {
 			return err
 		}
+		// The offsets count from the first stream, after the manifest.
 		m.Sectors[i] = compactSectorInfo{Key: k.String(), Indices: sec.lay.size, Wins: sec.counts.Wins, Draws: sec.counts.Draws,
-			Losses: sec.counts.Losses, Unused: sec.counts.Unused, Length: sizes[i], Tables: crc32.Checksum(streamTables(b), crcC)}
-	}
-	// The offsets count from the first stream, after the manifest.
-	var off int64
-	for i := range m.Sectors {
-		m.Sectors[i].Offset = off
-		off += pad8(m.Sectors[i].Length)
+			Losses: sec.counts.Losses, Unused: sec.counts.Unused, Offset: off, Length: size, Tables: tables, CaptureFree: parts[i].free}
+		off += pad8(size)
 	}
 	manifest, err := json.Marshal(m)
 	if err != nil {
@@ -305,19 +293,12 @@ func assemble(path string, m compactManifest, keys []Key, db *DB, streams []stri
 	head = append(head, manifest...)
 	sum := crc64.Checksum(head, crcTable)
 	head = append(head, make([]byte, pad8(int64(len(head)))-int64(len(head)))...)
-	w := io.Writer(f)
-	if _, err := w.Write(head); err != nil {
+	if _, err := f.Write(head); err != nil {
 		f.Close()
 		return err
 	}
-	for _, p := range streams {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Close()
-			return err
-		}
-		b = append(b, make([]byte, pad8(int64(len(b)))-int64(len(b)))...)
-		if _, err := w.Write(b); err != nil {
+	for i, p := range parts {
+		if err := appendPart(f, p.path, pad8(m.Sectors[i].Length)); err != nil {
 			f.Close()
 			return err
 		}
@@ -329,6 +310,47 @@ func assemble(path string, m compactManifest, keys []Key, db *DB, streams []stri
 		return err
 	}
 	return finish(f, path)
+}
+
+// partTables returns a part's size and the CRC-32C of its stream's header
+// and tables, reading those alone.
+func partTables(path string) (size int64, sum uint32, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, 0, err
+	}
+	head := make([]byte, min(fi.Size(), 1<<12))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return 0, 0, err
+	}
+	n := wdl.TablesLen(head)
+	if n > len(head) {
+		head = make([]byte, n)
+		if _, err := f.ReadAt(head, 0); err != nil {
+			return 0, 0, err
+		}
+	}
+	return fi.Size(), crc32.Checksum(streamTables(head), crcC), nil
+}
+
+// appendPart copies a part to w, zero padded to length padded.
+func appendPart(w io.Writer, path string, padded int64) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	n, err := io.Copy(w, f)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(make([]byte, padded-n))
+	return err
 }
 
 func pad8(n int64) int64 { return (n + 7) &^ 7 }
@@ -356,6 +378,11 @@ type Compact struct {
 	placing bool
 	keys    []Key
 	unmap   func() error
+	// g is the game of the sectors, whose captures a probe reads;
+	// bySector[s] is the file's sector s of g, or nil.
+	g         *game
+	bySector  []*compactSector
+	resolvers sync.Pool // *resolver
 
 	mu     sync.Mutex
 	damage error // the first damaged block read, reported by Damage
@@ -366,6 +393,8 @@ type compactSector struct {
 	lay    layout
 	s      *wdl.Stream
 	counts Counts
+	gs     int  // its sector in Compact.g
+	free   bool // its positions may store less than their captures reach
 }
 
 // OpenCompact opens the compact file at path for positions under the rules
@@ -475,7 +504,8 @@ func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 		if s.Len() != lay.size || si.Indices != lay.size {
 			return nil, fmt.Errorf("%w: sector %s: %d values, the sector has %d indices", ErrCorrupt, k, s.Len(), lay.size)
 		}
-		sec := &compactSector{key: k, lay: lay, s: s, counts: Counts{Wins: si.Wins, Draws: si.Draws, Losses: si.Losses, Unused: si.Unused}}
+		sec := &compactSector{key: k, lay: lay, s: s, counts: Counts{Wins: si.Wins, Draws: si.Draws, Losses: si.Losses, Unused: si.Unused},
+			free: si.CaptureFree}
 		c.sectors[k] = sec
 		c.keys = append(c.keys, k)
 		if k.Moving() {
@@ -483,6 +513,22 @@ func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 		}
 	}
 	slices.SortFunc(c.keys, compareKeys)
+	g, err := newGame(r, c.x, c.keys)
+	if err != nil {
+		return nil, err
+	}
+	c.g, c.bySector = g, make([]*compactSector, len(g.keys))
+	for _, sec := range c.sectors {
+		sec.gs = g.id[sec.key]
+		c.bySector[sec.gs] = sec
+	}
+	for _, sec := range c.sectors {
+		// A capture of a sector that reads its captures must lead to
+		// a sector of the file (the writer made it so).
+		if cs := g.capture[sec.gs]; sec.free && cs >= 0 && c.bySector[cs] == nil {
+			return nil, fmt.Errorf("%w: sector %s reads its captures in %s, which the file lacks", ErrCorrupt, sec.key, g.keys[cs])
+		}
+	}
 	return c, nil
 }
 
@@ -527,22 +573,91 @@ func (c *Compact) Result(p mill.Position) (Result, bool) {
 	if sec == nil {
 		return 0, false
 	}
-	sym, err := sec.s.At(sec.lay.index(uint32(W), uint32(B)))
+	r, _ := c.resolvers.Get().(*resolver)
+	if r == nil {
+		r = &resolver{wk: worker{g: c.g}}
+	}
+	defer c.resolvers.Put(r)
+	v, err := c.value(r, sec, sec.lay.index(uint32(W), uint32(B)), uint32(W), uint32(B))
 	if err != nil {
 		c.mu.Lock()
 		if c.damage == nil {
-			c.damage = fmt.Errorf("%w: sector %s: %w", ErrCorrupt, sec.key, err)
+			c.damage = err
 		}
 		c.mu.Unlock()
 		return 0, false
 	}
-	switch sym {
-	case wdl.Win:
-		return Win, true
-	case wdl.Loss:
-		return Loss, true
+	return Result(v - 1), true
+}
+
+// A resolver is what a probe needs to read captures: a worker (the move
+// generator's state) and a slice of captures for each depth.
+type resolver struct {
+	wk   worker
+	caps [maxCaptureDepth][]capture
+}
+
+// maxCaptureDepth bounds the search of captures: each capture takes a
+// piece, so it cannot go deeper than the pieces on the board.
+const maxCaptureDepth = 2 * mill.MaxPoints
+
+// value returns the goodness (0 a loss, 1 a draw, 2 a win) of index i of
+// sec, whose position is (W, B) or an image of it.
+func (c *Compact) value(r *resolver, sec *compactSector, i int64, W, B uint32) (int, error) {
+	sym, err := sec.s.At(i)
+	if err != nil {
+		return 0, fmt.Errorf("%w: sector %s: %w", ErrCorrupt, sec.key, err)
 	}
-	return Draw, true
+	return c.raise(r, sec, W, B, goodness(sym), 2, 0)
+}
+
+// raise returns the goodness of the position (W, B) of sec, whose stored
+// value is stored, exactly if it is below enough, and otherwise some
+// goodness at least enough (the caller then needs no more): the best of
+// the stored value and its captures' values, each capture read only as far
+// as it could still raise the best (alpha-beta over three values).
+func (c *Compact) raise(r *resolver, sec *compactSector, W, B uint32, stored, enough, depth int) (int, error) {
+	best := stored
+	if best >= enough || !sec.free {
+		return best, nil
+	}
+	if depth >= maxCaptureDepth {
+		return 0, fmt.Errorf("%w: sector %s: captures deeper than %d", ErrCorrupt, sec.key, depth)
+	}
+	caps := r.wk.captures(sec.gs, W, B, r.caps[depth][:0])
+	r.caps[depth] = caps
+	if len(caps) == 0 {
+		return best, nil
+	}
+	var cs *compactSector
+	if k := c.g.capture[sec.gs]; k >= 0 {
+		cs = c.bySector[k]
+	}
+	for _, cp := range caps {
+		if cp.end || cs == nil {
+			return 2, nil // the capture ends the game
+		}
+		sym, err := cs.s.At(cp.index)
+		if err != nil {
+			return 0, fmt.Errorf("%w: sector %s: %w", ErrCorrupt, cs.key, err)
+		}
+		// The capture is worth 2-child to the mover; the child's stored
+		// value is a lower bound of its own, so only a child stored
+		// below 2-best can raise best.
+		child := goodness(sym)
+		if 2-child <= best {
+			continue
+		}
+		if child, err = c.raise(r, cs, cp.W, cp.B, child, 2-best, depth+1); err != nil {
+			return 0, err
+		}
+		if 2-child > best {
+			if best = 2 - child; best >= enough {
+				return best, nil
+			}
+		}
+	}
+	return best, nil
 }
 
 // Probe is Result as a search wants it (search.Tablebase, which a Compact

@@ -40,8 +40,9 @@ func TestCompactOfDir(t *testing.T) {
 		used := p.Indices - sec.counts.Unused
 		indices += used
 		bytes += p.Bytes
-		t.Logf("%-10s %12d positions %11d bytes %.3f bits a position (W %.3f D %.3f L %.3f)", p.Key, used, p.Bytes,
-			float64(8*p.Bytes)/float64(used), float64(sec.counts.Wins)/float64(used), float64(sec.counts.Draws)/float64(used), float64(sec.counts.Losses)/float64(used))
+		t.Logf("%-10s %12d positions %11d bytes %.3f bits a position (W %.3f D %.3f L %.3f), coded in %v, checked in %v", p.Key, used, p.Bytes,
+			float64(8*p.Bytes)/float64(used), float64(sec.counts.Wins)/float64(used), float64(sec.counts.Draws)/float64(used), float64(sec.counts.Losses)/float64(used),
+			p.Coded.Round(time.Second/10), p.Checked.Round(time.Second/10))
 	})
 	if err != nil {
 		t.Fatal(err)

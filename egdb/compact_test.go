@@ -77,29 +77,32 @@ func TestCompactSixMensMorris(t *testing.T) {
 	if len(c.Keys()) != len(db.Keys()) {
 		t.Fatalf("%d sectors in the compact file, %d in the directory", len(c.Keys()), len(db.Keys()))
 	}
-	var positions int64
-	for _, k := range db.Keys() {
-		if err := checkStream(db, db.sectors[k], c.sectors[k].s); err != nil {
-			t.Fatalf("sector %s: %v", k, err)
-		}
-		positions += db.sectors[k].lay.size - db.sectors[k].counts.Unused
-	}
-	// And by At, a position at a time, in the smaller sectors.
+	// Every used index of every sector, as a probe reads it (the stored
+	// value raised by its captures), against the sector file.
+	var positions, stored int64
+	r := &resolver{wk: worker{g: c.g}}
 	for _, k := range db.Keys() {
 		sec, csec := db.sectors[k], c.sectors[k]
-		if sec.lay.size > 20000 {
-			continue
-		}
 		var cu cursor
 		for i := range sec.lay.size {
-			if _, _, valid := cu.position(&sec.lay, i); !valid {
+			W, B, valid := cu.position(&sec.lay, i)
+			if !valid {
 				continue
 			}
-			got, err := csec.s.At(i)
-			if err != nil || got != symbolOf(fromRetro(sec.vals[i])) {
+			positions++
+			want := retroGoodness(sec.vals[i])
+			got, err := c.value(r, csec, i, W, B)
+			if err != nil || got != want {
 				t.Fatalf("sector %s, index %d: %d, %v; the file has %s", k, i, got, err, fromRetro(sec.vals[i]))
 			}
+			if sym, _ := csec.s.At(i); goodness(sym) != want {
+				stored++
+			}
 		}
+	}
+	t.Logf("%d of %d positions store less than their value (their captures reach it)", stored, positions)
+	if stored == 0 {
+		t.Errorf("no position stores less than its value: the captures are not used")
 	}
 	fi, _ := os.Stat(path)
 	bytes := fi.Size()
@@ -267,15 +270,20 @@ func TestCompactResume(t *testing.T) {
 	parts := path + ".parts"
 	os.MkdirAll(parts, 0o755)
 	keys := db.Keys()
+	g, err := newGame(db.rules, db.x, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, k := range keys[:10] {
-		b, err := encodeSector(db, db.sectors[k])
+		free := captureFree(db, g, g.id[k])
+		b, err := encodeSector(db, g, g.id[k], free)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if k == keys[3] {
 			b[len(b)-1] ^= 0xFF // damaged: coded again
 		}
-		os.WriteFile(filepath.Join(parts, k.String()+".wdl"), b, 0o644)
+		os.WriteFile(filepath.Join(parts, partName(k, free)), b, 0o644)
 	}
 	resumed := 0
 	err = WriteCompact(db, path, func(p CompactProgress) {

@@ -3,6 +3,7 @@ package egdb
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -150,7 +151,9 @@ func TestDontCareRules(t *testing.T) {
 		}
 		for rule, name := range []string{"exact", "any", "first"} {
 			bitsPer := staticCost(allowed[rule]) / valid
-			t.Logf("%s %s: %.3f bits a position (%.0f MB for the sector)", k, name, bitsPer, bitsPer*valid/8e6)
+			ideal, bucket, o2, runs := runCost(allowed[rule])
+			t.Logf("%s %s: %.3f bits a position; as runs (%.1f a run): ideal %.3f, bucketed %.3f, order-2 on the runs' choices %.3f",
+				k, name, bitsPer, valid/float64(runs), ideal/valid, bucket/valid, o2/valid)
 		}
 		t.Logf("%s: %.0f positions, %.1f%% with a capture; capture probes a position: any ≤ %.2f, first ≤ %.2f",
 			k, valid, 100*withCapture/valid, probesAny/valid, probesFirst/valid)
@@ -216,4 +219,89 @@ func staticCost(allowed []byte) float64 {
 		p2, p1 = p1, s
 	}
 	return total
+}
+
+// runCost codes the symbols allowed as runs, each free index continuing
+// the run before it where it may, in chunks of 1024 (a run ends at a
+// chunk's end): a run's symbol given the last run's (the first of a chunk
+// given a draw), then its length given its symbol. It returns the bits of
+// three models of the lengths: each length's own frequency (ideal), its
+// bucket (bits.Len) coded and the bits below the top one raw (bucket), and
+// the order-2 model over the same symbols, for comparison.
+func runCost(allowed []byte) (ideal, bucket, order2 float64, runs int) {
+	var symCount [4][3]float64 // [previous run's symbol, 3 at a chunk's start][symbol]
+	lenCount := map[[2]int]float64{}
+	var bucketCount [3][12]float64
+	var o2 [9][3]float64
+	type run struct{ prev, sym, n int }
+	var all []run
+	prev, cur, n, j := 3, -1, 0, 0
+	p1, p2 := wdlDraw, wdlDraw
+	flush := func() {
+		if n > 0 {
+			all = append(all, run{prev, cur, n})
+			prev = cur
+		}
+		n = 0
+	}
+	for _, m := range allowed {
+		if m == 0 {
+			continue
+		}
+		if j%1024 == 0 {
+			flush()
+			prev, cur = 3, -1
+			p1, p2 = wdlDraw, wdlDraw
+		}
+		j++
+		s := -1
+		if cur >= 0 && m&(1<<cur) != 0 {
+			s = cur
+		} else {
+			for _, t := range []int{wdlDraw, wdlLoss, wdlWin} {
+				if m&(1<<t) != 0 {
+					s = t
+					break
+				}
+			}
+		}
+		o2[p1*3+p2][s]++
+		p2, p1 = p1, s
+		if s != cur {
+			flush()
+			cur = s
+		}
+		n++
+	}
+	flush()
+	for _, r := range all {
+		symCount[r.prev][r.sym]++
+		lenCount[[2]int{r.sym, r.n}]++
+		bucketCount[r.sym][bits.Len(uint(r.n))]++
+	}
+	var symTotal [4]float64
+	var lenTotal [3]float64
+	for p := range symCount {
+		symTotal[p] = symCount[p][0] + symCount[p][1] + symCount[p][2]
+	}
+	for s := range bucketCount {
+		for _, c := range bucketCount[s] {
+			lenTotal[s] += c
+		}
+	}
+	for _, r := range all {
+		sb := -math.Log2(symCount[r.prev][r.sym] / symTotal[r.prev])
+		ideal += sb - math.Log2(lenCount[[2]int{r.sym, r.n}]/lenTotal[r.sym])
+		b := bits.Len(uint(r.n))
+		bucket += sb - math.Log2(bucketCount[r.sym][b]/lenTotal[r.sym]) + float64(b-1)
+	}
+	for c := range o2 {
+		t := o2[c][0] + o2[c][1] + o2[c][2]
+		for _, x := range o2[c] {
+			if x > 0 {
+				order2 -= x * math.Log2(x/t)
+			}
+		}
+	}
+	return ideal, bucket, order2, len(all)
 }

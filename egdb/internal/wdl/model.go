@@ -3,82 +3,112 @@ package wdl
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
-// The symbols.
+// The symbols, and the masks of what an index may hold (Encode).
 const (
 	Win  = 0
 	Draw = 1
 	Loss = 2
+
+	// Any is the mask of an index that may hold any symbol: an unused
+	// index, or one whose value a reader finds otherwise.
+	Any = 1<<Win | 1<<Draw | 1<<Loss
 )
 
-// Contexts is the number of contexts of the model: the two symbols before,
-// 3 × 3 (the symbols before the first of a chunk count as draws).
-const Contexts = 9
+// Only returns the mask of an index that must hold s.
+func Only(s byte) byte { return 1 << s }
 
-// probBits is the precision of the quantised frequencies: each context's
-// three sum to 1 << probBits.
+// A chunk's symbols are coded as runs (a symbol, and how many indices in a
+// row hold it), each run by three codes: its symbol given the symbol of
+// the run before (symContexts: W, D, L, or "the chunk's first run"); its
+// length's bucket, bits.Len(length), given its symbol and the symbol
+// before (lenContexts); and the bucket's low bits, below its top one, as
+// they are (uniform).
+const (
+	symContexts = 4
+	chunkStart  = 3
+	lenContexts = 3 * symContexts
+	buckets     = MaxChunkLog + 2 // bits.Len of 1 .. 1<<MaxChunkLog, and 0 unused
+)
+
+// probBits is the precision of the quantised frequencies: a context's
+// frequencies sum to 1 << probBits.
 const probBits = 12
 
 const probScale = 1 << probBits
 
-// context returns the context of a symbol from the two before it.
-func context(prev1, prev2 byte) int { return int(prev1)*3 + int(prev2) }
-
-// A Model is the frequency of each symbol in each context, quantised so
-// that a context's three sum to 1 << 12; a symbol never seen in a context
-// has frequency 0 and cannot be coded there.
+// A Model is the frequencies of the runs' symbols and of their lengths'
+// buckets in each context, counted over a stream and stored with it,
+// quantised so that each context's sum to 1 << 12. A code never seen in a
+// context has frequency 0 there and cannot be coded in it.
 type Model struct {
-	Freq [Contexts][3]uint16
-	// cum[c][s]: the sum of the frequencies of the symbols before s;
-	// slot[c][x]: the symbol whose range holds x (decoding).
-	cum  [Contexts][4]uint32
-	slot [Contexts][probScale]byte
+	Sym [symContexts][3]uint16
+	Len [lenContexts][buckets]uint16
+	// cumulative frequencies: symCum[c][s] is the sum of those before s.
+	symCum [symContexts][4]uint16
+	lenCum [lenContexts][buckets + 1]uint16
 }
 
-// countModel counts the symbols of syms in their contexts, leaving out
-// those dontCare marks, and quantises the counts into a model.
-func countModel(syms []byte, dontCare func(i int) bool) *Model {
-	var counts [Contexts][3]uint64
-	var p1, p2 byte = Draw, Draw
-	for i, s := range syms {
-		if i%ChunkLen == 0 {
-			p1, p2 = Draw, Draw
-		}
-		if dontCare == nil || !dontCare(i) {
-			counts[context(p1, p2)][s]++
-		}
-		p2, p1 = p1, s
+// lenContext is the context of a run's length: its symbol and the symbol
+// of the run before.
+func lenContext(sym, prev byte) int { return int(sym)*symContexts + int(prev) }
+
+// bucketOf returns the bucket of a run's length (1 .. 1<<MaxChunkLog).
+func bucketOf(n int) int { return bits.Len(uint(n)) }
+
+// A run is a symbol held by n indices in a row, after a run of prev (or
+// chunkStart).
+type run struct {
+	sym, prev byte
+	n         int
+}
+
+// countModel counts the codes of the runs and quantises them.
+func countModel(runs []run) *Model {
+	var sym [symContexts][3]uint64
+	var lens [lenContexts][buckets]uint64
+	for _, r := range runs {
+		sym[r.prev][r.sym]++
+		lens[lenContext(r.sym, r.prev)][bucketOf(r.n)]++
 	}
 	m := &Model{}
-	for c := range counts {
-		m.Freq[c] = quantise(counts[c])
+	for c := range sym {
+		copy(m.Sym[c][:], quantise(sym[c][:]))
+	}
+	for c := range lens {
+		copy(m.Len[c][:], quantise(lens[c][:]))
 	}
 	m.build()
 	return m
 }
 
-// quantise scales three counts to frequencies summing to probScale, each
-// symbol seen at least once keeping a frequency of at least 1. A context
-// never seen gets an even model (it is never used to code).
-func quantise(n [3]uint64) [3]uint16 {
-	total := n[0] + n[1] + n[2]
-	if total == 0 {
-		return [3]uint16{1366, 1365, 1365}
+// quantise scales counts to frequencies summing to probScale, each code
+// seen at least once keeping a frequency of at least 1. A context never
+// seen gets all to its first code (it is never used to code).
+func quantise(n []uint64) []uint16 {
+	f := make([]uint16, len(n))
+	var total uint64
+	for _, x := range n {
+		total += x
 	}
-	var f [3]uint16
+	if total == 0 {
+		f[0] = probScale
+		return f
+	}
 	sum := 0
 	for s, x := range n {
 		if x == 0 {
 			continue
 		}
-		v := int(float64(x) * probScale / float64(total))
-		v = max(v, 1)
+		v := max(int(float64(x)*probScale/float64(total)), 1)
 		f[s] = uint16(v)
 		sum += v
 	}
 	// Give the rounding's difference to (or take it from) the most
-	// frequent symbol, which it changes least.
+	// frequent code, which it changes least; a code of frequency 1 keeps
+	// it (the most frequent is then large enough to give).
 	big := 0
 	for s := range f {
 		if f[s] > f[big] {
@@ -89,38 +119,31 @@ func quantise(n [3]uint64) [3]uint16 {
 	return f
 }
 
-// build fills the tables derived from the frequencies.
+// build fills the cumulative frequencies.
 func (m *Model) build() {
-	for c := range m.Freq {
-		var cum uint32
+	for c := range m.Sym {
 		for s := range 3 {
-			m.cum[c][s] = cum
-			for x := cum; x < cum+uint32(m.Freq[c][s]); x++ {
-				m.slot[c][x] = byte(s)
-			}
-			cum += uint32(m.Freq[c][s])
-		}
-		m.cum[c][3] = cum
-	}
-}
-
-// likeliest returns the symbol of the highest frequency in context c.
-func (m *Model) likeliest(c int) byte {
-	best := 0
-	for s := 1; s < 3; s++ {
-		if m.Freq[c][s] > m.Freq[c][best] {
-			best = s
+			m.symCum[c][s+1] = m.symCum[c][s] + m.Sym[c][s]
 		}
 	}
-	return byte(best)
+	for c := range m.Len {
+		for s := range buckets {
+			m.lenCum[c][s+1] = m.lenCum[c][s] + m.Len[c][s]
+		}
+	}
 }
 
 // modelBytes is the size of a model as stored: a uint16 a frequency.
-const modelBytes = Contexts * 3 * 2
+const modelBytes = (symContexts*3 + lenContexts*buckets) * 2
 
 func (m *Model) append(b []byte) []byte {
-	for c := range m.Freq {
-		for _, f := range m.Freq[c] {
+	for c := range m.Sym {
+		for _, f := range m.Sym[c] {
+			b = append(b, byte(f), byte(f>>8))
+		}
+	}
+	for c := range m.Len {
+		for _, f := range m.Len[c] {
 			b = append(b, byte(f), byte(f>>8))
 		}
 	}
@@ -136,15 +159,30 @@ func readModel(b []byte) (*Model, error) {
 		return nil, fmt.Errorf("%w: %d bytes", errModel, len(b))
 	}
 	m := &Model{}
-	for c := range m.Freq {
+	k := 0
+	next := func() uint16 {
+		v := uint16(b[k]) | uint16(b[k+1])<<8
+		k += 2
+		return v
+	}
+	for c := range m.Sym {
 		sum := 0
 		for s := range 3 {
-			k := (c*3 + s) * 2
-			m.Freq[c][s] = uint16(b[k]) | uint16(b[k+1])<<8
-			sum += int(m.Freq[c][s])
+			m.Sym[c][s] = next()
+			sum += int(m.Sym[c][s])
 		}
 		if sum != probScale {
-			return nil, fmt.Errorf("%w: context %d sums to %d", errModel, c, sum)
+			return nil, fmt.Errorf("%w: symbol context %d sums to %d", errModel, c, sum)
+		}
+	}
+	for c := range m.Len {
+		sum := 0
+		for s := range buckets {
+			m.Len[c][s] = next()
+			sum += int(m.Len[c][s])
+		}
+		if sum != probScale {
+			return nil, fmt.Errorf("%w: length context %d sums to %d", errModel, c, sum)
 		}
 	}
 	m.build()

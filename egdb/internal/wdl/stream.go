@@ -9,13 +9,18 @@ import (
 )
 
 // Version is the version of the stream's layout and model.
-const Version = 1
+const Version = 2
 
-// ChunkLen is the number of symbols coded together: a read decodes at most
-// this many. BlockChunks chunks make a block, the unit of the checksums.
+// A stream's chunks hold 1 << chunkLog indices each, coded on their own (a
+// read decodes at most one chunk, and only up to the index asked for); the
+// encoder picks chunkLog between MinChunkLog and MaxChunkLog so that a
+// chunk holds about maxChunkRuns runs. BlockChunks chunks make a block, the
+// unit of the checksums.
 const (
-	ChunkLen    = 1024
-	BlockChunks = 32
+	MinChunkLog  = 10
+	MaxChunkLog  = 14
+	BlockChunks  = 32
+	maxChunkRuns = 64
 )
 
 // rANS with a 32-bit state renormalised a byte at a time: the state stays
@@ -27,20 +32,26 @@ const ransLow = 1 << 23
 //	offset  size      what
 //	0       1         Version
 //	1       8         n, the number of symbols
-//	9       54        the model: for each of the 9 contexts, the frequencies
-//	                  of W, D and L (uint16 each, summing to 4096)
-//	63      12·B      the blocks: the offset of each block's first byte in
+//	9       1         chunkLog: a chunk is 1 << chunkLog symbols
+//	10      408       the model: the frequencies (uint16, each context's
+//	                  summing to 4096) of the runs' symbols in each of the
+//	                  4 contexts (W, D, L in that order), then of the
+//	                  lengths' 16 buckets in each of the 12 contexts
+//	418     12·B      the blocks: the offset of each block's first byte in
 //	                  the data (uint64), and the CRC-32C (Castagnoli) of its
 //	                  bytes (uint32); B = ceil(C / 32)
 //	        2·C       the chunks: the offset of each chunk's first byte in
-//	                  its block (uint16); C = ceil(n / 1024)
+//	                  its block (uint16); C = ceil(n >> chunkLog)
 //	        …         the data: the blocks one after the other; a chunk is
-//	                  the rANS state after its last symbol was coded
+//	                  the rANS state after its first run was coded
 //	                  (uint32), then the bytes the decoder reads, in order
 //
-// A chunk's symbols are decoded from its first; the context of each is
-// the two symbols before it in the chunk (draws before the first).
-const headerBytes = 1 + 8 + modelBytes
+// A chunk is decoded from its first run: for each, its symbol (in the
+// context of the symbol before, or of the chunk's start), its length's
+// bucket b (in the context of its symbol and the one before) and the
+// length's b-1 low bits (8 at most, then the rest), the length being
+// 1<<(b-1) plus those bits.
+const headerBytes = 10 + modelBytes
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -48,41 +59,100 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // out: a bad header or table, or a block whose checksum differs.
 var ErrCorrupt = errors.New("wdl: corrupt stream")
 
-// Encode codes syms (each Win, Draw or Loss) as a stream. The indices
-// dontCare reports (nil: none) may be given any symbol: each gets its
-// context's likeliest. syms is not changed.
-func Encode(syms []byte, dontCare func(i int) bool) ([]byte, error) {
+// Encode codes a stream of len(allowed) indices: allowed[i] is the mask of
+// the symbols index i may hold (Only(s) for an exact value, Any or 0 for
+// an index whose value does not matter). The encoder picks, at each run's
+// start, the allowed symbol that the most indices in a row allow (the
+// fewest runs), so the free indices cost almost nothing.
+func Encode(allowed []byte) ([]byte, error) {
+	for i, m := range allowed {
+		if m > Any {
+			return nil, fmt.Errorf("wdl: mask %#x at index %d", m, i)
+		}
+	}
+	// The chunk length from the runs of the shortest chunks: about
+	// maxChunkRuns a chunk.
+	n := len(allowed)
+	nruns := 0
+	for lo := 0; lo < n; lo += 1 << MinChunkLog {
+		nruns += len(chunkRuns(allowed[lo:min(n, lo+1<<MinChunkLog)], nil))
+	}
+	log := MinChunkLog
+	for log < MaxChunkLog && nruns > 0 && int64(n)*maxChunkRuns >= int64(nruns)<<(log+1) {
+		log++
+	}
+	for {
+		b, err := encode(allowed, log)
+		if errors.Is(err, errBlockTooLong) && log > MinChunkLog {
+			log--
+			continue
+		}
+		return b, err
+	}
+}
+
+// EncodeSymbols codes syms exactly (each Win, Draw or Loss).
+func EncodeSymbols(syms []byte) ([]byte, error) {
+	allowed := make([]byte, len(syms))
 	for i, s := range syms {
-		if s > Loss && (dontCare == nil || !dontCare(i)) {
+		if s > Loss {
 			return nil, fmt.Errorf("wdl: symbol %d at index %d", s, i)
 		}
+		allowed[i] = Only(s)
 	}
-	// The don't-care symbols replaced by their contexts' likeliest under
-	// a first count, then the model counted over what is coded: every
-	// symbol coded has a frequency in its context.
-	n := len(syms)
-	coded := syms
-	if dontCare != nil {
-		first := countModel(syms, dontCare)
-		coded = make([]byte, n)
-		var p1, p2 byte = Draw, Draw
-		for i, s := range syms {
-			if i%ChunkLen == 0 {
-				p1, p2 = Draw, Draw
-			}
-			if dontCare(i) {
-				s = first.likeliest(context(p1, p2))
-			}
-			coded[i] = s
-			p2, p1 = p1, s
+	return Encode(allowed)
+}
+
+var errBlockTooLong = errors.New("wdl: a block longer than 64 KB")
+
+// chunkRuns appends the runs of a chunk's indices to runs: at each run's
+// start the allowed symbol that reaches farthest (W, then D, then L on a
+// tie).
+func chunkRuns(allowed []byte, runs []run) []run {
+	prev := byte(chunkStart)
+	for j := 0; j < len(allowed); {
+		m := allowed[j]
+		if m == 0 {
+			m = Any
 		}
+		var best byte
+		reach := 0
+		for s := range byte(3) {
+			if m&(1<<s) == 0 {
+				continue
+			}
+			k := j + 1
+			for k < len(allowed) && (allowed[k] == 0 || allowed[k]&(1<<s) != 0) {
+				k++
+			}
+			if k-j > reach {
+				best, reach = s, k-j
+			}
+		}
+		runs = append(runs, run{sym: best, prev: prev, n: reach})
+		prev = best
+		j += reach
 	}
-	m := countModel(coded, nil)
-	chunks := (n + ChunkLen - 1) / ChunkLen
+	return runs
+}
+
+// encode codes the stream with chunks of 1 << log indices.
+func encode(allowed []byte, log int) ([]byte, error) {
+	n := len(allowed)
+	chunkLen := 1 << log
+	chunks := (n + chunkLen - 1) / chunkLen
 	blocks := (chunks + BlockChunks - 1) / BlockChunks
-	out := make([]byte, 0, headerBytes+12*blocks+2*chunks+n/4)
+	runs := make([][]run, chunks)
+	var all []run
+	for c := range chunks {
+		runs[c] = chunkRuns(allowed[c*chunkLen:min(n, (c+1)*chunkLen)], nil)
+		all = append(all, runs[c]...)
+	}
+	m := countModel(all)
+	out := make([]byte, 0, headerBytes+12*blocks+2*chunks+len(all))
 	out = append(out, Version)
 	out = binary.LittleEndian.AppendUint64(out, uint64(n))
+	out = append(out, byte(log))
 	out = m.append(out)
 	tables := len(out)
 	out = append(out, make([]byte, 12*blocks+2*chunks)...)
@@ -93,13 +163,12 @@ func Encode(syms []byte, dontCare func(i int) bool) ([]byte, error) {
 		blockStart := len(out)
 		binary.LittleEndian.PutUint64(out[tables+12*b:], uint64(blockStart-dataStart))
 		for c := b * BlockChunks; c < min(chunks, (b+1)*BlockChunks); c++ {
-			lo, hi := c*ChunkLen, min(n, (c+1)*ChunkLen)
 			off := len(out) - blockStart
 			if off > 0xFFFF {
-				return nil, fmt.Errorf("wdl: block %d longer than 64 KB", b)
+				return nil, errBlockTooLong
 			}
 			binary.LittleEndian.PutUint16(out[tables+12*blocks+2*c:], uint16(off))
-			rev = encodeChunk(m, coded[lo:hi], rev[:0])
+			rev = encodeChunk(m, runs[c], rev[:0])
 			// rev is the state then the bytes, both backwards.
 			for i := len(rev) - 1; i >= 0; i-- {
 				out = append(out, rev[i])
@@ -110,31 +179,37 @@ func Encode(syms []byte, dontCare func(i int) bool) ([]byte, error) {
 	return out, nil
 }
 
-// encodeChunk codes the symbols of a chunk backwards, appending to rev the
-// bytes the decoder will read, last first, then the final state's four
-// bytes, most significant first: reversed, rev is the chunk as stored
-// (the state little-endian, then the bytes in the order they are read).
-func encodeChunk(m *Model, syms []byte, rev []byte) []byte {
+// encodeChunk codes the runs of a chunk backwards (rANS decodes in the
+// opposite order), appending to rev the bytes the decoder will read, last
+// first, then the final state's four bytes, most significant first:
+// reversed, rev is the chunk as stored.
+func encodeChunk(m *Model, runs []run, rev []byte) []byte {
 	x := uint32(ransLow)
-	for i := len(syms) - 1; i >= 0; i-- {
-		var p1, p2 byte = Draw, Draw
-		if i > 0 {
-			p1 = syms[i-1]
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i]
+		b := bucketOf(r.n)
+		low := uint32(r.n - 1<<(b-1))
+		k := b - 1
+		if k > 8 {
+			x, rev = put(x, rev, 1<<(probBits-(k-8)), (low>>8)<<(probBits-(k-8)))
+			k = 8
 		}
-		if i > 1 {
-			p2 = syms[i-2]
-		}
-		c := context(p1, p2)
-		s := syms[i]
-		freq, start := uint32(m.Freq[c][s]), m.cum[c][s]
-		xMax := ((ransLow >> probBits) << 8) * freq
-		for x >= xMax {
-			rev = append(rev, byte(x))
-			x >>= 8
-		}
-		x = (x/freq)<<probBits + x%freq + start
+		x, rev = put(x, rev, 1<<(probBits-k), (low&0xFF)<<(probBits-k))
+		c := lenContext(r.sym, r.prev)
+		x, rev = put(x, rev, uint32(m.Len[c][b]), uint32(m.lenCum[c][b]))
+		x, rev = put(x, rev, uint32(m.Sym[r.prev][r.sym]), uint32(m.symCum[r.prev][r.sym]))
 	}
 	return append(rev, byte(x>>24), byte(x>>16), byte(x>>8), byte(x))
+}
+
+// put codes one code of frequency freq whose range starts at cum.
+func put(x uint32, rev []byte, freq, cum uint32) (uint32, []byte) {
+	xMax := ((ransLow >> probBits) << 8) * freq
+	for x >= xMax {
+		rev = append(rev, byte(x))
+		x >>= 8
+	}
+	return (x/freq)<<probBits + x%freq + cum, rev
 }
 
 // TablesLen returns the length of the header and tables of the stream in
@@ -144,10 +219,11 @@ func TablesLen(b []byte) int {
 		return -1
 	}
 	n := binary.LittleEndian.Uint64(b[1:])
-	if n > 1<<40 {
+	log := b[9]
+	if n > 1<<40 || log < MinChunkLog || log > MaxChunkLog {
 		return -1
 	}
-	chunks := (n + ChunkLen - 1) / ChunkLen
+	chunks := (n + 1<<log - 1) >> log
 	blocks := (chunks + BlockChunks - 1) / BlockChunks
 	return headerBytes + int(12*blocks+2*chunks)
 }
@@ -156,6 +232,7 @@ func TablesLen(b []byte) int {
 // not copied (they may be a memory map). It is safe for concurrent use.
 type Stream struct {
 	n        int64
+	log      uint // a chunk is 1 << log symbols
 	m        *Model
 	blocks   []byte // the block table
 	chunks   []byte // the chunk table
@@ -176,18 +253,22 @@ func Open(b []byte) (*Stream, error) {
 	if n > 1<<40 {
 		return nil, fmt.Errorf("%w: %d symbols", ErrCorrupt, n)
 	}
-	m, err := readModel(b[9:headerBytes])
+	log := uint(b[9])
+	if log < MinChunkLog || log > MaxChunkLog {
+		return nil, fmt.Errorf("%w: chunks of 2^%d symbols", ErrCorrupt, log)
+	}
+	m, err := readModel(b[10:headerBytes])
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	chunks := (n + ChunkLen - 1) / ChunkLen
+	chunks := (n + 1<<log - 1) >> log
 	blocks := (chunks + BlockChunks - 1) / BlockChunks
 	tables := uint64(headerBytes) + 12*blocks + 2*chunks
 	if uint64(len(b)) < tables {
 		return nil, fmt.Errorf("%w: %d bytes for the tables of %d symbols", ErrCorrupt, len(b), n)
 	}
 	s := &Stream{
-		n: int64(n), m: m,
+		n: int64(n), log: log, m: m,
 		blocks:   b[headerBytes : headerBytes+12*blocks],
 		chunks:   b[headerBytes+12*blocks : tables],
 		data:     b[tables:],
@@ -218,8 +299,12 @@ func Open(b []byte) (*Stream, error) {
 // Len returns the number of symbols.
 func (s *Stream) Len() int64 { return s.n }
 
-// Model returns the stream's model.
-func (s *Stream) Model() *Model { return s.m }
+// ChunkLen returns the number of symbols of a chunk (the last may hold
+// fewer): what a read decodes at most, and the length Chunk's dst needs.
+func (s *Stream) ChunkLen() int { return 1 << s.log }
+
+// Chunks returns the number of chunks.
+func (s *Stream) Chunks() int { return int((s.n + 1<<s.log - 1) >> s.log) }
 
 // blockOff returns the offset of block k's first byte in the data.
 func (s *Stream) blockOff(k int) uint64 { return binary.LittleEndian.Uint64(s.blocks[12*k:]) }
@@ -241,8 +326,9 @@ func (s *Stream) block(k int) ([]byte, error) {
 		return b, nil
 	}
 	if crc32.Checksum(b, crcTable) != binary.LittleEndian.Uint32(s.blocks[12*k+8:]) {
+		first := int64(k) * BlockChunks << s.log
 		return nil, fmt.Errorf("%w: block %d (symbols %d to %d) fails its checksum", ErrCorrupt, k,
-			int64(k)*BlockChunks*ChunkLen, min(s.n, int64(k+1)*BlockChunks*ChunkLen)-1)
+			first, min(s.n, first+BlockChunks<<s.log)-1)
 	}
 	s.verified[k/64].Or(bit)
 	return b, nil
@@ -263,13 +349,13 @@ func (s *Stream) chunkBytes(c int) ([]byte, error) {
 	return b[lo:hi], nil
 }
 
-// At returns the symbol at index i (0 ≤ i < Len). It decodes the symbols
-// of i's chunk up to i, and allocates nothing.
+// At returns the symbol at index i (0 ≤ i < Len). It decodes the runs of
+// i's chunk up to the one that holds i, and allocates nothing.
 func (s *Stream) At(i int64) (byte, error) {
 	if i < 0 || i >= s.n {
 		return 0, fmt.Errorf("wdl: index %d of %d", i, s.n)
 	}
-	b, err := s.chunkBytes(int(i / ChunkLen))
+	b, err := s.chunkBytes(int(i >> s.log))
 	if err != nil {
 		return 0, err
 	}
@@ -277,18 +363,24 @@ func (s *Stream) At(i int64) (byte, error) {
 	if err := d.init(b); err != nil {
 		return 0, err
 	}
-	var p1, p2 byte = Draw, Draw
-	for range i % ChunkLen {
-		sym := d.next(s.m, context(p1, p2))
-		p2, p1 = p1, sym
+	off := int(i & (1<<s.log - 1))
+	prev, pos := byte(chunkStart), 0
+	for {
+		sym, n := d.run(s.m, prev, s.log)
+		if d.err != nil {
+			return 0, d.err
+		}
+		if pos += n; off < pos {
+			return sym, nil
+		}
+		prev = sym
 	}
-	return d.next(s.m, context(p1, p2)), d.err
 }
 
 // Chunk decodes chunk c whole into dst (at least ChunkLen long) and
 // returns the symbols.
 func (s *Stream) Chunk(c int, dst []byte) ([]byte, error) {
-	lo := int64(c) * ChunkLen
+	lo := int64(c) << s.log
 	if c < 0 || lo >= s.n {
 		return nil, fmt.Errorf("wdl: chunk %d of %d symbols", c, s.n)
 	}
@@ -300,15 +392,24 @@ func (s *Stream) Chunk(c int, dst []byte) ([]byte, error) {
 	if err := d.init(b); err != nil {
 		return nil, err
 	}
-	k := int(min(s.n-lo, ChunkLen))
+	k := int(min(s.n-lo, 1<<s.log))
 	dst = dst[:k]
-	var p1, p2 byte = Draw, Draw
-	for j := range k {
-		sym := d.next(s.m, context(p1, p2))
-		dst[j] = sym
-		p2, p1 = p1, sym
+	prev := byte(chunkStart)
+	for pos := 0; pos < k; {
+		sym, n := d.run(s.m, prev, s.log)
+		if d.err == nil && pos+n > k {
+			d.err = fmt.Errorf("%w: a run past its chunk's end", ErrCorrupt)
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		for j := pos; j < pos+n; j++ {
+			dst[j] = sym
+		}
+		pos += n
+		prev = sym
 	}
-	return dst, d.err
+	return dst, nil
 }
 
 // Verify checks every block against its checksum.
@@ -340,12 +441,54 @@ func (d *decoder) init(b []byte) error {
 	return nil
 }
 
-// next decodes the next symbol in context c. Reading past the chunk's
-// bytes (a damaged stream) sets err and reads zeros.
-func (d *decoder) next(m *Model, c int) byte {
+// run decodes the next run after a run of prev (or chunkStart): its
+// symbol and length. A length that cannot be (a damaged stream) sets err.
+func (d *decoder) run(m *Model, prev byte, log uint) (byte, int) {
+	sym := byte(d.get(m.symCum[prev][:]))
+	b := d.get(m.lenCum[lenContext(sym, prev)][:])
+	if b == 0 || uint(b) > log+1 {
+		if d.err == nil {
+			d.err = fmt.Errorf("%w: a run of bucket %d", ErrCorrupt, b)
+		}
+		return sym, 1
+	}
+	k := b - 1
+	low := 0
+	if k > 0 {
+		low = d.raw(min(k, 8))
+		if k > 8 {
+			low |= d.raw(k-8) << 8
+		}
+	}
+	return sym, 1<<k | low
+}
+
+// get decodes a code under the cumulative frequencies cum (cum[0] = 0, the
+// last 1 << probBits).
+func (d *decoder) get(cum []uint16) int {
 	slot := d.x & (probScale - 1)
-	sym := m.slot[c][slot]
-	d.x = uint32(m.Freq[c][sym])*(d.x>>probBits) + slot - m.cum[c][sym]
+	s := 0
+	for uint32(cum[s+1]) <= slot {
+		s++
+	}
+	d.x = uint32(cum[s+1]-cum[s])*(d.x>>probBits) + slot - uint32(cum[s])
+	d.renorm()
+	return s
+}
+
+// raw decodes k (1 to 8) bits coded as they are.
+func (d *decoder) raw(k int) int {
+	shift := probBits - uint(k)
+	slot := d.x & (probScale - 1)
+	v := slot >> shift
+	d.x = (d.x>>probBits)<<shift + slot - v<<shift
+	d.renorm()
+	return int(v)
+}
+
+// renorm reads bytes into the state until it is back in range. Reading
+// past the chunk's bytes (a damaged stream) sets err and reads zeros.
+func (d *decoder) renorm() {
 	for d.x < ransLow {
 		var v byte
 		if len(d.b) > 0 {
@@ -355,5 +498,4 @@ func (d *decoder) next(m *Model, c int) byte {
 		}
 		d.x = d.x<<8 | uint32(v)
 	}
-	return sym
 }
