@@ -110,3 +110,33 @@ func TestCompactColdProbe(t *testing.T) {
 	}
 	t.Logf("the same positions warm: %v a probe", time.Since(start)/time.Duration(10*len(ps)))
 }
+
+// TestCaptureMasksOf times captureMasks over one sector, EGDB_MASKS_KEY of
+// the directory EGDB_MASKS_DIR (which must hold its capture sector), for a
+// profile of what WriteCompact spends:
+//
+//	EGDB_MASKS_DIR=DIR EGDB_MASKS_KEY=7v7h1-1 go test -run TestCaptureMasksOf -v -cpuprofile cpu.prof ./egdb
+func TestCaptureMasksOf(t *testing.T) {
+	dir, key := os.Getenv("EGDB_MASKS_DIR"), os.Getenv("EGDB_MASKS_KEY")
+	if dir == "" || key == "" {
+		t.Skip("EGDB_MASKS_DIR and EGDB_MASKS_KEY name no sector")
+	}
+	k, err := ParseKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dir, CheckInBackground(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g, err := newGame(db.rules, db.x, db.Keys())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.id[k]
+	allowed := make([]byte, g.lay[s].size)
+	start := time.Now()
+	captureMasks(db, g, s, captureFree(db, g, s), allowed)
+	t.Logf("%s: masks of %d indices in %v", k, len(allowed), time.Since(start))
+}

@@ -370,3 +370,53 @@ func BenchmarkCompactResult(b *testing.B) {
 		}
 	}
 }
+
+// TestCompactCheckCatches: a stream that stores a wrong value where no
+// capture reaches it, or a value above the true one, is refused by the
+// writer's check.
+func TestCompactCheckCatches(t *testing.T) {
+	db, _ := sixMens(t)
+	g, err := newGame(db.rules, db.x, db.Keys())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Key{White: 5, Black: 5}
+	s := g.id[k]
+	free := captureFree(db, g, s)
+	allowed := make([]byte, g.lay[s].size)
+	captureMasks(db, g, s, free, allowed)
+	wrong := func(name string, bad func(i int, m byte) (byte, bool)) {
+		t.Helper()
+		masks := append([]byte(nil), allowed...)
+		changed := false
+		for i, m := range masks {
+			if b, ok := bad(i, m); ok {
+				masks[i], changed = b, true
+				break
+			}
+		}
+		if !changed {
+			t.Fatalf("%s: no index to change", name)
+		}
+		b, err := wdl.Encode(masks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := wdl.Open(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkCaptureStream(db, g, s, free, st); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: the check answered %v", name, err)
+		}
+	}
+	// An exact loss stored as a win: above the value.
+	wrong("a loss as a win", func(i int, m byte) (byte, bool) { return wdl.Only(wdl.Win), m == wdl.Only(wdl.Loss) })
+	// An exact win (no capture reaches it) stored as a loss.
+	wrong("a win as a loss", func(i int, m byte) (byte, bool) { return wdl.Only(wdl.Loss), m == wdl.Only(wdl.Win) })
+	b, _ := wdl.Encode(allowed)
+	st, _ := wdl.Open(b)
+	if err := checkCaptureStream(db, g, s, free, st); err != nil {
+		t.Errorf("the right masks: %v", err)
+	}
+}
