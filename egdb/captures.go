@@ -47,6 +47,13 @@ func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
 	if placing && !g.placingTakes {
 		return dst
 	}
+	// A move closes a mill only on a line that holds two of the mover's
+	// pieces and an empty third point: most positions without one are
+	// done here, before the opponent's side is worked out.
+	empty := g.all &^ (W | B)
+	if !g.threat(W, empty) {
+		return dst
+	}
 	sd := wk.sideOf(s, B)
 	if sd.targets == 0 {
 		return dst
@@ -66,7 +73,6 @@ func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
 		}
 		return dst
 	}
-	empty := g.all &^ (W | B)
 	if placing {
 		for to := empty; to != 0; to &= to - 1 {
 			t := bits.TrailingZeros32(to)
@@ -87,6 +93,17 @@ func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
 		}
 	}
 	return dst
+}
+
+// threat reports whether some line holds two of own's pieces and an empty
+// third point: without one no move of own closes a mill.
+func (g *rules) threat(own, empty uint32) bool {
+	for _, l := range g.lines {
+		if l&empty != 0 && bits.OnesCount32(own&l) == 2 && l&^own&empty != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // goodness maps a symbol to an order of worth for the side to move: a loss
@@ -176,15 +193,13 @@ func noBetter(v int) byte {
 	return m
 }
 
-// checkCaptureStream reads every index of the stream s back against the
-// values of sector s of db: the symbol stored must be the value, or below
-// it where the best capture reaches the value (recomputed here from the
-// captures, not from the masks the writer used). The chunks are shared
-// among the processors.
-func checkCaptureStream(db *DB, g *game, sector int, free bool, s *wdl.Stream) error {
-	lay := &g.lay[sector]
-	if s.Len() != lay.size {
-		return fmt.Errorf("%w: the stream has %d values, the sector %d", ErrCorrupt, s.Len(), lay.size)
+// checkStream reads every index of the stream s back against what the
+// sector's values allow there (allowed, from captureMasks): the value, or,
+// where a capture reaches it, any value below. The chunks are shared among
+// the processors.
+func checkStream(s *wdl.Stream, allowed []byte) error {
+	if s.Len() != int64(len(allowed)) {
+		return fmt.Errorf("%w: the stream has %d values, the sector %d", ErrCorrupt, s.Len(), len(allowed))
 	}
 	if err := s.Verify(); err != nil {
 		return err
@@ -197,56 +212,23 @@ func checkCaptureStream(db *DB, g *game, sector int, free bool, s *wdl.Stream) e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[p] = checkChunks(db, g, sector, free, s, lo, hi)
+			buf := make([]byte, s.ChunkLen())
+			for c := lo; c < hi; c++ {
+				got, err := s.Chunk(c, buf)
+				if err != nil {
+					errs[p] = err
+					return
+				}
+				for j, sym := range got {
+					i := c*s.ChunkLen() + j
+					if m := allowed[i]; m != 0 && m&wdl.Only(sym) == 0 {
+						errs[p] = fmt.Errorf("%w: index %d reads %d, the sector allows %03b", ErrCorrupt, i, sym, m)
+						return
+					}
+				}
+			}
 		}()
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// checkChunks is checkCaptureStream for the chunks lo to hi.
-func checkChunks(db *DB, g *game, sector int, free bool, s *wdl.Stream, lo, hi int) error {
-	vals := db.sectors[g.keys[sector]].vals
-	lay := &g.lay[sector]
-	var cvals []retro.Value
-	if free && g.capture[sector] >= 0 {
-		cvals = db.sectors[g.keys[g.capture[sector]]].vals
-	}
-	wk := &worker{g: g}
-	var caps []capture
-	buf := make([]byte, s.ChunkLen())
-	var cu cursor
-	for c := lo; c < hi; c++ {
-		got, err := s.Chunk(c, buf)
-		if err != nil {
-			return err
-		}
-		for j, sym := range got {
-			i := int64(c)*int64(s.ChunkLen()) + int64(j)
-			W, B, valid := cu.position(lay, i)
-			if !valid {
-				continue
-			}
-			v, stored := retroGoodness(vals[i]), goodness(sym)
-			if stored == v {
-				continue
-			}
-			best := -1
-			if free && stored < v {
-				for _, cp := range wk.captures(sector, W, B, caps[:0]) {
-					w := 2
-					if !cp.end {
-						w = 2 - retroGoodness(cvals[cp.index])
-					}
-					if best = max(best, w); best >= v {
-						break
-					}
-				}
-			}
-			if max(best, stored) != v {
-				return fmt.Errorf("%w: index %d reads %d and its captures %d, the sector has %s", ErrCorrupt, i, sym, best, fromRetro(vals[i]))
-			}
-		}
-	}
-	return nil
 }

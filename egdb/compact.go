@@ -154,8 +154,8 @@ type CompactProgress struct {
 // sector's stream is first written to path+".parts/" (atomically), so a run
 // stopped part way goes on from the sectors done; the file is put together
 // at the end and the parts removed. Every index of each stream is read back
-// and compared with the sector's value (or, where the stream stores less
-// than the value, with the best of its captures) before the stream is kept;
+// and compared with what the sector files allow there (its value, or any
+// value below it where a capture reaches it) before the stream is kept;
 // a part found from an earlier run was so checked when it was written, and
 // is kept if its blocks pass their checksums. progress, if not nil, is
 // called after each sector.
@@ -195,7 +195,9 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 			}
 		}
 		start := time.Now()
-		b, err := encodeSector(db, g, s, free)
+		allowed := make([]byte, sec.lay.size)
+		captureMasks(db, g, s, free, allowed)
+		b, err := wdl.Encode(allowed)
 		if err != nil {
 			return fmt.Errorf("egdb: sector %s: %w", k, err)
 		}
@@ -204,7 +206,7 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 		if err != nil {
 			return fmt.Errorf("egdb: sector %s: %w", k, err)
 		}
-		if err := checkCaptureStream(db, g, s, free, st); err != nil {
+		if err := checkStream(st, allowed); err != nil {
 			return fmt.Errorf("egdb: sector %s: %w", k, err)
 		}
 		p.Checked = time.Since(start) - p.Coded

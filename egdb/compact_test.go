@@ -406,7 +406,7 @@ func TestCompactCheckCatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkCaptureStream(db, g, s, free, st); !errors.Is(err, ErrCorrupt) {
+		if err := checkStream(st, allowed); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: the check answered %v", name, err)
 		}
 	}
@@ -416,7 +416,7 @@ func TestCompactCheckCatches(t *testing.T) {
 	wrong("a win as a loss", func(i int, m byte) (byte, bool) { return wdl.Only(wdl.Loss), m == wdl.Only(wdl.Win) })
 	b, _ := wdl.Encode(allowed)
 	st, _ := wdl.Open(b)
-	if err := checkCaptureStream(db, g, s, free, st); err != nil {
+	if err := checkStream(st, allowed); err != nil {
 		t.Errorf("the right masks: %v", err)
 	}
 }
