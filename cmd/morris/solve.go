@@ -210,7 +210,7 @@ func (c *solveConfig) writeCompact(stdout, stderr io.Writer) error {
 			resumed++
 		}
 		if !c.quiet {
-			how := "coded and checked"
+			how := fmt.Sprintf("coded in %v and checked in %v", p.Coded.Round(time.Second/10), p.Checked.Round(time.Second/10))
 			if p.Resumed {
 				how = "kept from the last run"
 			}
