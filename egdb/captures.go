@@ -47,9 +47,9 @@ func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
 	if placing && !g.placingTakes {
 		return dst
 	}
-	// A move closes a mill only on a line that holds two of the mover's
-	// pieces and an empty third point: most positions without one are
-	// done here, before the opponent's side is worked out.
+	// A move closes a mill only on a line that holds all but one point
+	// in the mover's pieces, and that one empty: most positions without
+	// one are done here, before the opponent's side is worked out.
 	empty := g.all &^ (W | B)
 	if !g.threat(W, empty) {
 		return dst
@@ -95,11 +95,13 @@ func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
 	return dst
 }
 
-// threat reports whether some line holds two of own's pieces and an empty
-// third point: without one no move of own closes a mill.
+// threat reports whether some line holds all but one point in own's
+// pieces and that one empty: without one no move of own closes a mill
+// (after a move the line is own's, so before it own held the rest of it,
+// and the point moved to was empty).
 func (g *rules) threat(own, empty uint32) bool {
 	for _, l := range g.lines {
-		if l&empty != 0 && bits.OnesCount32(own&l) == 2 && l&^own&empty != 0 {
+		if missing := l &^ own; missing&(missing-1) == 0 && missing&empty != 0 {
 			return true
 		}
 	}
