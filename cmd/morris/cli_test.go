@@ -170,8 +170,11 @@ func TestSignal(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer cmd.Process.Kill()
-		// readyok: the program runs the command, its signals caught.
-		io.WriteString(stdin, "isready\ngo infinite\n")
+		// readyok after go: the search is under way (an isready during a
+		// search is answered at once), its signals caught. A signal
+		// before the go is read ends the program with no search to
+		// answer.
+		io.WriteString(stdin, "go infinite\nisready\n")
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() && sc.Text() != "readyok" {
 		}

@@ -152,8 +152,11 @@ func (s *Service) newGame(r *mill.Rules, sp GameSpec, challenger, opponent int64
 // request's: the game is stored, and a client that leaves at once (a
 // request cancelled, timed out) must not leave it without its clock or
 // the engine's move.
-func (s *Service) started(_ context.Context, g store.Game) {
-	s.announceStart(g)
+func (s *Service) started(_ context.Context, g store.Game) { s.startedIn(g, 0) }
+
+// startedIn is started for a game of event (0 for none).
+func (s *Service) startedIn(g store.Game, event int64) {
+	s.announceStart(g, event)
 	if err := s.locked(s.ctx, g.ID, func(o *owner) error { s.afterChange(o); return nil }); err != nil && s.ctx.Err() == nil {
 		// Start resumes it (a restart, or the next change to it).
 		s.log.Error("a new game's timers", "game", g.ID, "err", err)

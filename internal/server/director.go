@@ -375,7 +375,7 @@ func (s *Service) start(ctx context.Context, st store.TournamentState, byOrganis
 		return false, err
 	}
 	s.log.Info("tournament started", "tournament", t.ID, "kind", t.Kind, "players", len(st.Entrants), "games", len(games))
-	s.startGames(games)
+	s.startGames(t.ID, games)
 	return true, nil
 }
 
@@ -487,7 +487,7 @@ func (s *Service) tournamentGame(t store.Tournament, white, black int64) store.G
 // startGames announces the games an event's step created and arms their
 // timers. A process that dies first leaves that to the next start, which
 // resumes every active game.
-func (s *Service) startGames(ids []int64) {
+func (s *Service) startGames(event int64, ids []int64) {
 	for _, id := range ids {
 		g, err := s.st.Game(s.ctx, id)
 		if err != nil {
@@ -496,7 +496,7 @@ func (s *Service) startGames(ids []int64) {
 			}
 			continue
 		}
-		s.started(s.ctx, g)
+		s.startedIn(g, event)
 	}
 }
 
@@ -552,7 +552,7 @@ func (s *Service) pairNext(ctx context.Context, st store.TournamentState) (bool,
 		return false, err
 	}
 	s.log.Info("tournament round paired", "tournament", t.ID, "round", next, "games", len(games))
-	s.startGames(games)
+	s.startGames(t.ID, games)
 	return true, nil
 }
 
@@ -602,6 +602,6 @@ func (s *Service) pairArena(ctx context.Context, st store.TournamentState) (bool
 	if err != nil {
 		return false, err
 	}
-	s.startGames(ids)
+	s.startGames(t.ID, ids)
 	return true, nil
 }

@@ -145,9 +145,13 @@ func (s *Service) announceEnd(o *owner) {
 	s.tournamentGameEnded(o.id)
 }
 
-func (s *Service) announceStart(g store.Game) {
+// announceStart tells the players of g, a game of event (0 for none), and
+// their followers that it started.
+func (s *Service) announceStart(g store.Game, event int64) {
 	sum := s.summaryOf(g)
-	ev := Event{Data: mustJSON(wire.Event{Type: "gameStart", Game: sum})}
+	withEvent := *sum
+	withEvent.Event = event
+	ev := Event{Data: mustJSON(wire.Event{Type: "gameStart", Game: &withEvent})}
 	s.hub.publishUser(g.White, ev)
 	s.hub.publishUser(g.Black, ev)
 	s.announceFollowed("followedGameStart", sum)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -195,7 +196,7 @@ func (s *Service) catchUp(ctx context.Context, id, since int64, mask *chatMask, 
 
 // WatchAccount streams a user's events: first a gameStart for each game
 // they play that is going on and a challenge for each open challenge to or
-// from them, then what happens (games starting and ending, challenges,
+// from them, closed by a synced line, then what happens (games starting and ending, challenges,
 // reminders, the moves of games they follow, the games of the players
 // they follow starting and ending), with keep-alives.
 func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error {
@@ -246,16 +247,28 @@ func (s *Service) WatchAccount(ctx context.Context, user User, send Send) error 
 	}
 }
 
+// syncedLine ends the account's state on its stream.
+var syncedLine = mustJSON(wire.Event{Type: "synced"})
+
 // accountState sends a gameStart for each game user plays that is going
 // on, a challenge for each open challenge to or from them, and a warning
-// for each warning of a moderator's they have not acknowledged.
+// for each warning of a moderator's they have not acknowledged; then a
+// synced line, which tells a client that what follows happens now (a
+// gameStart after it is a game that has just started).
 func (s *Service) accountState(ctx context.Context, user User, send Send) error {
 	games, err := s.st.Games(ctx, store.GameQuery{User: user.ID, Status: store.Active})
 	if err != nil {
 		return err
 	}
 	for _, g := range slices.Backward(games) {
-		if err := send(mustJSON(wire.Event{Type: "gameStart", Game: s.summaryOf(g)})); err != nil {
+		sum := s.summaryOf(g)
+		switch ev, err := s.st.TournamentOfGame(ctx, g.ID); {
+		case err == nil:
+			sum.Event = ev
+		case !errors.Is(err, store.ErrNotFound):
+			return err
+		}
+		if err := send(mustJSON(wire.Event{Type: "gameStart", Game: sum})); err != nil {
 			return err
 		}
 	}
@@ -272,5 +285,8 @@ func (s *Service) accountState(ctx context.Context, user User, send Send) error 
 			return err
 		}
 	}
-	return s.sendWarnings(ctx, user, send)
+	if err := s.sendWarnings(ctx, user, send); err != nil {
+		return err
+	}
+	return send(syncedLine)
 }

@@ -240,12 +240,32 @@ func testTournamentSwiss(t *testing.T, dsn string) {
 		}
 	}
 	lines.waitFor(t, "the field", 5*time.Second, func(l string) bool { return strings.HasPrefix(l, `{"type":"entrants"`) && strings.Contains(l, `"eve"`) })
+	accounts := map[int64]func() []wire.Event{}
+	for _, u := range us[:5] {
+		accounts[u.ID], _ = events(t, s, u)
+	}
 	full, err = s.StartTournament(ctx, us[0], id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if full.Status != "running" || full.Round != 1 || len(full.Pairings[0].Games) != 2 || full.Pairings[0].Bye == nil {
 		t.Fatalf("after the start: %+v %+v", full.Tournament, full.Pairings)
+	}
+	// Each paired player's account stream names the event of the game,
+	// as it happens and again to a stream that connects later.
+	for _, pg := range full.Pairings[0].Games {
+		for _, p := range []int64{pg.White.ID, pg.Black.ID} {
+			live := accounts[p]
+			waitFor(t, "the pairing's gameStart with its event", func() bool {
+				return slices.ContainsFunc(live(), func(e wire.Event) bool { return e.Type == "gameStart" && e.Game.ID == pg.Game && e.Game.Event == id })
+			})
+		}
+		later, _ := events(t, s, users[pg.White.ID])
+		waitFor(t, "the replayed gameStart with its event, then synced", func() bool {
+			evs := later()
+			i := slices.IndexFunc(evs, func(e wire.Event) bool { return e.Type == "gameStart" && e.Game.ID == pg.Game && e.Game.Event == id })
+			return i >= 0 && slices.ContainsFunc(evs[i:], func(e wire.Event) bool { return e.Type == "synced" })
+		})
 	}
 	lines.waitFor(t, "round 1", 5*time.Second, func(l string) bool { return strings.HasPrefix(l, `{"type":"round","round":1`) })
 	g := full.Pairings[0].Games[0]

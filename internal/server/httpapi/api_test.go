@@ -643,6 +643,9 @@ func TestSeeksPair(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	events := stream(t, ctx, ts.URL+"/api/stream/event", ann)
+	if e := next(t, events); e.Type != "synced" {
+		t.Errorf("ann's stream begins with %+v, want synced (she has nothing going on)", e)
+	}
 	var c wire.Challenge
 	ts.must(t, 201, "POST", "/api/seek", ann, map[string]any{"variant": "lasker", "days": 3}, &c)
 	if c.Status != "open" {

@@ -127,6 +127,9 @@ type GameSummary struct {
 	ToMove    string  `json:"toMove,omitempty"`
 	Control   Control `json:"control"`
 	UpdatedMs int64   `json:"updatedMs"`
+	// Event is the tournament the game was paired in, on the account
+	// stream's gameStart; 0 (left out) elsewhere and for other games.
+	Event int64 `json:"event,omitempty"`
 }
 
 // Challenge is an invitation to a game; To is nil for an open seek.

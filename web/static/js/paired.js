@@ -5,10 +5,10 @@
 //
 // Two things tell of a pairing: the event's page, which follows the
 // event's stream and calls pairedGame with each new game of the player's;
-// and, on any other page, the account stream's gameStart, whose game is
-// looked up among the running events (the account stream does not say
-// which event a game belongs to: a few GETs, once per game started). Each
-// game is opened or offered once.
+// and, on any other page, the account stream's gameStart, whose game
+// names its event (game.event; one GET for the event's name and pairings;
+// a server that does not name it has the game looked up among the running
+// events). Each game is opened or offered once.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -26,35 +26,50 @@ export function watchPairings(theApp, state) {
   app = theApp;
   pageState = state;
   // The account stream sends a gameStart for every game going on when it
-  // connects: those of the first connection of a session are known games,
-  // not pairings. On a reconnection, a game not seen before was paired
-  // while the connection was down.
+  // connects, then a synced line: the games before it on the first
+  // connection of a session are known games, not pairings. On a
+  // reconnection, a game not seen before was paired while the connection
+  // was down.
   const known = new Set();
   let token = null;
-  let quietUntil = 0;
+  let first = false; // in the state of a session's first connection
   accountStream.onReset(() => {
     const s = session();
     if (s && s.token !== token) {
       token = s.token;
       known.clear();
-      quietUntil = Date.now() + 3000;
+      first = true;
     }
   });
   accountStream.on((ev) => {
+    if (ev.type === 'synced') first = false;
     const s = session();
     const g = ev.game;
     if (ev.type !== 'gameStart' || !g || !s || known.has(g.id)) return;
     known.add(g.id);
-    if (Date.now() < quietUntil || offered.has(g.id) || g.status !== 'active' || g.ply > 2) return;
+    if (first || offered.has(g.id) || g.status !== 'active' || g.ply > 2) return;
     if (g.white.name !== s.name && g.black.name !== s.name) return;
-    eventOf(g).then((full) => {
+    withRetry(() => (g.event ? api('GET', `/api/tournament/${g.event}`) : eventOf(g))).then((full) => {
       if (full) pairedGame(g.id, full);
-    }).catch(() => { /* not an event's, or the server is busy: no board opens */ });
+    }).catch(() => { /* not an event's, or the server stayed busy: no board opens */ });
   });
   window.addEventListener('hashchange', () => {
     // Gone to the game by another way: the prompt has done its work.
     if (prompt && location.hash.startsWith(`#/game/${prompt.dataset.game}`)) closePrompt();
   });
+}
+
+// withRetry runs f, and again up to twice more if it fails (the server
+// busy a moment, a rate limit), after half a second and then a second.
+async function withRetry(f) {
+  for (let i = 0; ; i++) {
+    try {
+      return await f();
+    } catch (err) {
+      if (i === 2) throw err;
+      await new Promise((r) => setTimeout(r, 500 * (i + 1)));
+    }
+  }
 }
 
 // eventOf finds the running event whose pairings hold game g (a summary):
@@ -83,12 +98,41 @@ export function pairedGame(game, ev) {
   if (st.page === 'game' && st.id === game) return;
   const route = `/game/${game}?event=${ev.id}`;
   const realtime = !!(ev.control && ev.control.initialMs);
-  if (!realtime || (st.page === 'game' && st.status === 'active')) {
+  // A game page still showing the player's last game of this event as
+  // going on has not heard of its end yet: the next wave is paired the
+  // moment a game ends, and the account stream can tell of the new game
+  // before the game's own stream tells of the result. The event knows.
+  const ended = st.page === 'game' && endedIn(ev, st.id);
+  const busy = st.page === 'game' && st.status === 'active' && !ended;
+  if (!realtime || busy) {
     showPrompt(game, ev, route);
+    return;
+  }
+  if (ended) {
+    // On the board of the event's game that just ended: the player sees
+    // its end (the last move, the result) a moment, with the prompt to
+    // open the next at once or stay; then the next board opens.
+    showPrompt(game, ev, route);
+    setTimeout(() => {
+      const now = pageState();
+      if (!prompt || prompt.dataset.game !== String(game) || now.page !== 'game' || now.id !== st.id) return;
+      closePrompt();
+      playSound('start');
+      app.navigate(route);
+    }, NEXT_BOARD_PAUSE);
     return;
   }
   playSound('start');
   app.navigate(route);
+}
+
+// NEXT_BOARD_PAUSE is how long the end of an event's game stays on the
+// screen before the player's next board of the event opens (ms).
+const NEXT_BOARD_PAUSE = 2500;
+
+// endedIn reports whether game id is one of event ev's games that is over.
+function endedIn(ev, id) {
+  return (ev.pairings || []).some((r) => r.games.some((x) => x.game === id && x.status !== 'active'));
 }
 
 function showPrompt(game, ev, route) {
