@@ -37,48 +37,63 @@ type capture struct {
 // captures appends the captures of the position (W, B) of sector s to dst:
 // those of the moves children lists (in the same order), nothing else.
 func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
+	wk.eachCapture(s, W, B, func(c capture) bool {
+		dst = append(dst, c)
+		return true
+	})
+	return dst
+}
+
+// eachCapture calls f with each capture of the position (W, B) of sector
+// s, in the order of captures, until f returns false; it reports whether
+// f never did.
+func (wk *worker) eachCapture(s int, W, B uint32, f func(capture) bool) bool {
 	g := wk.g
 	lay := &g.lay[s]
 	k := &g.keys[s]
 	if _, over := g.end(W, B, lay.w, lay.b, k.WhiteHand, k.BlackHand); over {
-		return dst
+		return true
 	}
 	placing := k.WhiteHand > 0
 	if placing && !g.placingTakes {
-		return dst
+		return true
 	}
 	// A move closes a mill only on a line that holds all but one point
 	// in the mover's pieces, and that one empty: most positions without
 	// one are done here, before the opponent's side is worked out.
 	empty := g.all &^ (W | B)
 	if !g.threat(W, empty) {
-		return dst
+		return true
 	}
-	sd := wk.sideOf(s, B)
+	sd := wk.captureSide(s, B)
 	if sd.targets == 0 {
-		return dst
+		return true
 	}
 	cs := g.capture[s]
-	add := func(dst []capture, t int, W2 uint32) []capture {
+	each := func(t int, W2 uint32) bool {
 		if !g.closes(W2, t) {
-			return dst
+			return true
 		}
 		for c := sd.targets; c != 0; c &= c - 1 {
 			at := bits.TrailingZeros32(c)
-			if cs < 0 {
-				dst = append(dst, capture{end: true})
-				continue
+			cp := capture{end: true}
+			if cs >= 0 {
+				cp = capture{W: B &^ (1 << at), B: W2, index: wk.captureChild(sd, cs, at, W2)}
 			}
-			dst = append(dst, capture{W: B &^ (1 << at), B: W2, index: wk.captureChild(sd, cs, at, W2)})
+			if !f(cp) {
+				return false
+			}
 		}
-		return dst
+		return true
 	}
 	if placing {
 		for to := empty; to != 0; to &= to - 1 {
 			t := bits.TrailingZeros32(to)
-			dst = add(dst, t, W|1<<t)
+			if !each(t, W|1<<t) {
+				return false
+			}
 		}
-		return dst
+		return true
 	}
 	fly := g.flying(lay.w)
 	for f := W; f != 0; f &= f - 1 {
@@ -89,10 +104,43 @@ func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
 		}
 		for ; to != 0; to &= to - 1 {
 			t := bits.TrailingZeros32(to)
-			dst = add(dst, t, W^(1<<from|1<<t))
+			if !each(t, W^(1<<from|1<<t)) {
+				return false
+			}
 		}
 	}
-	return dst
+	return true
+}
+
+// captureSide returns the worker's side of B in sector s for its
+// captures: B's images, the pieces a mill may take, and the capture
+// entries (captureChild), filled afresh unless it is the last one's. It
+// leaves out what sideOf works out for the moves without capture (the
+// class of B in the next sector, the packed ranks), which the captures do
+// not need.
+func (wk *worker) captureSide(s int, B uint32) *side {
+	sd := &wk.capSide
+	if sd.ok && sd.s == s && sd.B == B {
+		return sd
+	}
+	g := wk.g
+	if sd.ok {
+		g.x.toggle(&sd.imgB, sd.B^B)
+	} else {
+		g.x.imagesOf(&sd.imgB, B)
+	}
+	sd.ok, sd.s, sd.B, sd.took = true, s, B, 0
+	sd.targets = g.capturable(B)
+	return sd
+}
+
+// reaches reports whether a capture of the position (W, B) of sector s is
+// worth goodness v to the mover (v > 0): one that ends the game, or one
+// whose child's value in cvals (the capture sector's) is worth v.
+func (wk *worker) reaches(s int, W, B uint32, v int, cvals []retro.Value) bool {
+	return !wk.eachCapture(s, W, B, func(c capture) bool {
+		return !(c.end || 2-retroGoodness(cvals[c.index]) == v)
+	})
 }
 
 // threat reports whether some line holds all but one point in own's
@@ -137,17 +185,15 @@ func captureFree(db *DB, g *game, s int) bool {
 	return ok
 }
 
-// captureMasks fills allowed with what each index of sector s (of db's
-// game g) may store: the value itself, or, where a capture reaches it,
-// anything no better (wdl masks; 0 for an unused index). free says whether
-// the captures are read at all (captureFree). The work is shared among the
-// processors.
-func captureMasks(db *DB, g *game, s int, free bool, allowed []byte) {
+// sectorMasks returns what each index of sector s (of db's game g) may
+// store, as wdl.EncodeLazy takes it: its value (0 for an unused index),
+// and, where free (captureFree), a function that gives an index's whole
+// mask: the value, or anything no better where a capture reaches it. The
+// values are read by the processors in parts.
+func sectorMasks(db *DB, g *game, s int, free bool) (allowed []byte, newFull func() func(int) byte) {
 	vals := db.sectors[g.keys[s]].vals
-	var cvals []retro.Value
-	if free && g.capture[s] >= 0 {
-		cvals = db.sectors[g.keys[g.capture[s]]].vals
-	}
+	lay := &g.lay[s]
+	allowed = make([]byte, lay.size)
 	n := int64(len(allowed))
 	parts := int64(runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -156,34 +202,52 @@ func captureMasks(db *DB, g *game, s int, free bool, allowed []byte) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			wk := &worker{g: g}
 			var cu cursor
-			var caps []capture
 			for i := lo; i < hi; i++ {
-				W, B, valid := cu.position(&g.lay[s], i)
-				if !valid {
-					allowed[i] = 0
-					continue
-				}
-				v := retroGoodness(vals[i])
-				allowed[i] = wdl.Only(symOf(v))
-				if !free || v == 0 {
-					continue // a loss is a loss whatever a capture does
-				}
-				caps = wk.captures(s, W, B, caps[:0])
-				for _, c := range caps {
-					// The capture's worth to the mover; v is the best
-					// any move reaches, so the first capture worth v
-					// decides.
-					if c.end || 2-retroGoodness(cvals[c.index]) == v {
-						allowed[i] = noBetter(v)
-						break
-					}
+				if _, _, valid := cu.position(lay, i); valid {
+					allowed[i] = wdl.Only(symOf(retroGoodness(vals[i])))
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	if !free {
+		return allowed, nil
+	}
+	var cvals []retro.Value
+	if g.capture[s] >= 0 {
+		cvals = db.sectors[g.keys[g.capture[s]]].vals
+	}
+	return allowed, func() func(int) byte {
+		wk := &worker{g: g}
+		var cu cursor
+		return func(i int) byte {
+			v := retroGoodness(vals[i])
+			if v == 0 {
+				return wdl.Only(symOf(v)) // a loss is a loss whatever a capture does
+			}
+			if W, B, _ := cu.position(lay, int64(i)); wk.reaches(s, W, B, v, cvals) {
+				return noBetter(v)
+			}
+			return wdl.Only(symOf(v))
+		}
+	}
+}
+
+// captureMasks fills allowed with the whole mask of every index of sector
+// s (sectorMasks), each asked for.
+func captureMasks(db *DB, g *game, s int, free bool, allowed []byte) {
+	cheap, newFull := sectorMasks(db, g, s, free)
+	copy(allowed, cheap)
+	if newFull == nil {
+		return
+	}
+	full := newFull()
+	for i, m := range allowed {
+		if m != 0 {
+			allowed[i] = full(i)
+		}
+	}
 }
 
 // noBetter is the mask of the symbols of goodness at most v.
@@ -196,8 +260,9 @@ func noBetter(v int) byte {
 }
 
 // checkStream reads every index of the stream s back against what the
-// sector's values allow there (allowed, from captureMasks): the value, or,
-// where a capture reaches it, any value below. The chunks are shared among
+// sector's values allow there (allowed, as wdl.EncodeLazy leaves it, or
+// from captureMasks): the value, or, where a capture reaches it, any value
+// below. The chunks are shared among
 // the processors.
 func checkStream(s *wdl.Stream, allowed []byte) error {
 	if s.Len() != int64(len(allowed)) {
@@ -223,7 +288,7 @@ func checkStream(s *wdl.Stream, allowed []byte) error {
 				}
 				for j, sym := range got {
 					i := c*s.ChunkLen() + j
-					if m := allowed[i]; m != 0 && m&wdl.Only(sym) == 0 {
+					if m := allowed[i] & wdl.Any; m != 0 && m&wdl.Only(sym) == 0 {
 						errs[p] = fmt.Errorf("%w: index %d reads %d, the sector allows %03b", ErrCorrupt, i, sym, m)
 						return
 					}

@@ -195,9 +195,8 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 			}
 		}
 		start := time.Now()
-		allowed := make([]byte, sec.lay.size)
-		captureMasks(db, g, s, free, allowed)
-		b, err := wdl.Encode(allowed)
+		allowed, newFull := sectorMasks(db, g, s, free)
+		b, err := wdl.EncodeLazy(allowed, newFull)
 		if err != nil {
 			return fmt.Errorf("egdb: sector %s: %w", k, err)
 		}
@@ -238,9 +237,7 @@ func partName(k Key, free bool) string {
 // a position whose captures reach its value stores whatever costs least
 // below it.
 func encodeSector(db *DB, g *game, s int, free bool) ([]byte, error) {
-	allowed := make([]byte, g.lay[s].size)
-	captureMasks(db, g, s, free, allowed)
-	return wdl.Encode(allowed)
+	return wdl.EncodeLazy(sectorMasks(db, g, s, free))
 }
 
 // compactPart is a sector's stream written by WriteCompact before the file

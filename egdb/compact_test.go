@@ -1,6 +1,7 @@
 package egdb
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -419,4 +420,45 @@ func TestCompactCheckCatches(t *testing.T) {
 	if err := checkStream(st, allowed); err != nil {
 		t.Errorf("the right masks: %v", err)
 	}
+}
+
+// TestCompactLazyMasks: in every sector of six men's morris, the stream
+// coded from the values with the captures read only where they may change
+// the runs (sectorMasks, wdl.EncodeLazy) is the one coded from every
+// index's whole mask, and the masks it kept are those whole masks.
+func TestCompactLazyMasks(t *testing.T) {
+	db, _ := sixMens(t)
+	g, err := newGame(db.rules, db.x, db.Keys())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked, all int
+	for _, k := range db.Keys() {
+		s := g.id[k]
+		free := captureFree(db, g, s)
+		whole := make([]byte, g.lay[s].size)
+		captureMasks(db, g, s, free, whole)
+		want, err := wdl.Encode(whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed, newFull := sectorMasks(db, g, s, free)
+		got, err := wdl.EncodeLazy(allowed, newFull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("sector %s: %d bytes coded lazily, %d from the whole masks", k, len(got), len(want))
+		}
+		for i, m := range allowed {
+			if m&wdl.Known != 0 {
+				asked++
+				if m&^wdl.Known != whole[i] {
+					t.Fatalf("sector %s, index %d: kept %03b, the mask is %03b", k, i, m&^wdl.Known, whole[i])
+				}
+			}
+		}
+		all += len(allowed)
+	}
+	t.Logf("the whole masks of %d indices of %d asked for", asked, all)
 }

@@ -386,9 +386,10 @@ func (g *game) NewWorker() retro.Worker  { return &worker{g: g} }
 func (g *game) sector(k Key) (int, bool) { s, ok := g.id[k]; return s, ok }
 
 type worker struct {
-	g    *game
-	side side
-	cur  cursor // the count and verify passes' positions, index after index
+	g       *game
+	side    side
+	capSide side   // the captures' (captureSide)
+	cur     cursor // the count and verify passes' positions, index after index
 }
 
 // Children generates the moves of the side to move (W) and names the

@@ -65,13 +65,15 @@ type run struct {
 	n         int
 }
 
-// countModel counts the codes of the runs and quantises them.
-func countModel(runs []run) *Model {
+// countModel counts the codes of the chunks' runs and quantises them.
+func countModel(chunks [][]run) *Model {
 	var sym [symContexts][3]uint64
 	var lens [lenContexts][buckets]uint64
-	for _, r := range runs {
-		sym[r.prev][r.sym]++
-		lens[lenContext(r.sym, r.prev)][bucketOf(r.n)]++
+	for _, runs := range chunks {
+		for _, r := range runs {
+			sym[r.prev][r.sym]++
+			lens[lenContext(r.sym, r.prev)][bucketOf(r.n)]++
+		}
 	}
 	m := &Model{}
 	for c := range sym {

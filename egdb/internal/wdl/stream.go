@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/bits"
+	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -64,31 +67,74 @@ var ErrCorrupt = errors.New("wdl: corrupt stream")
 // an index whose value does not matter). The encoder picks, at each run's
 // start, the allowed symbol that the most indices in a row allow (the
 // fewest runs), so the free indices cost almost nothing.
-func Encode(allowed []byte) ([]byte, error) {
+func Encode(allowed []byte) ([]byte, error) { return EncodeLazy(allowed, nil) }
+
+// Known marks a mask that EncodeLazy asked for and kept.
+const Known = 0x80
+
+// EncodeLazy is Encode for masks that are costly to know in full. On entry
+// allowed[i] is a part of index i's mask that is cheap to know (its exact
+// value, say). Where the encoder needs more (at a run's start, and where
+// the symbols the run so far allows are not all in allowed[i]), it asks
+// full(i) for the whole mask, which holds allowed[i], and keeps it in
+// allowed[i] with Known set; elsewhere the whole mask cannot change the
+// runs. So the stream is the one Encode codes from the whole masks, and
+// the whole masks are asked for only where they may matter. newFull, if
+// not nil, returns a full for one goroutine: the chunks are shared among
+// the processors, each calling its full for increasing indices.
+func EncodeLazy(allowed []byte, newFull func() func(i int) byte) ([]byte, error) {
 	for i, m := range allowed {
-		if m > Any {
+		if m&^(Any|Known) != 0 {
 			return nil, fmt.Errorf("wdl: mask %#x at index %d", m, i)
 		}
 	}
 	// The chunk length from the runs of the shortest chunks: about
 	// maxChunkRuns a chunk.
 	n := len(allowed)
-	nruns := 0
-	for lo := 0; lo < n; lo += 1 << MinChunkLog {
-		nruns += len(chunkRuns(allowed[lo:min(n, lo+1<<MinChunkLog)], nil))
-	}
+	var nruns int64
+	var mu sync.Mutex
+	eachChunk(n, MinChunkLog, newFull, func(lo, hi int, full func(int) byte) {
+		k := len(chunkRuns(allowed[lo:hi], lo, full, nil))
+		mu.Lock()
+		nruns += int64(k)
+		mu.Unlock()
+	})
 	log := MinChunkLog
-	for log < MaxChunkLog && nruns > 0 && int64(n)*maxChunkRuns >= int64(nruns)<<(log+1) {
+	for log < MaxChunkLog && nruns > 0 && int64(n)*maxChunkRuns >= nruns<<(log+1) {
 		log++
 	}
 	for {
-		b, err := encode(allowed, log)
+		b, err := encode(allowed, log, newFull)
 		if errors.Is(err, errBlockTooLong) && log > MinChunkLog {
 			log--
 			continue
 		}
 		return b, err
 	}
+}
+
+// eachChunk calls f for each chunk [lo, hi) of n indices in chunks of
+// 1 << log, the chunks shared among the processors in stretches of
+// increasing indices, each goroutine with a full of its own (nil if
+// newFull is).
+func eachChunk(n, log int, newFull func() func(int) byte, f func(lo, hi int, full func(int) byte)) {
+	chunks := (n + 1<<log - 1) >> log
+	parts := min(runtime.GOMAXPROCS(0), max(1, chunks))
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var full func(int) byte
+			if newFull != nil {
+				full = newFull()
+			}
+			for c := chunks * p / parts; c < chunks*(p+1)/parts; c++ {
+				f(c<<log, min(n, (c+1)<<log), full)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // EncodeSymbols codes syms exactly (each Win, Draw or Loss).
@@ -105,51 +151,59 @@ func EncodeSymbols(syms []byte) ([]byte, error) {
 
 var errBlockTooLong = errors.New("wdl: a block longer than 64 KB")
 
-// chunkRuns appends the runs of a chunk's indices to runs: at each run's
-// start the allowed symbol that reaches farthest (W, then D, then L on a
-// tie).
-func chunkRuns(allowed []byte, runs []run) []run {
+// chunkRuns appends the runs of a chunk's indices (allowed, the chunk's
+// masks; lo, the index of its first) to runs: each run as long as some
+// symbol allowed all along it reaches (the first of W, D, L that does), so
+// that at each run's start the symbol that reaches farthest. full, if not
+// nil, gives an index's whole mask where allowed does not hold it yet
+// (EncodeLazy).
+func chunkRuns(allowed []byte, lo int, full func(int) byte, runs []run) []run {
+	mask := func(j int, need byte) byte {
+		m := allowed[j]
+		if m&Any == 0 {
+			return Any // unused
+		}
+		if full != nil && m&Known == 0 && need&^m != 0 {
+			m = full(lo+j)&Any | Known
+			allowed[j] = m
+		}
+		return m & Any
+	}
 	prev := byte(chunkStart)
 	for j := 0; j < len(allowed); {
-		m := allowed[j]
-		if m == 0 {
-			m = Any
+		can := mask(j, Any) // the symbols allowed from j on
+		k := j + 1
+		for ; k < len(allowed); k++ {
+			m := mask(k, can)
+			if m&can == 0 {
+				break
+			}
+			can &= m
 		}
-		var best byte
-		reach := 0
-		for s := range byte(3) {
-			if m&(1<<s) == 0 {
-				continue
-			}
-			k := j + 1
-			for k < len(allowed) && (allowed[k] == 0 || allowed[k]&(1<<s) != 0) {
-				k++
-			}
-			if k-j > reach {
-				best, reach = s, k-j
-			}
-		}
-		runs = append(runs, run{sym: best, prev: prev, n: reach})
+		best := byte(bits.TrailingZeros8(can))
+		runs = append(runs, run{sym: best, prev: prev, n: k - j})
 		prev = best
-		j += reach
+		j = k
 	}
 	return runs
 }
 
 // encode codes the stream with chunks of 1 << log indices.
-func encode(allowed []byte, log int) ([]byte, error) {
+func encode(allowed []byte, log int, newFull func() func(int) byte) ([]byte, error) {
 	n := len(allowed)
 	chunkLen := 1 << log
 	chunks := (n + chunkLen - 1) / chunkLen
 	blocks := (chunks + BlockChunks - 1) / BlockChunks
 	runs := make([][]run, chunks)
-	var all []run
-	for c := range chunks {
-		runs[c] = chunkRuns(allowed[c*chunkLen:min(n, (c+1)*chunkLen)], nil)
-		all = append(all, runs[c]...)
+	eachChunk(n, log, newFull, func(lo, hi int, full func(int) byte) {
+		runs[lo>>log] = chunkRuns(allowed[lo:hi], lo, full, nil)
+	})
+	m := countModel(runs)
+	nruns := 0
+	for _, r := range runs {
+		nruns += len(r)
 	}
-	m := countModel(all)
-	out := make([]byte, 0, headerBytes+12*blocks+2*chunks+len(all))
+	out := make([]byte, 0, headerBytes+12*blocks+2*chunks+nruns)
 	out = append(out, Version)
 	out = binary.LittleEndian.AppendUint64(out, uint64(n))
 	out = append(out, byte(log))
@@ -169,6 +223,7 @@ func encode(allowed []byte, log int) ([]byte, error) {
 			}
 			binary.LittleEndian.PutUint16(out[tables+12*blocks+2*c:], uint16(off))
 			rev = encodeChunk(m, runs[c], rev[:0])
+			runs[c] = nil
 			// rev is the state then the bytes, both backwards.
 			for i := len(rev) - 1; i >= 0; i-- {
 				out = append(out, rev[i])

@@ -1,9 +1,12 @@
 package wdl
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -150,6 +153,53 @@ func TestDontCare(t *testing.T) {
 		t.Errorf("a mask of 8 was coded")
 	}
 	t.Logf("%d bytes with a third of the indices free, %d without", len(b), len(full))
+}
+
+// TestEncodeLazy: from the exact values, asking for the whole masks only
+// where they may change the runs, EncodeLazy writes the very stream that
+// Encode writes from the whole masks, asks for a part of them, and keeps
+// those it asked for.
+func TestEncodeLazy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	n := 300_000
+	syms := source(rng, n, [3]float64{0.5, 0.3, 0.2}, 8)
+	whole := make([]byte, n)
+	cheap := make([]byte, n)
+	for i, s := range syms {
+		whole[i] = Only(s)
+		switch rng.IntN(6) {
+		case 0:
+			whole[i] = Any
+		case 1:
+			whole[i] = 0 // unused
+		case 2:
+			whole[i] |= Only(byte(rng.IntN(3)))
+		}
+		cheap[i] = whole[i] & Only(s)
+	}
+	want, err := Encode(slices.Clone(whole))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int64
+	got, err := EncodeLazy(cheap, func() func(int) byte {
+		return func(i int) byte { asked.Add(1); return whole[i] }
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("EncodeLazy wrote %d bytes, Encode %d, not the same", len(got), len(want))
+	}
+	if a := asked.Load(); a == 0 || a >= int64(n)*3/4 {
+		t.Errorf("asked %d whole masks of %d", a, n)
+	}
+	for i, m := range cheap {
+		if m&Known != 0 && m&^Known != whole[i]&Any {
+			t.Fatalf("index %d kept %#x, its mask is %#x", i, m, whole[i])
+		}
+	}
+	t.Logf("asked %d whole masks of %d", asked.Load(), n)
 }
 
 // TestDamage: a changed byte of the data fails its block's checksum (and
