@@ -37,17 +37,44 @@ type capture struct {
 // captures appends the captures of the position (W, B) of sector s to dst:
 // those of the moves children lists (in the same order), nothing else.
 func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
-	wk.eachCapture(s, W, B, func(c capture) bool {
-		dst = append(dst, c)
+	cs := wk.g.capture[s]
+	wk.eachMill(s, W, B, func(sd *side, W2 uint32) bool {
+		for c := sd.targets; c != 0; c &= c - 1 {
+			at := bits.TrailingZeros32(c)
+			cp := capture{end: true}
+			if cs >= 0 {
+				cp = capture{W: B &^ (1 << at), B: W2, index: wk.captureChild(sd, cs, at, W2)}
+			}
+			dst = append(dst, cp)
+		}
 		return true
 	})
 	return dst
 }
 
-// eachCapture calls f with each capture of the position (W, B) of sector
-// s, in the order of captures, until f returns false; it reports whether
-// f never did.
-func (wk *worker) eachCapture(s int, W, B uint32, f func(capture) bool) bool {
+// reaches reports whether a capture of the position (W, B) of sector s is
+// worth goodness v to the mover (v > 0): one that ends the game, or one
+// whose child's value in cvals (the capture sector's) is worth v.
+func (wk *worker) reaches(s int, W, B uint32, v int, cvals []retro.Value) bool {
+	cs := wk.g.capture[s]
+	return !wk.eachMill(s, W, B, func(sd *side, W2 uint32) bool {
+		if cs < 0 {
+			return false // every capture ends the game
+		}
+		for c := sd.targets; c != 0; c &= c - 1 {
+			if 2-retroGoodness(cvals[wk.captureChild(sd, cs, bits.TrailingZeros32(c), W2)]) == v {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// eachMill calls f with each move of the position (W, B) of sector s that
+// closes a mill (W2, the mover's pieces after it; sd, B's side for its
+// captures, whose targets are not empty), in the order of children,
+// until f returns false; it reports whether f never did.
+func (wk *worker) eachMill(s int, W, B uint32, f func(sd *side, W2 uint32) bool) bool {
 	g := wk.g
 	lay := &g.lay[s]
 	k := &g.keys[s]
@@ -69,42 +96,25 @@ func (wk *worker) eachCapture(s int, W, B uint32, f func(capture) bool) bool {
 	if sd.targets == 0 {
 		return true
 	}
-	cs := g.capture[s]
-	each := func(t int, W2 uint32) bool {
-		if !g.closes(W2, t) {
-			return true
-		}
-		for c := sd.targets; c != 0; c &= c - 1 {
-			at := bits.TrailingZeros32(c)
-			cp := capture{end: true}
-			if cs >= 0 {
-				cp = capture{W: B &^ (1 << at), B: W2, index: wk.captureChild(sd, cs, at, W2)}
-			}
-			if !f(cp) {
-				return false
-			}
-		}
-		return true
-	}
 	if placing {
 		for to := empty; to != 0; to &= to - 1 {
 			t := bits.TrailingZeros32(to)
-			if !each(t, W|1<<t) {
+			if W2 := W | 1<<t; g.closes(W2, t) && !f(sd, W2) {
 				return false
 			}
 		}
 		return true
 	}
 	fly := g.flying(lay.w)
-	for f := W; f != 0; f &= f - 1 {
-		from := bits.TrailingZeros32(f)
+	for fr := W; fr != 0; fr &= fr - 1 {
+		from := bits.TrailingZeros32(fr)
 		to := empty
 		if !fly {
 			to &= g.adj[from]
 		}
 		for ; to != 0; to &= to - 1 {
 			t := bits.TrailingZeros32(to)
-			if !each(t, W^(1<<from|1<<t)) {
+			if W2 := W ^ (1<<from | 1<<t); g.closes(W2, t) && !f(sd, W2) {
 				return false
 			}
 		}
@@ -132,15 +142,6 @@ func (wk *worker) captureSide(s int, B uint32) *side {
 	sd.ok, sd.s, sd.B, sd.took = true, s, B, 0
 	sd.targets = g.capturable(B)
 	return sd
-}
-
-// reaches reports whether a capture of the position (W, B) of sector s is
-// worth goodness v to the mover (v > 0): one that ends the game, or one
-// whose child's value in cvals (the capture sector's) is worth v.
-func (wk *worker) reaches(s int, W, B uint32, v int, cvals []retro.Value) bool {
-	return !wk.eachCapture(s, W, B, func(c capture) bool {
-		return !(c.end || 2-retroGoodness(cvals[c.index]) == v)
-	})
 }
 
 // threat reports whether some line holds all but one point in own's

@@ -552,24 +552,8 @@ func (c *Compact) Keys() []Key { return slices.Clone(c.keys) }
 // with best play; no distance), and true, if p lies in a sector of the
 // file. A position in a damaged block answers false (Damage says which).
 func (c *Compact) Result(p mill.Position) (Result, bool) {
-	if !compatible(p.Rules(), c.rules) {
-		return 0, false
-	}
-	if _, pending := p.Pending(); pending {
-		return 0, false
-	}
-	us := p.SideToMove()
-	W, B := p.Pieces(us), p.Pieces(us.Other())
-	var sec *compactSector
-	if wh, bh := p.InHand(us), p.InHand(us.Other()); wh == 0 && bh == 0 {
-		sec = c.moving[W.Len()][B.Len()]
-	} else {
-		if !c.placing || !placingCompatible(p.Rules(), c.rules) {
-			return 0, false
-		}
-		sec = c.sectors[Key{White: W.Len(), Black: B.Len(), WhiteHand: wh, BlackHand: bh}]
-	}
-	if sec == nil {
+	sec, W, B, ok := sectorOf(p, c.rules, c.placing, &c.moving, c.sectors)
+	if !ok {
 		return 0, false
 	}
 	r, _ := c.resolvers.Get().(*resolver)
@@ -577,7 +561,7 @@ func (c *Compact) Result(p mill.Position) (Result, bool) {
 		r = &resolver{wk: worker{g: c.g}}
 	}
 	defer c.resolvers.Put(r)
-	v, err := c.value(r, sec, sec.lay.index(uint32(W), uint32(B)), uint32(W), uint32(B))
+	v, err := c.value(r, sec, sec.lay.index(W, B), W, B)
 	if err != nil {
 		c.mu.Lock()
 		if c.damage == nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/egdb/internal/wdl"
 	"github.com/morrisgame/morris/mill"
 	"golang.org/x/sys/unix"
 )
@@ -77,7 +78,6 @@ func TestCompactColdProbe(t *testing.T) {
 	defer c.Close()
 	rng := rand.New(rand.NewPCG(48, 1))
 	var times []time.Duration
-	var ps []mill.Position
 	keys := c.Keys()
 	for len(times) < 2000 {
 		sec := c.sectors[keys[rng.IntN(len(keys))]]
@@ -96,27 +96,19 @@ func TestCompactColdProbe(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no answer (%v)", p, c.Damage())
 		}
-		ps = append(ps, p)
 	}
 	slices.Sort(times)
-	t.Logf("%d cold probes of %s: p50 %v, p90 %v, p99 %v, max %v", len(times), path, times[len(times)/2], times[len(times)*9/10], times[len(times)*99/100], times[len(times)-1])
-	// The same positions again, their pages now in the cache and their
-	// blocks checked: warm.
-	start := time.Now()
-	for range 10 {
-		for _, p := range ps {
-			c.Result(p)
-		}
-	}
-	t.Logf("the same positions warm: %v a probe", time.Since(start)/time.Duration(10*len(ps)))
+	t.Logf("%d cold probes of %s: p50 %v, p90 %v, p99 %v, max %v (warm: BenchmarkCompactProbe)", len(times), path, times[len(times)/2], times[len(times)*9/10], times[len(times)*99/100], times[len(times)-1])
 }
 
-// TestCaptureMasksOf times captureMasks over one sector, EGDB_MASKS_KEY of
-// the directory EGDB_MASKS_DIR (which must hold its capture sector), for a
-// profile of what WriteCompact spends:
+// TestCodeSectorOf times what WriteCompact spends on one sector,
+// EGDB_MASKS_KEY of the directory EGDB_MASKS_DIR (which must hold its
+// capture sector): the values read as masks, the stream coded with the
+// captures read where they may change the runs, and the check; with the
+// share of the indices whose captures were read. For a profile:
 //
-//	EGDB_MASKS_DIR=DIR EGDB_MASKS_KEY=7v7h1-1 go test -run TestCaptureMasksOf -v -cpuprofile cpu.prof ./egdb
-func TestCaptureMasksOf(t *testing.T) {
+//	EGDB_MASKS_DIR=DIR EGDB_MASKS_KEY=7v7h1-1 go test -run TestCodeSectorOf -v -cpuprofile cpu.prof ./egdb
+func TestCodeSectorOf(t *testing.T) {
 	dir, key := os.Getenv("EGDB_MASKS_DIR"), os.Getenv("EGDB_MASKS_KEY")
 	if dir == "" || key == "" {
 		t.Skip("EGDB_MASKS_DIR and EGDB_MASKS_KEY name no sector")
@@ -135,8 +127,84 @@ func TestCaptureMasksOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := g.id[k]
-	allowed := make([]byte, g.lay[s].size)
 	start := time.Now()
-	captureMasks(db, g, s, captureFree(db, g, s), allowed)
-	t.Logf("%s: masks of %d indices in %v", k, len(allowed), time.Since(start))
+	allowed, newFull := sectorMasks(db, g, s, captureFree(db, g, s))
+	read := time.Since(start)
+	b, err := wdl.EncodeLazy(allowed, newFull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coded := time.Since(start) - read
+	st, err := wdl.Open(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkStream(st, allowed); err != nil {
+		t.Fatal(err)
+	}
+	checked := time.Since(start) - read - coded
+	asked := 0
+	for _, m := range allowed {
+		if m&wdl.Known != 0 {
+			asked++
+		}
+	}
+	n := len(allowed)
+	t.Logf("%s: %d indices, %d bytes; the values read in %v, coded in %v (the captures of %.1f%% of the indices read), checked in %v: %.0f ns an index",
+		k, n, len(b), read, coded, 100*float64(asked)/float64(n), checked, float64(time.Since(start).Nanoseconds())/float64(n))
+}
+
+// BenchmarkCompactProbe probes random positions of the compact file
+// EGDB_COMPACT_FILE, warm (the same 4,096 positions over and over, their
+// blocks in the page cache and checked); BenchmarkCompactProbeCold drops
+// the file's pages from the page cache (posix_fadvise) before each probe,
+// outside the timing. Both skip without EGDB_COMPACT_FILE.
+//
+//	EGDB_COMPACT_FILE=FILE go test -run - -bench CompactProbe -benchtime 20000x ./egdb
+func BenchmarkCompactProbe(b *testing.B) { benchCompactProbe(b, false) }
+
+func BenchmarkCompactProbeCold(b *testing.B) { benchCompactProbe(b, true) }
+
+func benchCompactProbe(b *testing.B, cold bool) {
+	path := os.Getenv("EGDB_COMPACT_FILE")
+	if path == "" {
+		b.Skip("EGDB_COMPACT_FILE names no file")
+	}
+	c, err := OpenCompact(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rng := rand.New(rand.NewPCG(48, 2))
+	ps := make([]mill.Position, 0, 4096)
+	keys := c.Keys()
+	for len(ps) < cap(ps) {
+		sec := c.sectors[keys[rng.IntN(len(keys))]]
+		W, B, valid := sec.lay.position(rng.Int64N(sec.lay.size))
+		if !valid {
+			continue
+		}
+		if p, err := c.rules.SetUp(mill.Points(W), mill.Points(B), mill.White, sec.key.WhiteHand, sec.key.BlackHand); err == nil {
+			ps = append(ps, p)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if cold {
+			b.StopTimer()
+			if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		if _, ok := c.Result(ps[i%len(ps)]); !ok {
+			b.Fatalf("%s: no answer (%v)", ps[i%len(ps)], c.Damage())
+		}
+	}
 }

@@ -409,27 +409,36 @@ func (db *DB) Verdict(p mill.Position) (o mill.Outcome, v Value, ok bool) {
 }
 
 func (db *DB) probe(p mill.Position) (retro.Value, bool) {
-	if !compatible(p.Rules(), db.rules) {
+	sec, W, B, ok := sectorOf(p, db.rules, db.placing, &db.moving, db.sectors)
+	if !ok || !sec.ready.Load() {
 		return 0, false
+	}
+	return sec.vals[sec.lay.index(W, B)], true
+}
+
+// sectorOf returns the sector of p among a set's sectors (moving: those
+// without pieces in hand, by pieces; sectors: every one, by key; placing:
+// whether the set holds the placing phase, under rules), with p's pieces,
+// the side to move's first; false if the set's values do not hold under
+// p's rules, a capture is pending, or no sector of the set holds p.
+func sectorOf[S any](p mill.Position, rules *mill.Rules, placing bool, moving *[mill.MaxPoints + 1][mill.MaxPoints + 1]*S, sectors map[Key]*S) (sec *S, W, B uint32, ok bool) {
+	if !compatible(p.Rules(), rules) {
+		return nil, 0, 0, false
 	}
 	if _, pending := p.Pending(); pending {
-		return 0, false
+		return nil, 0, 0, false
 	}
 	us := p.SideToMove()
-	W, B := p.Pieces(us), p.Pieces(us.Other())
-	var sec *dbSector
+	w, b := p.Pieces(us), p.Pieces(us.Other())
 	if wh, bh := p.InHand(us), p.InHand(us.Other()); wh == 0 && bh == 0 {
-		sec = db.moving[W.Len()][B.Len()]
+		sec = moving[w.Len()][b.Len()]
 	} else {
-		if !db.placing || !placingCompatible(p.Rules(), db.rules) {
-			return 0, false
+		if !placing || !placingCompatible(p.Rules(), rules) {
+			return nil, 0, 0, false
 		}
-		sec = db.sectors[Key{White: W.Len(), Black: B.Len(), WhiteHand: wh, BlackHand: bh}]
+		sec = sectors[Key{White: w.Len(), Black: b.Len(), WhiteHand: wh, BlackHand: bh}]
 	}
-	if sec == nil || !sec.ready.Load() {
-		return 0, false
-	}
-	return sec.vals[sec.lay.index(uint32(W), uint32(B))], true
+	return sec, uint32(w), uint32(b), sec != nil
 }
 
 // Perfect is what the programs that play and analyse read of perfect

@@ -62,7 +62,7 @@ func bucketOf(n int) int { return bits.Len(uint(n)) }
 // chunkStart).
 type run struct {
 	sym, prev byte
-	n         int
+	n         uint16 // 1 .. 1<<MaxChunkLog
 }
 
 // countModel counts the codes of the chunks' runs and quantises them.
@@ -72,7 +72,7 @@ func countModel(chunks [][]run) *Model {
 	for _, runs := range chunks {
 		for _, r := range runs {
 			sym[r.prev][r.sym]++
-			lens[lenContext(r.sym, r.prev)][bucketOf(r.n)]++
+			lens[lenContext(r.sym, r.prev)][bucketOf(int(r.n))]++
 		}
 	}
 	m := &Model{}

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -93,10 +94,10 @@ func EncodeLazy(allowed []byte, newFull func() func(i int) byte) ([]byte, error)
 	n := len(allowed)
 	var nruns int64
 	var mu sync.Mutex
-	eachChunk(n, MinChunkLog, newFull, func(lo, hi int, full func(int) byte) {
-		k := len(chunkRuns(allowed[lo:hi], lo, full, nil))
+	eachChunk(n, MinChunkLog, newFull, func(lo, hi int, full func(int) byte, buf *[]run) {
+		*buf = chunkRuns(allowed[lo:hi], lo, full, (*buf)[:0])
 		mu.Lock()
-		nruns += int64(k)
+		nruns += int64(len(*buf))
 		mu.Unlock()
 	})
 	log := MinChunkLog
@@ -116,8 +117,8 @@ func EncodeLazy(allowed []byte, newFull func() func(i int) byte) ([]byte, error)
 // eachChunk calls f for each chunk [lo, hi) of n indices in chunks of
 // 1 << log, the chunks shared among the processors in stretches of
 // increasing indices, each goroutine with a full of its own (nil if
-// newFull is).
-func eachChunk(n, log int, newFull func() func(int) byte, f func(lo, hi int, full func(int) byte)) {
+// newFull is) and a buffer of runs of its own.
+func eachChunk(n, log int, newFull func() func(int) byte, f func(lo, hi int, full func(int) byte, buf *[]run)) {
 	chunks := (n + 1<<log - 1) >> log
 	parts := min(runtime.GOMAXPROCS(0), max(1, chunks))
 	var wg sync.WaitGroup
@@ -129,8 +130,9 @@ func eachChunk(n, log int, newFull func() func(int) byte, f func(lo, hi int, ful
 			if newFull != nil {
 				full = newFull()
 			}
+			var buf []run
 			for c := chunks * p / parts; c < chunks*(p+1)/parts; c++ {
-				f(c<<log, min(n, (c+1)<<log), full)
+				f(c<<log, min(n, (c+1)<<log), full, &buf)
 			}
 		}()
 	}
@@ -181,7 +183,7 @@ func chunkRuns(allowed []byte, lo int, full func(int) byte, runs []run) []run {
 			can &= m
 		}
 		best := byte(bits.TrailingZeros8(can))
-		runs = append(runs, run{sym: best, prev: prev, n: k - j})
+		runs = append(runs, run{sym: best, prev: prev, n: uint16(k - j)})
 		prev = best
 		j = k
 	}
@@ -195,8 +197,9 @@ func encode(allowed []byte, log int, newFull func() func(int) byte) ([]byte, err
 	chunks := (n + chunkLen - 1) / chunkLen
 	blocks := (chunks + BlockChunks - 1) / BlockChunks
 	runs := make([][]run, chunks)
-	eachChunk(n, log, newFull, func(lo, hi int, full func(int) byte) {
-		runs[lo>>log] = chunkRuns(allowed[lo:hi], lo, full, nil)
+	eachChunk(n, log, newFull, func(lo, hi int, full func(int) byte, buf *[]run) {
+		*buf = chunkRuns(allowed[lo:hi], lo, full, (*buf)[:0])
+		runs[lo>>log] = slices.Clone(*buf)
 	})
 	m := countModel(runs)
 	nruns := 0
@@ -242,8 +245,8 @@ func encodeChunk(m *Model, runs []run, rev []byte) []byte {
 	x := uint32(ransLow)
 	for i := len(runs) - 1; i >= 0; i-- {
 		r := runs[i]
-		b := bucketOf(r.n)
-		low := uint32(r.n - 1<<(b-1))
+		b := bucketOf(int(r.n))
+		low := uint32(int(r.n) - 1<<(b-1))
 		k := b - 1
 		if k > 8 {
 			x, rev = put(x, rev, 1<<(probBits-(k-8)), (low>>8)<<(probBits-(k-8)))
