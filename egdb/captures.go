@@ -235,22 +235,6 @@ func sectorMasks(db *DB, g *game, s int, free bool) (allowed []byte, newFull fun
 	}
 }
 
-// captureMasks fills allowed with the whole mask of every index of sector
-// s (sectorMasks), each asked for.
-func captureMasks(db *DB, g *game, s int, free bool, allowed []byte) {
-	cheap, newFull := sectorMasks(db, g, s, free)
-	copy(allowed, cheap)
-	if newFull == nil {
-		return
-	}
-	full := newFull()
-	for i, m := range allowed {
-		if m != 0 {
-			allowed[i] = full(i)
-		}
-	}
-}
-
 // noBetter is the mask of the symbols of goodness at most v.
 func noBetter(v int) byte {
 	var m byte

@@ -471,3 +471,20 @@ func TestCompactLazyMasks(t *testing.T) {
 	}
 	t.Logf("the whole masks of %d indices of %d asked for", asked, all)
 }
+
+// captureMasks fills allowed with the whole mask of every index of sector
+// s (sectorMasks), each asked for: what the writer's lazy masks are
+// checked against.
+func captureMasks(db *DB, g *game, s int, free bool, allowed []byte) {
+	cheap, newFull := sectorMasks(db, g, s, free)
+	copy(allowed, cheap)
+	if newFull == nil {
+		return
+	}
+	full := newFull()
+	for i, m := range allowed {
+		if m != 0 {
+			allowed[i] = full(i)
+		}
+	}
+}
