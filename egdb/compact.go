@@ -429,6 +429,17 @@ func OpenCompact(path string, options ...OpenOption) (*Compact, error) {
 	return c, nil
 }
 
+// ReadCompact opens a compact file held in memory (one built into the
+// program: package egdb/builtin) as OpenCompact opens one on disk. data
+// must not change while the Compact is in use.
+func ReadCompact(data []byte, options ...OpenOption) (*Compact, error) {
+	var cfg openConfig
+	for _, o := range options {
+		o(&cfg)
+	}
+	return openCompact(data, cfg.rules)
+}
+
 // openCompact reads a compact file's bytes.
 func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 	if len(data) < 24 || string(data[:8]) != compactMagic {

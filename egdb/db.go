@@ -446,9 +446,7 @@ func sectorOf[S any](p mill.Position, rules *mill.Rules, placing bool, moving *[
 // value (with UnknownPlies from a compact file), every move's, and the
 // probe of the search (search.Tablebase).
 type Perfect interface {
-	Rules() *mill.Rules
 	Covers(r *mill.Rules) bool
-	Keys() []Key
 	Value(p mill.Position) (Value, bool)
 	MoveValues(p mill.Position) ([]MoveValue, bool)
 	Probe(p mill.Position) (result, plies int, ok bool)

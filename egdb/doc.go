@@ -12,8 +12,9 @@
 //	game.go       the rules as a retro.Game: moves, unmoves, ends; Supported
 //	file.go       the file format: header, values, CRC-64
 //	build.go      Builder: plan, solve, write, resume, verify; Counts, Progress
-//	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues
-//	compact.go    the compact file: WriteCompact (W/D/L of every sector, resumable, checked), OpenCompact, Result
+//	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues; Perfect
+//	compact.go    the compact file: WriteCompact (W/D/L of every sector, resumable, checked), OpenCompact, ReadCompact, Result
+//	shelf.go      Shelf: databases of several rules (or sizes) as one, each position asked of those that cover it
 //	captures.go   the compact file's don't-care positions: a position's captures, the writer's masks and check, the reader's search of captures
 //	mmap_unix.go  a sector file mapped read-only into memory, no heap (mmap_other.go: read into the heap
 //	              where there is no mmap)

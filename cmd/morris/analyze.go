@@ -56,7 +56,7 @@ func parseAnalyzeFlags(args []string, stderr io.Writer) (*analyzeConfig, error) 
 	fs.BoolVar(&c.verbose, "v", false, "print each iteration of the search as it deepens")
 	fs.IntVar(&c.hash, "hash", 64, "transposition table size in MiB")
 	fs.IntVar(&c.threads, "threads", 1, "search threads (more than one is faster, but not repeatable)")
-	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases to probe (a directory made by morris solve, or a compact file of wins, draws and losses made by morris solve -compact)")
+	fs.StringVar(&c.tbDir, "tablebases", "", tablebaseUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -88,13 +88,11 @@ func (c *analyzeConfig) run(ctx context.Context, stdin io.Reader, stdout io.Writ
 		lim.MoveTime = time.Second
 	}
 	opts := search.Options{HashMB: c.hash, Threads: c.threads}
-	if c.tbDir != "" {
-		tb, err := openTablebase(c.tbDir)
-		if err != nil {
-			return usageError{err}
-		}
-		opts.Tablebase = tb
+	tb, err := openTablebase(c.tbDir)
+	if err != nil {
+		return usageError{err}
 	}
+	opts.Tablebase = tb
 	a := &analyzer{out: stdout, e: search.New(opts), lim: lim, verbose: c.verbose}
 	if c.file == "" {
 		g, err := c.pf.game()

@@ -19,7 +19,7 @@ func cmdEngine(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	level := fs.Int("level", uci.MaxLevel, "playing level: 1 (a beginner) .. 10 (full strength)")
 	hash := fs.Int("hash", 64, "transposition table size in MiB")
 	threads := fs.Int("threads", 1, "search threads")
-	tbDir := fs.String("tablebases", "", "endgame databases to probe (a directory made by morris solve, or a compact file of wins, draws and losses made by morris solve -compact)")
+	tbDir := fs.String("tablebases", "", tablebaseUsage+" (the option Tablebases)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

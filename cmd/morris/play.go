@@ -67,7 +67,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (*playConfig, error) {
 	fs.BoolVar(&c.plain, "plain", false, "line mode even in a terminal")
 	fs.IntVar(&c.movetime, "movetime", 0, "milliseconds per engine move and per hint (default: the level's own; hints 1000)")
 	fs.BoolVar(&c.pbm, "pbm", false, "draw the board as pbmserv does, rank 1 at the top")
-	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases for the engine (a directory made by morris solve, or a compact file made by morris solve -compact)")
+	fs.StringVar(&c.tbDir, "tablebases", "", tablebaseUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -106,13 +106,11 @@ func (c *playConfig) session() (*playSession, error) {
 		human = mill.Color(rng.IntN(2))
 	}
 	s := newPlaySession(g, human, c.level, time.Duration(c.movetime)*time.Millisecond, rng)
-	if c.tbDir != "" {
-		tb, err := openTablebase(c.tbDir)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		s.eng = search.New(search.Options{HashMB: 32, Tablebase: tb, Book: book.Default()})
+	tb, err := openTablebase(c.tbDir)
+	if err != nil {
+		return nil, usageError{err}
 	}
+	s.eng = search.New(search.Options{HashMB: 32, Tablebase: tb, Book: book.Default()})
 	if c.pbm {
 		s.orientation = mill.RankOneTop
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/builtin"
 	"github.com/morrisgame/morris/internal/engine/uci"
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/httpapi"
@@ -162,7 +163,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveFlags, error) {
 	fs.DurationVar(&c.lease, "engine-lease", envDuration("MORRIS_ENGINE_LEASE", 30*time.Second), "how long an engine move taken by a process stays its own: with several processes on one PostgreSQL, another takes it after that if the process died (MORRIS_ENGINE_LEASE)")
 	fs.IntVar(&c.workers, "engine-workers", envInt("MORRIS_ENGINE_WORKERS", 0), "engine searches at once (default: processors - 1, at least 1) (MORRIS_ENGINE_WORKERS)")
 	fs.IntVar(&c.hashMB, "engine-hash", envInt("MORRIS_ENGINE_HASH", 64), "transposition table of each engine search, in MiB: morris engine's -hash; the engine takes (engine workers + 1) of them (MORRIS_ENGINE_HASH)")
-	fs.StringVar(&c.tablebases, "tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases for the engine's moves and the analyses: a directory made by morris solve, or a compact file made by morris solve -compact; empty for none (MORRIS_TABLEBASES)")
+	fs.StringVar(&c.tablebases, "tablebases", env("MORRIS_TABLEBASES", ""), "endgame databases for the engine's moves and the analyses, asked before the built-in ones (nine men's morris up to 10 pieces, six and seven men's morris whole): a directory made by morris solve, or a compact file made by morris solve -compact; \"none\" for none at all (MORRIS_TABLEBASES)")
 	fs.Float64Var(&c.rate, "rate", envFloat("MORRIS_RATE", server.DefaultRates.Command), "commands a second per user or address, bursts of 2.5 times that (MORRIS_RATE)")
 	fs.DurationVar(&c.poll, "poll-every", envDuration("MORRIS_POLL_EVERY", 2*time.Second), "with PostgreSQL: how often a stream also looks in the store for changes made through other processes, which reach it at once through the database's notifications; the poll heals one lost while a connection was down (MORRIS_POLL_EVERY)")
 	fs.StringVar(&f.proxies, "trusted-proxies", env("MORRIS_TRUSTED_PROXIES", ""), "reverse proxies in front of the server, comma-separated addresses or CIDRs (127.0.0.1,10.0.0.0/8): for their requests the client's address, which the limits by address count, is read from X-Forwarded-For (MORRIS_TRUSTED_PROXIES)")
@@ -371,36 +372,38 @@ func startPBM(ctx context.Context, gw *pbmserv.Gateway, addr string) (where stri
 	return ln.Addr().String(), end, nil
 }
 
-// openServerTablebases opens the endgame databases in dir for the server
-// (nil for none). Checksums are checked in the background: a large build
-// (18 GB) would hold the start for a minute; each sector serves once its
-// file has checked out.
+// openServerTablebases opens the endgame databases in dir for the server,
+// asked before the built-in ones (package egdb/builtin); "none" for no
+// databases at all. Checksums of a directory's files are checked in the
+// background: a large build (18 GB) would hold the start for a minute;
+// each sector serves once its file has checked out. A compact file's
+// blocks are checked as they are first read.
 func openServerTablebases(dir string, log *slog.Logger) (egdb.Perfect, error) {
-	if dir == "" {
+	if dir == noTablebases {
+		log.Info("no endgame databases, not even the built-in ones (-tablebases none)")
 		return nil, nil
 	}
-	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
-		// A compact file: its blocks are checked as they are first read.
-		c, err := egdb.OpenCompact(dir)
-		if err != nil {
-			return nil, badInput("-tablebases %s: %v", dir, err)
-		}
-		log.Info("compact endgame file open", "file", dir, "rules", c.Rules().String(), "sectors", len(c.Keys()))
-		return c, nil
-	}
-	tb, err := egdb.Open(dir, egdb.CheckInBackground(egdb.EngineCheckAbove))
+	db, err := openPerfect(dir)
 	if err != nil {
 		return nil, badInput("-tablebases %s: %v", dir, err)
 	}
-	log.Info("endgame databases open", "dir", dir, "rules", tb.Rules().String(), "sectors", len(tb.Keys()))
-	go func() {
-		if err := tb.Wait(); err != nil {
-			log.Error("endgame databases: a damaged file is not used", "err", err)
-			return
-		}
-		log.Info("endgame databases checked", "dir", dir)
-	}()
-	return tb, nil
+	switch db := db.(type) {
+	case *egdb.Compact:
+		log.Info("compact endgame file open", "file", dir, "rules", db.Rules().String(), "sectors", len(db.Keys()))
+	case *egdb.DB:
+		log.Info("endgame databases open", "dir", dir, "rules", db.Rules().String(), "sectors", len(db.Keys()))
+		go func() {
+			if err := db.Wait(); err != nil {
+				log.Error("endgame databases: a damaged file is not used", "err", err)
+				return
+			}
+			log.Info("endgame databases checked", "dir", dir)
+		}()
+	}
+	for _, f := range builtin.Files() {
+		log.Info("built-in endgame databases", "variant", f.Variant, "covers", builtin.What[f.Variant], "bytes", f.Bytes)
+	}
+	return builtin.Shelf(db), nil
 }
 
 // service is the configuration of the game service of c, on st, with the

@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -9,13 +10,19 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/builtin"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/search"
 )
 
 // SpecSyntax describes the player specs that ParseSpec reads.
-const SpecSyntax = `level:N[,depth=D][,movetime=MS][,tablebases=DIR]
+const SpecSyntax = `level:N[,depth=D][,movetime=MS][,tablebases=DIR|FILE|none]
                                     the built-in engine at level 1..10, with the
-                                    endgame databases of morris solve in DIR
+                                    built-in endgame databases (nine men's morris up
+                                    to 10 pieces, six and seven men's whole), after
+                                    those of morris solve in DIR or a compact FILE
+                                    (morris solve -compact) if given; none: no
+                                    databases at all
   perfect:DIR                       perfect play from the databases of the whole game
                                     (morris solve -variant V -game -dir DIR): the
                                     fastest win, the slowest loss, a draw kept
@@ -65,7 +72,7 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 				continue
 			}
 			if v == "" {
-				return bad("tablebases=: want a directory")
+				return bad("tablebases=: want a directory, a compact file or none")
 			}
 			tbDir = v
 		case "depth", "movetime", "timeout":
@@ -111,15 +118,12 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		if timeout > 0 {
 			return bad("timeout is for external engines")
 		}
-		if tbDir == "" {
-			return Spec{Name: name, New: func() (Player, error) { return NewEngine(name, n, lim), nil }}, nil
-		}
 		return Spec{Name: name, New: func() (Player, error) {
-			db, err := OpenTablebases(tbDir)
+			tb, err := engineTablebase(tbDir)
 			if err != nil {
 				return nil, fmt.Errorf("player %q: %w", text, err)
 			}
-			return NewEngineWith(name, n, lim, db), nil
+			return NewEngineWith(name, n, lim, tb), nil
 		}}, nil
 	case kind == "cmd":
 		f := strings.Fields(command)
@@ -179,10 +183,60 @@ func parsePerfect(text, spec string) (Spec, error) {
 	}, nil
 }
 
-// opened are the endgame databases opened by OpenTablebases, by directory.
+// engineTablebase is what the engine of a level:N spec probes: for
+// tablebases=none nothing; else the databases of dir (a directory, or a
+// compact file of morris solve -compact; none if dir is ""), then the
+// built-in ones.
+func engineTablebase(dir string) (search.Tablebase, error) {
+	switch dir {
+	case "none":
+		return nil, nil
+	case "":
+		return builtin.Shelf(), nil
+	}
+	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
+		c, err := openCompact(dir)
+		if err != nil {
+			return nil, err
+		}
+		return builtin.Shelf(c), nil
+	}
+	db, err := OpenTablebases(dir)
+	if err != nil {
+		return nil, err
+	}
+	return builtin.Shelf(db), nil
+}
+
+// openCompact opens a compact file once for the whole process, as
+// OpenTablebases opens a directory: every slot's engine shares it.
+func openCompact(path string) (*egdb.Compact, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	opened.Lock()
+	defer opened.Unlock()
+	if c := opened.compacts[abs]; c != nil {
+		return c, nil
+	}
+	c, err := egdb.OpenCompact(abs)
+	if err != nil {
+		return nil, err
+	}
+	if opened.compacts == nil {
+		opened.compacts = map[string]*egdb.Compact{}
+	}
+	opened.compacts[abs] = c
+	return c, nil
+}
+
+// opened are the endgame databases opened by OpenTablebases, by directory,
+// and the compact files opened by openCompact.
 var opened struct {
 	sync.Mutex
-	dbs map[string]*egdb.DB
+	dbs      map[string]*egdb.DB
+	compacts map[string]*egdb.Compact
 }
 
 // OpenTablebases opens the endgame databases in dir for the games of a

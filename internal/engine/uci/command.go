@@ -150,15 +150,17 @@ func (s *session) setoption(args []string) error {
 			return nil
 		}
 		var tb search.Tablebase
-		if value != "" {
-			if s.cfg.openTB == nil {
-				return errors.New("setoption Tablebases: this engine was built without endgame databases")
-			}
+		switch {
+		case s.cfg.openTB != nil:
+			// "" opens what the program has without being told (the
+			// built-in databases of cmd/morris).
 			t, err := s.cfg.openTB(value)
 			if err != nil {
 				return fmt.Errorf("setoption Tablebases: %w", err)
 			}
 			tb = t
+		case value != "":
+			return errors.New("setoption Tablebases: this engine was built without endgame databases")
 		}
 		s.closeTablebase()
 		s.tbDir, s.tb, s.engine = value, tb, nil

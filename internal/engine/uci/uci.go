@@ -59,7 +59,9 @@ func WithThreads(n int) Option { return func(c *config) { c.threads = n } }
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed, c.seeded = seed, true } }
 
 // WithTablebases lets the Tablebases option open endgame databases from a
-// directory. Without it, setting Tablebases to a directory is an error.
+// directory: open(value) for each value set, and open("") for the default
+// at the start (nil for none). Without it, setting Tablebases to a
+// directory is an error.
 func WithTablebases(open func(dir string) (search.Tablebase, error)) Option {
 	return func(c *config) { c.openTB = open }
 }
@@ -255,6 +257,12 @@ func newSession(ctx context.Context, cfg config, out io.Writer) (*session, error
 	r, err := compileRules(cfg.variant, "")
 	if err != nil {
 		return nil, fmt.Errorf("uci: %w", err)
+	}
+	if cfg.openTB != nil {
+		// The Tablebases option's default, "": what open gives for it.
+		if s.tb, err = cfg.openTB(""); err != nil {
+			return nil, fmt.Errorf("uci: the default endgame databases: %w", err)
+		}
 	}
 	s.variant, s.compiled = cfg.variant, r
 	s.newGame()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -265,10 +266,12 @@ func (f fakeTB) Close() error                       { *f.closed++; return nil }
 
 func TestTablebases(t *testing.T) {
 	closed := 0
+	var opened []string
 	open := func(dir string) (search.Tablebase, error) {
 		if dir == "missing" {
 			return nil, errors.New("no databases in missing")
 		}
+		opened = append(opened, dir)
 		return fakeTB{&closed}, nil
 	}
 	e := startEngine(t, context.Background(), WithTablebases(open))
@@ -285,7 +288,13 @@ func TestTablebases(t *testing.T) {
 	if err := e.wait(t); err != nil {
 		t.Fatal(err)
 	}
-	if closed != 2 {
-		t.Errorf("closed %d tablebases, want 2 (replaced, then removed)", closed)
+	// The default ("": cmd/morris's built-in databases) is opened at the
+	// start and again when the option is emptied; each is closed when
+	// replaced, and the last at the end.
+	if want := []string{"", "db", "db2", ""}; !slices.Equal(opened, want) {
+		t.Errorf("opened %q, want %q", opened, want)
+	}
+	if closed != 4 {
+		t.Errorf("closed %d tablebases, want 4", closed)
 	}
 }
