@@ -1,16 +1,3 @@
-// Package puzzle makes puzzles from perfect play: positions of the endgame
-// databases (package egdb) where exactly one move wins, with the line that
-// follows: the winning move, the best defence (the slowest loss), the only
-// winning reply, and so on while the winning side has one winning move
-// (each of the solver's moves is an only move, so a solver who plays
-// another one has failed), up to the end of the game or until the winning
-// side may choose among several wins: by then the win is clear. A drawn
-// position where every move but one loses makes a puzzle too: find the
-// move that saves the draw. Positions come from random draws in the
-// databases' sectors (Find) or from the games played on a server (Of).
-//
-// Puzzles are never written by hand: `morris puzzles` makes them into the
-// server's database, and the server serves them (internal/server).
 package puzzle
 
 import (

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,11 +47,12 @@ type puzzlesConfig struct {
 	sectors    string
 	maxPlies   int
 	fromGames  bool
+	out        string   // write the puzzles to this file instead of a store
 	sectorList [][2]int // -sectors read by validate (nil: the defaults the databases hold)
 }
 
 func parsePuzzlesFlags(args []string, stderr io.Writer) (*puzzlesConfig, error) {
-	const synopsis = "-tablebases DIR [-data DIR | -db postgres://...] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N] [-from-games]"
+	const synopsis = "-tablebases DIR [-data DIR | -db postgres://... | -o FILE] [-n N] [-seed N] [-sectors 3v3,4v3] [-max-plies N] [-from-games]"
 	c := &puzzlesConfig{}
 	fs := newFlags("puzzles", synopsis, stderr)
 	fs.StringVar(&c.tbDir, "tablebases", "", "endgame databases (a directory made by morris solve) to draw the puzzles from (required)")
@@ -59,6 +62,7 @@ func parsePuzzlesFlags(args []string, stderr io.Writer) (*puzzlesConfig, error) 
 	fs.Uint64Var(&c.seed, "seed", 1, "the seed of the positions drawn")
 	fs.StringVar(&c.sectors, "sectors", "", "the sectors to draw from, white's pieces v black's, white to move (default 3v3,4v3,3v4,4v4,5v3,3v5: those the databases hold)")
 	fs.IntVar(&c.maxPlies, "max-plies", puzzle.Defaults.MaxPlies, "the longest win a puzzle may have, in plies")
+	fs.StringVar(&c.out, "o", "", "write the puzzles to FILE in their text form (package puzzle) instead of a store: the built-in puzzles are made so")
 	fs.BoolVar(&c.fromGames, "from-games", false, "take the positions of the server's finished games (the newest first) instead of random ones")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
@@ -75,6 +79,8 @@ func (c *puzzlesConfig) validate() error {
 		return badInput("-n %d: want 1..100000", c.n)
 	case c.maxPlies < puzzle.Defaults.MinPlies || c.maxPlies > 200:
 		return badInput("-max-plies %d: want %d..200", c.maxPlies, puzzle.Defaults.MinPlies)
+	case c.out != "" && c.fromGames:
+		return badInput("-o and -from-games: the games are in a store; choose one")
 	}
 	if c.sectors == "" {
 		return nil
@@ -131,6 +137,9 @@ func (c *puzzlesConfig) run(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.out != "" {
+		return c.writeFile(ctx, tb, o, stdout)
+	}
 	dsn := c.db
 	if dsn == "" {
 		dsn = filepath.Join(c.data, "morris.db")
@@ -152,6 +161,45 @@ func (c *puzzlesConfig) run(ctx context.Context, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d puzzles made in %v\n", made, time.Since(start).Round(time.Millisecond))
 	return ctx.Err()
+}
+
+// writeFile writes n puzzles drawn at random from tb to c.out, each
+// position once, in the text form (puzzle.Write).
+func (c *puzzlesConfig) writeFile(ctx context.Context, tb *egdb.DB, o puzzle.Options, stdout io.Writer) error {
+	start := time.Now()
+	r := tb.Rules()
+	rng := rand.New(rand.NewPCG(c.seed, 0x9e3779b97f4a7c15))
+	seen := map[string]bool{}
+	var out []puzzle.Puzzle
+	for dup := 0; len(out) < c.n && ctx.Err() == nil; {
+		pz, err := puzzle.Find(tb, r, rng, o)
+		if err != nil {
+			return fmt.Errorf("after %d puzzles: %w", len(out), err)
+		}
+		if k := pz.Position.String(); seen[k] {
+			if dup++; dup > 10*c.n {
+				return fmt.Errorf("after %d puzzles: only positions already drawn", len(out))
+			}
+			continue
+		} else {
+			seen[k] = true
+		}
+		out = append(out, pz)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %d puzzles of %s, made by morris puzzles -o -n %d -seed %d -max-plies %d from databases of sectors %v\n",
+		len(out), r, c.n, c.seed, o.MaxPlies, o.Sectors)
+	if err := puzzle.Write(&b, out); err != nil {
+		return err
+	}
+	if err := os.WriteFile(c.out, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d puzzles written to %s in %v\n", len(out), c.out, time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // puzzlesFromTablebases stores n puzzles drawn at random from the

@@ -265,6 +265,11 @@ func serve(ctx context.Context, c serveConfig, log *slog.Logger, stdout io.Write
 		return err
 	}
 	defer svc.Close()
+	if n, err := svc.AddBuiltinPuzzles(ctx); err != nil {
+		log.Error("the built-in puzzles", "err", err) // the server plays on without them
+	} else if n > 0 {
+		log.Info("a new store: the built-in puzzles added", "puzzles", n)
+	}
 	gw := pbmserv.New(svc, log)
 
 	var ready atomic.Bool

@@ -10,6 +10,7 @@ import (
 	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/puzzle"
 )
 
 // Puzzles (package puzzle; made by `morris puzzles` into the store): a
@@ -21,6 +22,25 @@ import (
 // the player's and the puzzle's Glicko-2 ratings (a solve is a win
 // against the puzzle). The solution is shown once solved, or to whoever
 // asks for it (PuzzleSolution), never for a wrong move alone.
+
+// AddBuiltinPuzzles gives a server whose store holds no puzzle the
+// puzzles built into the program (puzzle.Builtin: made by morris puzzles
+// from our own databases, as an operator would make more), so that the
+// puzzle page of a new server is not empty. A store with puzzles is left
+// as it is, and each puzzle is added once however many processes start
+// together. It returns how many it added.
+func (s *Service) AddBuiltinPuzzles(ctx context.Context) (int, error) {
+	if n, err := s.st.PuzzleCount(ctx); err != nil || n > 0 {
+		return 0, err
+	}
+	now := s.now()
+	var ps []store.Puzzle
+	for _, pz := range puzzle.Builtin() {
+		ps = append(ps, store.Puzzle{Rules: pz.Position.Rules().String(), Position: pz.Position.String(), Solution: pz.Texts(),
+			Plies: pz.Plies, Goal: pz.Goal, Source: "built-in", CreatedAt: now})
+	}
+	return s.st.AddPuzzles(ctx, ps)
+}
 
 func puzzleNotFound(id int64) error { return errorf(NotFound, "no puzzle %d", id) }
 

@@ -2,11 +2,14 @@ package server
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/morrisgame/morris/internal/server/rating"
 	"github.com/morrisgame/morris/internal/server/store"
+	"github.com/morrisgame/morris/internal/server/store/storetest"
+	"github.com/morrisgame/morris/puzzle"
 )
 
 // addTestPuzzle stores a puzzle of nine men's morris with a line of three
@@ -123,5 +126,61 @@ func TestPuzzleSolutionGivesUp(t *testing.T) {
 	h, err := s.PuzzleHistory(ctx, "ann", 10)
 	if err != nil || h.Plays != 1 || len(h.Attempts) != 2 || h.Attempts[1].Solved || !h.Attempts[1].Rated {
 		t.Errorf("history: %+v, %v; want the failed rated attempt, then the unrated solve", h, err)
+	}
+}
+
+// TestBuiltinPuzzles: a new store gets the built-in puzzles, each once
+// when two processes start on it together; the first is served and
+// solved by its stored line; a store that has puzzles is left alone. On
+// SQLite and on PostgreSQL.
+func TestBuiltinPuzzles(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			dsn := storetest.DSN(t, backend)
+			a := newServiceOn(t, dsn, Config{})
+			b := newServiceOn(t, dsn, Config{})
+			ctx := context.Background()
+			want := len(puzzle.Builtin())
+			var wg sync.WaitGroup
+			added := make([]int, 2)
+			for i, s := range []*Service{a, b} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					n, err := s.AddBuiltinPuzzles(ctx)
+					if err != nil {
+						t.Error(err)
+					}
+					added[i] = n
+				}()
+			}
+			wg.Wait()
+			n, err := a.st.PuzzleCount(ctx)
+			if err != nil || n != want || added[0]+added[1] != want {
+				t.Fatalf("%d puzzles stored (added %v), want %d: %v", n, added, want, err)
+			}
+			if again, err := a.AddBuiltinPuzzles(ctx); again != 0 || err != nil {
+				t.Errorf("a store with puzzles: added %d, %v", again, err)
+			}
+			p, err := a.st.PuzzleAt(ctx, 0)
+			if err != nil || p.Source != "built-in" {
+				t.Fatalf("the first puzzle: %+v, %v", p, err)
+			}
+			ann := signUp(t, a, "ann")
+			var line []string
+			for i, m := range p.Solution {
+				line = append(line, m)
+				if i%2 == 1 {
+					continue
+				}
+				ans, err := a.PuzzleMoves(ctx, "", &ann, p.ID, line)
+				if err != nil || !ans.Correct {
+					t.Fatalf("move %d of %v: %+v, %v", i, p.Solution, ans, err)
+				}
+				if i == len(p.Solution)-1 && !ans.Solved {
+					t.Errorf("the whole line played: %+v", ans)
+				}
+			}
+		})
 	}
 }

@@ -156,7 +156,10 @@ func uciSearch(t *testing.T, tbDir string, g *mill.Game, depth int) engineAnswer
 		}
 	}
 	fmt.Fprintf(&in, "\ngo depth %d\n", depth)
-	open := func(dir string) (search.Tablebase, error) { // cmd/morris's openTablebase
+	open := func(dir string) (search.Tablebase, error) { // cmd/morris's openTablebase, without the built-in databases
+		if dir == "" {
+			return nil, nil // as the servers of these tests, which have none
+		}
 		db, err := egdb.Open(dir)
 		if err != nil {
 			return nil, err

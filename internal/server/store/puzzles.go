@@ -66,6 +66,41 @@ func (s *Store) AddPuzzle(ctx context.Context, p Puzzle) (int64, error) {
 	return id, err
 }
 
+// AddPuzzles stores the puzzles of ps that are not stored yet (by rules
+// and position), in one transaction, each at the newcomer's rating, and
+// returns how many it added. Processes that add the same puzzles at once
+// (a new server's built-in puzzles, started on several machines) add each
+// once: a position already there is skipped, not an error.
+func (s *Store) AddPuzzles(ctx context.Context, ps []Puzzle) (int, error) {
+	d := rating.Default()
+	added := 0
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		added = 0
+		for _, p := range ps {
+			if p.Goal == "" {
+				p.Goal = "win"
+			}
+			id, err := nextID(ctx, tx, "puzzles")
+			if err != nil {
+				return err
+			}
+			res, err := tx.ExecContext(ctx, `INSERT INTO puzzles (id, rules, position, solution, plies, goal, source, rating, deviation, volatility, created_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (rules, position) DO NOTHING`,
+				id, p.Rules, p.Position, joinMoves(p.Solution), p.Plies, p.Goal, p.Source, d.R, d.RD, d.Sigma, millis(p.CreatedAt))
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n > 0 {
+				added++
+			}
+		}
+		return nil
+	})
+	return added, err
+}
+
 func joinMoves(m []string) string { return strings.Join(m, " ") }
 
 func splitMoves(s string) []string { return strings.Fields(s) }
