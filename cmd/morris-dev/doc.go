@@ -15,5 +15,6 @@
 //	fit.go        fit, fit-moving, fit-joint, relabel, fit-net, net-samples: the fits to deeper searches
 //	exact.go      exact-samples, exact-placing-samples, exact-records: the endgame databases as the teacher
 //	calibrate.go  calibrate: the review's marks against the databases (tune.Calibrate)
+//	convert.go    convert: whether a player wins the won positions of game records (match.Convert)
 //	suite.go      suite-gen, suite-verify: search's regression suite (search/suite)
 package main

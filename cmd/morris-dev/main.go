@@ -40,6 +40,8 @@ The databases as the teacher (docs/search.md, "What to try next"):
   exact-records         -db DIR [-player NAME] [-nodes N] FILE...
                                                             where the player's lost games were lost
 
+  convert    -judge DIR [-a SPEC] [-n N] [-seed N] [-concurrency N] [-records FILE] FILE...
+                              whether a player wins the won positions of the records' games (egdb.md)
   calibrate  -db DIR [-variant V] [-games N] [-nodes N] [-seed N] [-o FILE]
                               the review's marks against databases of the whole game (docs/api.md)
   suite-gen  [-o FILE]        write search's regression suite anew (about 30 minutes; docs/search.md)
@@ -64,6 +66,7 @@ var commands = []command{
 	{"exact-samples", cmdExactSamples},
 	{"exact-placing-samples", cmdExactPlacingSamples},
 	{"exact-records", cmdExactRecords},
+	{"convert", cmdConvert},
 	{"calibrate", cmdCalibrate},
 	{"suite-gen", cmdSuiteGen},
 	{"suite-verify", cmdSuiteVerify},

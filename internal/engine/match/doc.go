@@ -31,6 +31,7 @@
 //	external.go  an external engine over its standard input and output
 //	perfect.go   Perfect: perfect play from the databases of the whole game
 //	errors.go    Errors: errors per 1,000 moves against those databases, by player and phase, from records
+//	convert.go   WonPositions, Convert: a player from the won positions of records against the perfect defence
 //	spec.go      players from text specs: level:N, perfect:DIR, random, greedy, cmd:PATH ARGS
 //	match.go     openings, Run, results
 //	resume.go    Resume: the games of a stopped match, from their records
