@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"bytes"
-	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -79,15 +78,7 @@ func TestFilesUpToDate(t *testing.T) {
 				t.Skip("a build of 16 s (seven men's) or 1.5 min (nine men's); without -short")
 			}
 			r, keys := keysOf(t, f.Variant)
-			dir := t.TempDir()
-			if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: keys}).Build(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			db, err := egdb.Open(dir, egdb.ForRules(r))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
+			db, _ := egdbtest.Build(t, r, keys...)
 			path := filepath.Join(t.TempDir(), f.Variant+".wdl")
 			if err := egdb.WriteCompact(db, path, nil); err != nil {
 				t.Fatal(err)
