@@ -123,9 +123,24 @@ func (b *Book) Lookup(p mill.Position) []Entry {
 // which Build makes sure of for the positions it expands: else the best
 // move might be one the book does not know, and ok is false.
 func (b *Book) Choose(p mill.Position, margin int, rng *rand.Rand) (e Entry, ok bool) {
+	return b.ChooseFrom(p, margin, rng, nil)
+}
+
+// ChooseFrom is Choose among the moves keep allows (nil: every move): the
+// engine passes those that keep the value its databases give p, so that
+// the book chooses how to play, never whether to throw a draw away. The
+// book must still know every legal move of p, and ok is false when keep
+// allows none it knows.
+func (b *Book) ChooseFrom(p mill.Position, margin int, rng *rand.Rand, keep func(mill.Move) bool) (e Entry, ok bool) {
 	es := b.Lookup(p)
 	if len(es) == 0 || len(es) < p.NumMoves() {
 		return Entry{}, false
+	}
+	if keep != nil {
+		es = slices.DeleteFunc(es, func(e Entry) bool { return !keep(e.Move) })
+		if len(es) == 0 {
+			return Entry{}, false
+		}
 	}
 	n := 1
 	for n < len(es) && es[n].Score >= es[0].Score-max(margin, 0) {

@@ -115,12 +115,21 @@ type DB struct {
 }
 
 // An OpenOption changes how Open opens a directory: ForRules,
-// CheckInBackground.
+// CheckInBackground, OnlySectors.
 type OpenOption func(*openConfig)
 
 type openConfig struct {
 	rules           *mill.Rules // nil: the rules the files were built for
 	backgroundAbove int64
+	keep            func(Key) bool // nil: every sector
+}
+
+// OnlySectors opens only the sector files of the sectors keep says yes to,
+// as if the others were not in the directory: for a compact file of part
+// of a build (WriteCompact writes every sector of its DB), such as the
+// first plies of the placing phase.
+func OnlySectors(keep func(Key) bool) OpenOption {
+	return func(c *openConfig) { c.keep = keep }
 }
 
 // ForRules opens the databases for positions under r instead of the rules
@@ -178,7 +187,7 @@ func Open(dir string, options ...OpenOption) (*DB, error) {
 		}
 		c.rules = r
 	}
-	return open(dir, c.rules, c.backgroundAbove)
+	return open(dir, c.rules, c.backgroundAbove, c.keep)
 }
 
 // builtFor returns the rules the databases in dir were built for, read
@@ -208,7 +217,7 @@ func builtFor(dir string) (*mill.Rules, error) {
 	return r, nil
 }
 
-func open(dir string, r *mill.Rules, backgroundAbove int64) (_ *DB, err error) {
+func open(dir string, r *mill.Rules, backgroundAbove int64, keep func(Key) bool) (_ *DB, err error) {
 	if err := Supported(r); err != nil {
 		return nil, err
 	}
@@ -225,6 +234,12 @@ func open(dir string, r *mill.Rules, backgroundAbove int64) (_ *DB, err error) {
 			db.Close()
 		}
 	}()
+	if keep != nil {
+		names = slices.DeleteFunc(names, func(name string) bool {
+			k, err := ParseKey(strings.TrimSuffix(filepath.Base(name), ".egdb"))
+			return err == nil && !keep(k)
+		})
+	}
 	var total int64
 	for _, name := range names {
 		if fi, err := os.Stat(name); err == nil {

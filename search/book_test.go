@@ -55,4 +55,21 @@ func TestChooseFromBook(t *testing.T) {
 	if res := choose(10, Limits{Depth: 2}, after); res.Nodes == 0 {
 		t.Errorf("a position outside the book: played %s without a search", after.MoveText(res.Move))
 	}
+
+	// Databases that call the start a draw and d6 (and its images) a loss:
+	// the book plays its best of the other moves, at once.
+	tb := TablebaseFunc(func(p mill.Position) (int, int, bool) {
+		if c, _ := p.Canonical(); c == best {
+			return 1, -1, true // won for black, to move there
+		}
+		return 0, 0, p.Ply() <= 1
+	})
+	e = New(Options{HashMB: 4, Book: &b, Tablebase: tb})
+	for range 20 {
+		res := choose(10, Limits{}, start)
+		if c, _ := start.Play(res.Move).Canonical(); c == best || res.Nodes != 0 || res.Score != -20 {
+			t.Fatalf("level 10 at the start, d6 lost: got %s score %d after %d nodes, want another book move (-20) without a search",
+				start.MoveText(res.Move), res.Score, res.Nodes)
+		}
+	}
 }

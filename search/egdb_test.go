@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/morrisgame/morris/book"
 	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/egdb/builtin"
 	"github.com/morrisgame/morris/egdb/egdbtest"
 	"github.com/morrisgame/morris/mill"
 )
@@ -570,4 +572,53 @@ func TestWinsWithoutDistances(t *testing.T) {
 	}
 	t.Logf("%d of %d won positions won without distances (depth 6), in %.1f plies on average; the rest drawn by no progress",
 		won, games, float64(plies)/float64(max(won, 1)))
+}
+
+// TestOpeningKeepsTheDraw: with the built-in opening file (the first 11
+// plies of nine men's morris, won, drawn or lost), level 10 never throws a
+// draw away in them: not in the two positions where the engine without it
+// lost to perfect play (docs/matches/2026-12-06-nmm-perfect-1s-s778976.pgn,
+// games 91 and 71), and not in drawn positions reached by random
+// placements; and the book, asked there, gives way to the file.
+func TestOpeningKeepsTheDraw(t *testing.T) {
+	shelf := builtin.Shelf()
+	e := New(Options{HashMB: 16, Tablebase: shelf, Book: book.Default()})
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(p mill.Position, lim Limits) {
+		t.Helper()
+		mv, ok := shelf.MoveValues(p)
+		if !ok {
+			t.Fatalf("%v: not in the opening file", p)
+		}
+		res := e.Choose(context.Background(), []mill.Position{p}, LevelFor(10), lim, rng, nil)
+		for _, m := range mv {
+			if m.Move == res.Move && m.Value.Result < mv[0].Value.Result {
+				t.Fatalf("%v: level 10 played %s, a %v, where %s keeps a %v", p, p.MoveText(res.Move), m.Value.Result, p.MoveText(mv[0].Move), mv[0].Value.Result)
+			}
+		}
+	}
+	for _, text := range []string{
+		"nine-mens-morris 8/2WWB3/5B2 w 7,7 - 0 4",         // game 91: d2 lost, 3 moves of 20 draw
+		"nine-mens-morris 4BWB1/W2B1WBW/5BW1 w 4,4 - 0 10", // game 71: c4 lost, 2 moves of 14 draw
+	} {
+		p, err := mill.ParsePosition(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(p, Limits{MoveTime: 300 * time.Millisecond})
+	}
+	r := mill.MustRules("nine-mens-morris")
+	tested := 0
+	for tested < 30 {
+		p := r.Start()
+		for range rng.IntN(11) {
+			moves := p.Moves(nil)
+			p = p.Play(moves[rng.IntN(len(moves))])
+		}
+		if v, ok := shelf.Value(p); !ok || v.Result != egdb.Draw {
+			continue
+		}
+		check(p, Limits{Depth: 2})
+		tested++
+	}
 }

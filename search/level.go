@@ -63,17 +63,18 @@ func (e *Engine) Choose(ctx context.Context, history []mill.Position, lv Level, 
 	// The book answers at once: level 10 with a best move (one of several
 	// when symmetric moves score the same), the levels below with one of
 	// the moves within their margin. Not when a depth or a number of nodes
-	// is asked for: that is a request for a search. Nor when the endgame
-	// databases hold the position (those of the placing phase): they know
-	// better than any book.
+	// is asked for: that is a request for a search. When the databases
+	// hold the position (those of the placing phase: the built-in opening
+	// file, or the whole game's), the book chooses among the moves that
+	// keep its value only: it knows how to play, they know what is lost.
 	e.noTablebase = lv.N < TablebaseLevel
 	defer func() { e.noTablebase = false }()
-	inDB := false
+	var keep func(mill.Move) bool
 	if e.opts.Tablebase != nil && !e.noTablebase {
-		_, _, inDB = e.opts.Tablebase.Probe(root)
+		keep = keepsValue(e.opts.Tablebase, root)
 	}
-	if e.opts.Book != nil && lv.N >= BookLevel && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 && !inDB {
-		if be, ok := e.opts.Book.Choose(root, lv.Margin, rng); ok {
+	if e.opts.Book != nil && lv.N >= BookLevel && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 {
+		if be, ok := e.opts.Book.ChooseFrom(root, lv.Margin, rng, keep); ok {
 			if report != nil {
 				report(Info{Depth: be.Depth, Score: be.Score, PV: []mill.Move{be.Move}})
 			}

@@ -31,3 +31,34 @@ type TablebaseFunc func(p mill.Position) (result, plies int, ok bool)
 
 // Probe calls f.
 func (f TablebaseFunc) Probe(p mill.Position) (result, plies int, ok bool) { return f(p) }
+
+// keepsValue returns, for a root the databases hold, whether a move of it
+// keeps the root's value (a draw kept a draw, a win a win), as the
+// databases say of the position it leads to; nil when they do not hold
+// the root. A move to a position they do not hold is not known to keep it.
+func keepsValue(tb Tablebase, root mill.Position) func(mill.Move) bool {
+	want, _, ok := tb.Probe(root)
+	if !ok {
+		return nil
+	}
+	return func(m mill.Move) bool {
+		q := root.Play(m)
+		switch o, _ := q.Status(); o {
+		case mill.NoOutcome:
+		case mill.Won(root.SideToMove()):
+			return true
+		case mill.Draw:
+			return want <= 0
+		default:
+			return want < 0
+		}
+		res, _, ok := tb.Probe(q)
+		if !ok {
+			return false
+		}
+		if q.SideToMove() != root.SideToMove() {
+			res = -res
+		}
+		return res >= want
+	}
+}

@@ -406,7 +406,7 @@ func openServerTablebases(dir string, log *slog.Logger) (egdb.Perfect, error) {
 		}()
 	}
 	for _, f := range builtin.Files() {
-		log.Info("built-in endgame databases", "variant", f.Variant, "covers", builtin.What[f.Variant], "bytes", f.Bytes)
+		log.Info("built-in databases", "file", f.Name, "variant", f.Variant, "covers", builtin.What[f.Name], "bytes", f.Bytes)
 	}
 	return builtin.Shelf(db), nil
 }

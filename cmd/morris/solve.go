@@ -43,6 +43,7 @@ type solveConfig struct {
 	residentGB     float64
 	cpuProfile     string
 	compact        string // write the values as a compact file here after the build
+	placed         int    // with compact: only the placing phase's sectors with at most this many pieces placed; -1: every sector
 
 	// Set by validate.
 	r    *mill.Rules
@@ -62,6 +63,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveConfig, error) {
 	fs.BoolVar(&c.verify, "verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress bar")
 	fs.StringVar(&c.compact, "compact", "", "after the build, write every sector's win/draw/loss as one compact file FILE (resumed from FILE.parts after a stop; docs/egdb.md)")
+	fs.IntVar(&c.placed, "placed", -1, "with -compact: write only the sectors of the placing phase with at most N pieces placed, both sides together (the positions of the first N plies: an opening file)")
 	fs.DurationVar(&c.every, "checkpoint-every", 10*time.Minute, "keep the state of the group being solved in DIR/.NAMES.ckpt at most this often, so that a build killed in the middle of a group goes on from there (0: never)")
 	fs.Float64Var(&c.residentGB, "resident", 6, "copy the sectors the group being solved reads into memory, up to this many GB in all (reads from memory are faster than through the files' maps; 0: none)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof)")
@@ -83,6 +85,10 @@ func (c *solveConfig) validate() error {
 		return badInput("-resident %v: want a number of GB, 0 or more", c.residentGB)
 	case c.threads < 1:
 		return badInput("-threads %d: want at least 1", c.threads)
+	case c.placed < -1:
+		return badInput("-placed %d: want a number of pieces placed, 0 or more", c.placed)
+	case c.placed >= 0 && c.compact == "":
+		return badInput("-placed is for -compact: it says which sectors the compact file holds")
 	}
 	parts := strings.Split(c.variant, ",")
 	if c.rules != "" {
@@ -197,11 +203,21 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 // writeCompact writes the sectors of DIR as the compact file c.compact,
 // each sector read back and compared with its file, and says its size.
 func (c *solveConfig) writeCompact(stdout, stderr io.Writer) error {
-	db, err := egdb.Open(c.dir, egdb.ForRules(c.r))
+	opts := []egdb.OpenOption{egdb.ForRules(c.r)}
+	if c.placed >= 0 {
+		pieces := c.r.Options().Pieces
+		opts = append(opts, egdb.OnlySectors(func(k egdb.Key) bool {
+			return !k.Moving() && 2*pieces-k.WhiteHand-k.BlackHand <= c.placed
+		}))
+	}
+	db, err := egdb.Open(c.dir, opts...)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	if len(db.Keys()) == 0 {
+		return fmt.Errorf("-placed %d: %s holds no sector of the placing phase with so few pieces placed", c.placed, c.dir)
+	}
 	start := time.Now()
 	var positions, resumed int64
 	err = egdb.WriteCompact(db, c.compact, func(p egdb.CompactProgress) {

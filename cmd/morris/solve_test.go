@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -233,6 +234,43 @@ func TestSolveSmallGames(t *testing.T) {
 					}
 				}
 			}
+			if tc.variant == "six-mens-morris" {
+				// -placed 5: the placing phase's first 5 plies alone
+				// (sectors 0v0h6-6 to 3v2h3-4, and those with captures),
+				// their values those of the whole game's file.
+				opening := filepath.Join(t.TempDir(), "opening.wdl")
+				if _, errOut, err := solve("-variant", tc.variant, "-game", "-dir", dir, "-compact", opening, "-placed", "5", "-q"); err != nil {
+					t.Fatalf("-placed 5: %v\n%s", err, errOut)
+				}
+				o, err := egdb.OpenCompact(opening)
+				if err != nil {
+					t.Fatal(err)
+				}
+				whole, err := egdb.OpenCompact(compact)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, k := range o.Keys() {
+					if k.Moving() || 12-k.WhiteHand-k.BlackHand > 5 {
+						t.Errorf("-placed 5 wrote sector %s", k)
+					}
+				}
+				rng := rand.New(rand.NewPCG(5, 6))
+				for range 200 {
+					p := r.Start()
+					for range rng.IntN(8) {
+						moves := p.Moves(nil)
+						p = p.Play(moves[rng.IntN(len(moves))])
+					}
+					got, ok := o.Result(p)
+					want, _ := whole.Result(p)
+					if ok != (p.Ply() <= 5) || ok && got != want {
+						t.Fatalf("%v (ply %d): the opening file says %v %v, the whole game's %v", p, p.Ply(), got, ok, want)
+					}
+				}
+				o.Close()
+				whole.Close()
+			}
 			// The game's values come before the compact file's line.
 			out = out[:strings.LastIndex(out, "compact file ")]
 			var total string
@@ -252,20 +290,22 @@ func TestSolveSmallGames(t *testing.T) {
 func TestSolveBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"-sectors", "3v3"},                                        // no -dir
-		{"-dir", dir, "-sectors", "2v3"},                           // no such sector
-		{"-dir", dir, "-sectors", "3x3"},                           // not a sector name
-		{"-dir", dir, "-variant", "shah"},                          // rules without databases
-		{"-dir", dir, "-variant", "nope"},                          // no such variant
-		{"-dir", dir, "-max", "5"},                                 // no sector that small
-		{"-dir", dir, "-threads", "0"},                             // no threads
-		{"-dir", dir, "-resident", "-1"},                           // no memory below nothing
-		{"-dir", dir, "-resident", "NaN"},                          // not a number of GB
-		{"-dir", dir, "-sectors", "3v3h0-1"},                       // the side to move has none in hand, its opponent one
-		{"-dir", dir, "-sectors", "3v3h1,0"},                       // not a sector name (hands are written 1-0)
-		{"-dir", dir, "-variant", "lasker", "-sectors", "3v3h1-1"}, // placing with moves while placing
-		{"-dir", dir, "-variant", "lasker", "-game"},               // the same
-		{"-dir", dir, "-game", "-sectors", "3v3"},                  // one or the other
+		{"-sectors", "3v3"},                                          // no -dir
+		{"-dir", dir, "-sectors", "2v3"},                             // no such sector
+		{"-dir", dir, "-sectors", "3x3"},                             // not a sector name
+		{"-dir", dir, "-variant", "shah"},                            // rules without databases
+		{"-dir", dir, "-variant", "nope"},                            // no such variant
+		{"-dir", dir, "-max", "5"},                                   // no sector that small
+		{"-dir", dir, "-game", "-placed", "4"},                       // -placed without -compact
+		{"-dir", dir, "-game", "-compact", "x.wdl", "-placed", "-2"}, // a negative count
+		{"-dir", dir, "-threads", "0"},                               // no threads
+		{"-dir", dir, "-resident", "-1"},                             // no memory below nothing
+		{"-dir", dir, "-resident", "NaN"},                            // not a number of GB
+		{"-dir", dir, "-sectors", "3v3h0-1"},                         // the side to move has none in hand, its opponent one
+		{"-dir", dir, "-sectors", "3v3h1,0"},                         // not a sector name (hands are written 1-0)
+		{"-dir", dir, "-variant", "lasker", "-sectors", "3v3h1-1"},   // placing with moves while placing
+		{"-dir", dir, "-variant", "lasker", "-game"},                 // the same
+		{"-dir", dir, "-game", "-sectors", "3v3"},                    // one or the other
 	} {
 		_, _, err := solve(args...)
 		var ue usageError

@@ -10,11 +10,14 @@ import (
 )
 
 // The files, each a compact file (egdb.WriteCompact) named by the preset
-// it was made for. Held as []byte, they are read where the program's
-// image holds them: nothing is copied at the start.
+// it was made for (and "-opening" for the first plies of the placing
+// phase). Held as []byte, they are read where the program's image holds
+// them: nothing is copied at the start.
 var (
 	//go:embed data/nine-mens-morris.wdl
 	nineMens []byte
+	//go:embed data/nine-mens-morris-opening.wdl
+	nineMensOpening []byte
 	//go:embed data/six-mens-morris.wdl
 	sixMens []byte
 	//go:embed data/seven-mens-morris.wdl
@@ -23,6 +26,8 @@ var (
 
 // A File is a database built into the program.
 type File struct {
+	// Name is the file's name in data/, without ".wdl".
+	Name string
 	// Variant is the preset the file was made for (mill.NewRules); it
 	// answers for every rule set whose values are the same (Compact.Covers).
 	Variant string
@@ -32,21 +37,23 @@ type File struct {
 	DB *egdb.Compact
 }
 
-// What holds what each file covers, for the documentation and the tests:
-// the sectors that `morris solve` builds for it.
+// What holds what each file covers, by name, for the documentation and
+// the tests: the flags of `morris solve` that write it.
 var What = map[string]string{
-	"nine-mens-morris":  "-max 10: every sector of the moving phase with at most 10 pieces on the board",
-	"six-mens-morris":   "-game: the whole game",
-	"seven-mens-morris": "-game: the whole game",
+	"nine-mens-morris":         "-max 10: every sector of the moving phase with at most 10 pieces on the board",
+	"nine-mens-morris-opening": "-game -placed 11: every position of the first 11 plies (the placing phase with at most 11 pieces placed)",
+	"six-mens-morris":          "-game: the whole game",
+	"seven-mens-morris":        "-game: the whole game",
 }
 
 var embedded = []struct {
-	variant string
-	data    []byte
+	name, variant string
+	data          []byte
 }{
-	{"nine-mens-morris", nineMens},
-	{"six-mens-morris", sixMens},
-	{"seven-mens-morris", sevenMens},
+	{"nine-mens-morris", "nine-mens-morris", nineMens},
+	{"nine-mens-morris-opening", "nine-mens-morris", nineMensOpening},
+	{"six-mens-morris", "six-mens-morris", sixMens},
+	{"seven-mens-morris", "seven-mens-morris", sevenMens},
 }
 
 // Files returns the databases built into the program, opened at the first
@@ -63,9 +70,9 @@ var files = sync.OnceValue(func() []File {
 		}
 		c, err := egdb.ReadCompact(e.data, egdb.ForRules(r))
 		if err != nil {
-			panic(fmt.Sprintf("builtin: the file of %s does not open: %v", e.variant, err))
+			panic(fmt.Sprintf("builtin: %s does not open: %v", e.name, err))
 		}
-		out = append(out, File{Variant: e.variant, Bytes: len(e.data), DB: c})
+		out = append(out, File{Name: e.name, Variant: e.variant, Bytes: len(e.data), DB: c})
 	}
 	return out
 })

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/morrisgame/morris/egdb"
@@ -14,21 +15,30 @@ import (
 )
 
 // keysOf is the sectors `morris solve` builds for a file, as What says.
-func keysOf(t *testing.T, variant string) (*mill.Rules, []egdb.Key) {
+func keysOf(t *testing.T, f File) (*mill.Rules, []egdb.Key) {
 	t.Helper()
-	r, err := mill.NewRules(variant)
+	r, err := mill.NewRules(f.Variant)
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch What[variant][:5] {
-	case "-max ":
+	switch what := What[f.Name]; {
+	case strings.HasPrefix(what, "-max 10:"):
 		return r, egdb.MovingSectors(r, 10)
-	case "-game":
+	case strings.HasPrefix(what, "-game:"):
 		return r, []egdb.Key{egdb.StartKey(r)}
 	}
-	t.Fatalf("%s: What says %q", variant, What[variant])
+	t.Fatalf("%s: What says %q", f.Name, What[f.Name])
 	return nil, nil
 }
+
+// The opening file is the first plies of the whole game's build, which
+// takes four hours: TestFilesUpToDate writes it again from the build in
+// the directory MORRIS_NMM_GAME names (morris solve -game -dir DIR), if
+// any.
+const (
+	opening       = "nine-mens-morris-opening"
+	openingPlaced = 11
+)
 
 // TestFiles: every file opens, every block passes its checksum, and the
 // files are those of data/, each described in What.
@@ -42,26 +52,32 @@ func TestFiles(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	var want []string
-	total := 0
+	endgames, total := 0, 0
 	for _, f := range Files() {
-		want = append(want, f.Variant+".wdl")
+		want = append(want, f.Name+".wdl")
 		total += f.Bytes
-		if What[f.Variant] == "" {
-			t.Errorf("%s: not in What", f.Variant)
+		if f.Name != opening {
+			endgames += f.Bytes
+		}
+		if What[f.Name] == "" {
+			t.Errorf("%s: not in What", f.Name)
 		}
 		if err := f.DB.Verify(); err != nil {
-			t.Errorf("%s: %v", f.Variant, err)
+			t.Errorf("%s: %v", f.Name, err)
 		}
 		if f.DB.Damage() != nil {
-			t.Errorf("%s: %v", f.Variant, f.DB.Damage())
+			t.Errorf("%s: %v", f.Name, f.DB.Damage())
 		}
 	}
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("data/ holds %v, the program embeds %v", names, want)
 	}
-	if total > 25<<20 {
-		t.Errorf("the built-in files take %d bytes, over the 25 MB the binary may carry", total)
+	if endgames > 25<<20 {
+		t.Errorf("the built-in endgames take %d bytes, over the 25 MB they may", endgames)
+	}
+	if total > 32<<20 {
+		t.Errorf("the built-in files take %d bytes, over the 32 MB the binary may carry", total)
 	}
 }
 
@@ -73,13 +89,30 @@ func TestFiles(t *testing.T) {
 // so -short builds six men's morris only.
 func TestFilesUpToDate(t *testing.T) {
 	for _, f := range Files() {
-		t.Run(f.Variant, func(t *testing.T) {
-			if f.Variant != "six-mens-morris" && testing.Short() {
+		t.Run(f.Name, func(t *testing.T) {
+			var db *egdb.DB
+			switch {
+			case f.Name == opening:
+				dir := os.Getenv("MORRIS_NMM_GAME")
+				if dir == "" {
+					t.Skip("set MORRIS_NMM_GAME to a build of the whole game (morris solve -game -dir DIR, four hours)")
+				}
+				r, _ := mill.NewRules(f.Variant)
+				var err error
+				db, err = egdb.Open(dir, egdb.ForRules(r), egdb.OnlySectors(func(k egdb.Key) bool {
+					return !k.Moving() && 2*r.Options().Pieces-k.WhiteHand-k.BlackHand <= openingPlaced
+				}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+			case f.Variant != "six-mens-morris" && testing.Short():
 				t.Skip("a build of 16 s (seven men's) or 1.5 min (nine men's); without -short")
+			default:
+				r, keys := keysOf(t, f)
+				db, _ = egdbtest.Build(t, r, keys...)
 			}
-			r, keys := keysOf(t, f.Variant)
-			db, _ := egdbtest.Build(t, r, keys...)
-			path := filepath.Join(t.TempDir(), f.Variant+".wdl")
+			path := filepath.Join(t.TempDir(), f.Name+".wdl")
 			if err := egdb.WriteCompact(db, path, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +120,7 @@ func TestFilesUpToDate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want, _ := os.ReadFile(filepath.Join("data", f.Variant+".wdl")); !bytes.Equal(got, want) {
+			if want, _ := os.ReadFile(filepath.Join("data", f.Name+".wdl")); !bytes.Equal(got, want) {
 				t.Fatalf("built again, the file differs (%d bytes, embedded %d): make it again (docs/egdb.md, \"Built in\")", len(got), len(want))
 			}
 		})
@@ -155,6 +188,25 @@ func TestShelf(t *testing.T) {
 		}
 		if _, _, ok := shelf.Probe(random(r, 3, 3)); ok {
 			t.Errorf("%s: a 3v3 position answered", v)
+		}
+	}
+	// The opening file: nine men's morris's first 11 plies, not the 12th,
+	// and not for rules that place otherwise.
+	p = nine.Start()
+	for range 12 {
+		if v, ok := shelf.Value(p); ok != (p.Ply() <= openingPlaced) || (p.Ply() == 0 && v.Result != egdb.Draw) {
+			t.Fatalf("%v (ply %d): %v %v", p, p.Ply(), v, ok)
+		}
+		moves := p.Moves(nil)
+		p = p.Play(moves[rng.IntN(len(moves))])
+	}
+	for _, v := range [][]string{{"lasker"}, {"nine-mens-morris", "flying=never"}, {"morabaraba"}} {
+		r, err := mill.NewRules(v[0], v[1:]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := shelf.Value(r.Start().Play(r.Start().Moves(nil)[0])); ok {
+			t.Errorf("%s: the first placement answered", v)
 		}
 	}
 	six, _ := mill.NewRules("six-mens-morris")
