@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/morrisgame/morris/egdb/internal/dist"
 	"github.com/morrisgame/morris/egdb/internal/wdl"
 	"github.com/morrisgame/morris/mill"
 )
@@ -63,13 +64,16 @@ type compactManifest struct {
 	// Moving and Placing are the options that decide the values of the
 	// moving and the placing phase ("name=value,..."); the fingerprints
 	// are their SHA-256, hex.
-	Moving             string              `json:"moving"`
-	MovingFingerprint  string              `json:"movingFingerprint"`
-	Placing            string              `json:"placing,omitempty"`
-	PlacingFingerprint string              `json:"placingFingerprint,omitempty"`
-	Index              int                 `json:"index"`
-	WDL                int                 `json:"wdl"`
-	Sectors            []compactSectorInfo `json:"sectors"`
+	Moving             string `json:"moving"`
+	MovingFingerprint  string `json:"movingFingerprint"`
+	Placing            string `json:"placing,omitempty"`
+	PlacingFingerprint string `json:"placingFingerprint,omitempty"`
+	Index              int    `json:"index"`
+	WDL                int    `json:"wdl"`
+	// Distances is the version of the distances' coding (egdb/internal/
+	// dist) in a file of distances (WriteDistances), whose WDL is 0.
+	Distances int                 `json:"distances,omitempty"`
+	Sectors   []compactSectorInfo `json:"sectors"`
 }
 
 // compactSectorInfo is a sector in the manifest.
@@ -217,7 +221,7 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 			progress(p)
 		}
 	}
-	if err := assemble(path, m, keys, db, parts); err != nil {
+	if err := assemble(path, m, keys, db, parts, wdl.TablesLen); err != nil {
 		return err
 	}
 	return os.RemoveAll(dir)
@@ -261,13 +265,14 @@ func writeFileAtomic(path string, b []byte) error {
 	return finish(f, path)
 }
 
-// assemble writes the compact file from the sectors' streams.
-func assemble(path string, m compactManifest, keys []Key, db *DB, parts []compactPart) error {
+// assemble writes the compact file (or the distances: WriteDistances)
+// from the sectors' streams, whose header and tables tablesLen measures.
+func assemble(path string, m compactManifest, keys []Key, db *DB, parts []compactPart, tablesLen func([]byte) int) error {
 	m.Sectors = make([]compactSectorInfo, len(keys))
 	var off int64
 	for i, k := range keys {
 		sec := db.sectors[k]
-		size, tables, err := partTables(parts[i].path)
+		size, tables, err := partTables(parts[i].path, tablesLen)
 		if err != nil {
 			return err
 		}
@@ -312,8 +317,8 @@ func assemble(path string, m compactManifest, keys []Key, db *DB, parts []compac
 }
 
 // partTables returns a part's size and the CRC-32C of its stream's header
-// and tables, reading those alone.
-func partTables(path string) (size int64, sum uint32, err error) {
+// and tables (tablesLen long), reading those alone.
+func partTables(path string, tablesLen func([]byte) int) (size int64, sum uint32, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, 0, err
@@ -327,14 +332,14 @@ func partTables(path string) (size int64, sum uint32, err error) {
 	if _, err := io.ReadFull(f, head); err != nil {
 		return 0, 0, err
 	}
-	n := wdl.TablesLen(head)
+	n := tablesLen(head)
 	if n > len(head) {
 		head = make([]byte, n)
 		if _, err := f.ReadAt(head, 0); err != nil {
 			return 0, 0, err
 		}
 	}
-	return fi.Size(), crc32.Checksum(streamTables(head), crcC), nil
+	return fi.Size(), crc32.Checksum(streamTables(head, tablesLen), crcC), nil
 }
 
 // appendPart copies a part to w, zero padded to length padded.
@@ -356,10 +361,10 @@ func pad8(n int64) int64 { return (n + 7) &^ 7 }
 
 var crcC = crc32.MakeTable(crc32.Castagnoli)
 
-// streamTables returns the header and tables of a wdl stream: its bytes
-// before the data.
-func streamTables(b []byte) []byte {
-	n := wdl.TablesLen(b)
+// streamTables returns the header and tables of a stream (wdl.TablesLen
+// or dist.TablesLen long): its bytes before the data.
+func streamTables(b []byte, tablesLen func([]byte) int) []byte {
+	n := tablesLen(b)
 	if n < 0 || n > len(b) {
 		return b
 	}
@@ -377,6 +382,8 @@ type Compact struct {
 	placing bool
 	keys    []Key
 	unmap   func() error
+	// unmapDistances releases the distances (AddDistances), if any.
+	unmapDistances func() error
 	// g is the game of the sectors, whose captures a probe reads;
 	// bySector[s] is the file's sector s of g, or nil.
 	g         *game
@@ -392,8 +399,9 @@ type compactSector struct {
 	lay    layout
 	s      *wdl.Stream
 	counts Counts
-	gs     int  // its sector in Compact.g
-	free   bool // its positions may store less than their captures reach
+	gs     int          // its sector in Compact.g
+	free   bool         // its positions may store less than their captures reach
+	d      *dist.Stream // its distances (AddDistances), or nil
 }
 
 // OpenCompact opens the compact file at path for positions under the rules
@@ -402,6 +410,8 @@ type compactSector struct {
 // file is refused, saying which options differ. The manifest and every
 // stream's tables are checked now; each block of values before it is
 // first read (a damaged one is reported by Damage and answers nothing).
+// The file's distances, if written beside it (DistancesPath), are added
+// (AddDistances): distances that do not fit the file refuse it.
 func OpenCompact(path string, options ...OpenOption) (*Compact, error) {
 	var cfg openConfig
 	for _, o := range options {
@@ -426,8 +436,29 @@ func OpenCompact(path string, options ...OpenOption) (*Compact, error) {
 		return nil, fmt.Errorf("egdb: %s: %w", path, err)
 	}
 	c.unmap = unmap
+	// A probe reads a block table's entry, a chunk table's and the
+	// chunk: the tables (read once already, to check them: 50 MB for the
+	// whole game of nine men's morris) are kept in memory, so that a
+	// cold probe reads from the disk the chunks alone, each one page.
+	for _, sec := range c.sectors {
+		sec.s.KeepTables()
+	}
+	adviseRandom(data)
+	if d := DistancesPath(path); d != path {
+		if _, err := os.Stat(d); err == nil {
+			if err := c.AddDistances(d); err != nil {
+				c.Close()
+				return nil, err
+			}
+		}
+	}
 	return c, nil
 }
+
+// DistancesPath is where the distances of the compact file at path are
+// written (morris solve -distances) and looked for: its name with ".wdl"
+// replaced by ".dist". OpenCompact adds them when they are there.
+func DistancesPath(path string) string { return strings.TrimSuffix(path, ".wdl") + ".dist" }
 
 // ReadCompact opens a compact file held in memory (one built into the
 // program: package egdb/builtin) as OpenCompact opens one on disk. data
@@ -440,43 +471,58 @@ func ReadCompact(data []byte, options ...OpenOption) (*Compact, error) {
 	return openCompact(data, cfg.rules)
 }
 
-// openCompact reads a compact file's bytes.
-func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
+// readManifest checks the frame of a compact file (or of its distances:
+// the magic, the format's version, the manifest's checksum) and returns
+// its manifest, checked but for what its streams hold, its rules, and the
+// offset of its first stream.
+func readManifest(data []byte) (m compactManifest, built *mill.Rules, streams int64, err error) {
 	if len(data) < 24 || string(data[:8]) != compactMagic {
-		return nil, fmt.Errorf("%w: not a compact file", ErrCorrupt)
+		return m, nil, 0, fmt.Errorf("%w: not a compact file", ErrCorrupt)
 	}
 	if v := binary.LittleEndian.Uint32(data[8:]); v != compactVersion {
-		return nil, fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, v, compactVersion)
+		return m, nil, 0, fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, v, compactVersion)
 	}
 	ml := int64(binary.LittleEndian.Uint32(data[12:]))
 	if 16+ml+8 > int64(len(data)) {
-		return nil, fmt.Errorf("%w: a manifest of %d bytes in %d", ErrCorrupt, ml, len(data))
+		return m, nil, 0, fmt.Errorf("%w: a manifest of %d bytes in %d", ErrCorrupt, ml, len(data))
 	}
 	if crc64.Checksum(data[:16+ml], crcTable) != binary.LittleEndian.Uint64(data[len(data)-8:]) {
-		return nil, fmt.Errorf("%w: the manifest fails its checksum", ErrCorrupt)
+		return m, nil, 0, fmt.Errorf("%w: the manifest fails its checksum", ErrCorrupt)
 	}
-	var m compactManifest
 	dec := json.NewDecoder(bytes.NewReader(data[16 : 16+ml]))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%w: the manifest: %v", ErrCorrupt, err)
+		return m, nil, 0, fmt.Errorf("%w: the manifest: %v", ErrCorrupt, err)
 	}
 	switch {
 	case m.Format != compactVersion:
-		return nil, fmt.Errorf("%w: manifest format %d", ErrCorrupt, m.Format)
+		return m, nil, 0, fmt.Errorf("%w: manifest format %d", ErrCorrupt, m.Format)
 	case m.Index != IndexVersion:
-		return nil, fmt.Errorf("the positions are indexed by version %d of the index, this program's is %d", m.Index, IndexVersion)
-	case m.WDL != wdl.Version:
-		return nil, fmt.Errorf("the values are coded by version %d, this program reads %d", m.WDL, wdl.Version)
+		return m, nil, 0, fmt.Errorf("the positions are indexed by version %d of the index, this program's is %d", m.Index, IndexVersion)
 	case fingerprint(m.Moving) != m.MovingFingerprint || m.Placing != "" && fingerprint(m.Placing) != m.PlacingFingerprint:
-		return nil, fmt.Errorf("%w: the options do not match their fingerprint", ErrCorrupt)
+		return m, nil, 0, fmt.Errorf("%w: the options do not match their fingerprint", ErrCorrupt)
 	}
-	built, err := mill.ParseRules(m.Rules)
+	built, err = mill.ParseRules(m.Rules)
 	if err != nil {
-		return nil, fmt.Errorf("%w: rules %q: %v", ErrCorrupt, m.Rules, err)
+		return m, nil, 0, fmt.Errorf("%w: rules %q: %v", ErrCorrupt, m.Rules, err)
 	}
 	if optionsText(movingOptions(built)) != m.Moving || m.Placing != "" && optionsText(placingOptions(built)) != m.Placing {
-		return nil, fmt.Errorf("the file's options are not those of its rules %s as this program reads them", m.Rules)
+		return m, nil, 0, fmt.Errorf("the file's options are not those of its rules %s as this program reads them", m.Rules)
+	}
+	return m, built, pad8(16 + ml), nil
+}
+
+// openCompact reads a compact file's bytes.
+func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
+	m, built, streams, err := readManifest(data)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case m.Distances != 0:
+		return nil, errors.New("a file of distances, not of wins, draws and losses: it goes with the compact file it was written beside (Compact.AddDistances)")
+	case m.WDL != wdl.Version:
+		return nil, fmt.Errorf("the values are coded by version %d, this program reads %d", m.WDL, wdl.Version)
 	}
 	if r == nil {
 		r = built
@@ -489,7 +535,6 @@ func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 	}
 	placing := m.Placing != "" && optionsText(placingOptions(r)) == m.Placing
 	c := &Compact{rules: r, x: newIndexer(r.Board()), sectors: map[Key]*compactSector{}, placing: placing}
-	streams := int64(pad8(16 + ml))
 	for _, si := range m.Sectors {
 		k, err := ParseKey(si.Key)
 		if err != nil {
@@ -503,7 +548,7 @@ func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 			continue // the placing phase of other rules: nothing here
 		}
 		b := data[streams+si.Offset : streams+si.Offset+si.Length]
-		if crc32.Checksum(streamTables(b), crcC) != si.Tables {
+		if crc32.Checksum(streamTables(b, wdl.TablesLen), crcC) != si.Tables {
 			return nil, fmt.Errorf("%w: sector %s: its tables fail their checksum", ErrCorrupt, k)
 		}
 		s, err := wdl.Open(b)
@@ -542,13 +587,18 @@ func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 	return c, nil
 }
 
-// Close releases the file. The Compact must not be probed after.
+// Close releases the file, and its distances'. The Compact must not be
+// probed after.
 func (c *Compact) Close() error {
-	if c.unmap == nil {
-		return nil
+	var err error
+	if c.unmapDistances != nil {
+		err = c.unmapDistances()
+		c.unmapDistances = nil
 	}
-	err := c.unmap()
-	c.unmap = nil
+	if c.unmap != nil {
+		err = errors.Join(err, c.unmap())
+		c.unmap = nil
+	}
 	return err
 }
 
@@ -563,25 +613,32 @@ func (c *Compact) Keys() []Key { return slices.Clone(c.keys) }
 // with best play; no distance), and true, if p lies in a sector of the
 // file. A position in a damaged block answers false (Damage says which).
 func (c *Compact) Result(p mill.Position) (Result, bool) {
+	res, _, _, ok := c.result(p)
+	return res, ok
+}
+
+// result is Result, with the sector and the index of p.
+func (c *Compact) result(p mill.Position) (Result, *compactSector, int64, bool) {
 	sec, W, B, ok := sectorOf(p, c.rules, c.placing, &c.moving, c.sectors)
 	if !ok {
-		return 0, false
+		return 0, nil, 0, false
 	}
 	r, _ := c.resolvers.Get().(*resolver)
 	if r == nil {
 		r = &resolver{wk: worker{g: c.g}}
 	}
 	defer c.resolvers.Put(r)
-	v, err := c.value(r, sec, sec.lay.index(W, B), W, B)
+	i := sec.lay.index(W, B)
+	v, err := c.value(r, sec, i, W, B)
 	if err != nil {
 		c.mu.Lock()
 		if c.damage == nil {
 			c.damage = err
 		}
 		c.mu.Unlock()
-		return 0, false
+		return 0, nil, 0, false
 	}
-	return Result(v - 1), true
+	return Result(v - 1), sec, i, true
 }
 
 // A resolver is what a probe needs to read captures: a worker (the move
@@ -654,36 +711,36 @@ func (c *Compact) raise(r *resolver, sec *compactSector, W, B uint32, stored, en
 	return best, nil
 }
 
-// Probe is Result as a search wants it (search.Tablebase, which a Compact
-// satisfies as it is): +1, 0 or -1 for the side to move, and -1 for the
-// plies of a win or loss, whose distance the file does not hold.
+// Probe is Value as a search wants it (search.Tablebase, which a Compact
+// satisfies as it is): +1, 0 or -1 for the side to move, and the plies of
+// a win or loss, -1 where they are not known (no distances added).
 func (c *Compact) Probe(p mill.Position) (result, plies int, ok bool) {
-	r, ok := c.Result(p)
+	v, ok := c.Value(p)
 	if !ok {
 		return 0, 0, false
 	}
-	if r == Draw {
-		return 0, 0, true
-	}
-	return int(r), -1, true
+	return int(v.Result), v.Plies, true
 }
 
-// Value is Result as a Value: a win or loss has UnknownPlies.
+// Value is Result as a Value: a win or loss has its plies if the file's
+// distances were added (AddDistances) and hold its sector, else
+// UnknownPlies.
 func (c *Compact) Value(p mill.Position) (Value, bool) {
-	r, ok := c.Result(p)
+	r, sec, i, ok := c.result(p)
 	if !ok {
 		return Value{}, false
 	}
 	if r == Draw {
 		return Value{}, true
 	}
-	return Value{r, UnknownPlies}, true
+	return Value{r, c.plies(sec, i, r)}, true
 }
 
 // MoveValues returns every legal move of p with its value for the side to
-// move (a win, draw or loss, no distance), wins first, then draws, then
-// losses, each in the order of p.Moves, if every position after a move of
-// p is in the file or ends the game by material, as DB.MoveValues does.
+// move (a win, draw or loss, with its plies where the distances were
+// added), best first as DB.MoveValues orders them (without plies: wins,
+// draws, losses, each in the order of p.Moves), if every position after a
+// move of p is in the file or ends the game by material.
 func (c *Compact) MoveValues(p mill.Position) ([]MoveValue, bool) {
 	moves := p.Moves(nil)
 	if len(moves) == 0 {
@@ -703,7 +760,7 @@ func (c *Compact) MoveValues(p mill.Position) ([]MoveValue, bool) {
 		}
 		out = append(out, MoveValue{m, v.Parent()})
 	}
-	slices.SortStableFunc(out, func(a, b MoveValue) int { return int(b.Value.Result) - int(a.Value.Result) })
+	slices.SortStableFunc(out, byValue)
 	return out, true
 }
 

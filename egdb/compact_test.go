@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,27 +86,7 @@ func TestCompactSixMensMorris(t *testing.T) {
 	if testing.Short() {
 		step = 17
 	}
-	var positions, stored int64
-	r := &resolver{wk: worker{g: c.g}}
-	for _, k := range db.Keys() {
-		sec, csec := db.sectors[k], c.sectors[k]
-		var cu cursor
-		for i := int64(0); i < sec.lay.size; i += step {
-			W, B, valid := cu.position(&sec.lay, i)
-			if !valid {
-				continue
-			}
-			positions++
-			want := retroGoodness(sec.vals[i])
-			got, err := c.value(r, csec, i, W, B)
-			if err != nil || got != want {
-				t.Fatalf("sector %s, index %d: %d, %v; the file has %s", k, i, got, err, fromRetro(sec.vals[i]))
-			}
-			if sym, _ := csec.s.At(i); goodness(sym) != want {
-				stored++
-			}
-		}
-	}
+	positions, stored := compareCompact(t, db, c, step)
 	t.Logf("%d of %d positions store less than their value (their captures reach it)", stored, positions)
 	if stored == 0 {
 		t.Errorf("no position stores less than its value: the captures are not used")
@@ -144,6 +125,85 @@ func TestCompactSixMensMorris(t *testing.T) {
 	}
 	if err := c.Damage(); err != nil {
 		t.Error(err)
+	}
+}
+
+// compareCompact reads every step-th used index of every sector of db in
+// c as a probe reads it (the stored value raised by its captures) and
+// fails at the first that differs from the sector file's value. It
+// returns how many it read, and how many of those store less than their
+// value.
+func compareCompact(t *testing.T, db *DB, c *Compact, step int64) (positions, stored int64) {
+	t.Helper()
+	r := &resolver{wk: worker{g: c.g}}
+	for _, k := range db.Keys() {
+		sec, csec := db.sectors[k], c.sectors[k]
+		if csec == nil {
+			t.Fatalf("sector %s is not in the compact file", k)
+		}
+		var cu cursor
+		for i := int64(0); i < sec.lay.size; i += step {
+			W, B, valid := cu.position(&sec.lay, i)
+			if !valid {
+				continue
+			}
+			positions++
+			want := retroGoodness(sec.vals[i])
+			got, err := c.value(r, csec, i, W, B)
+			if err != nil || got != want {
+				t.Fatalf("sector %s, index %d: %d, %v; the file has %s", k, i, got, err, fromRetro(sec.vals[i]))
+			}
+			if sym, _ := csec.s.At(i); goodness(sym) != want {
+				stored++
+			}
+		}
+	}
+	return positions, stored
+}
+
+// TestCompactEveryPreset: one writer and one reader for every preset that
+// has databases: for each way of playing the moving phase among them (the
+// presets that play it alike share their files), the sectors of at most 7
+// pieces are built, written as a compact file and read back, every used
+// index against the sector files.
+func TestCompactEveryPreset(t *testing.T) {
+	var done []*mill.Rules
+	for _, v := range mill.Variants() {
+		r := mill.MustRules(v.ID)
+		if Supported(r) != nil || slices.ContainsFunc(done, func(d *mill.Rules) bool { return compatible(d, r) }) {
+			continue
+		}
+		done = append(done, r)
+		t.Run(v.ID, func(t *testing.T) {
+			keys := MovingSectors(r, 7)
+			dir := t.TempDir()
+			if _, err := (Builder{Rules: r, Dir: dir, Keys: keys}).Build(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			db, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			path := filepath.Join(t.TempDir(), v.ID+".wdl")
+			if err := WriteCompact(db, path, nil); err != nil {
+				t.Fatal(err)
+			}
+			c, err := OpenCompact(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if !slices.Equal(c.Keys(), db.Keys()) {
+				t.Fatalf("the compact file holds %v, the directory %v", c.Keys(), db.Keys())
+			}
+			positions, _ := compareCompact(t, db, c, 1)
+			fi, _ := os.Stat(path)
+			t.Logf("%s: %d sectors, %d positions, %d bytes", v.ID, len(keys), positions, fi.Size())
+		})
+	}
+	if len(done) < 5 {
+		t.Errorf("only %d ways of playing the moving phase among the presets with databases", len(done))
 	}
 }
 

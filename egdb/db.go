@@ -494,16 +494,21 @@ func (db *DB) MoveValues(p mill.Position) ([]MoveValue, bool) {
 		}
 		out = append(out, MoveValue{m, fromRetro(v.Parent())})
 	}
-	slices.SortStableFunc(out, func(a, b MoveValue) int {
-		switch {
-		case a.Value.Better(b.Value):
-			return -1
-		case b.Value.Better(a.Value):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, byValue)
 	return out, true
+}
+
+// byValue orders moves best first: the fastest win, then draws, then the
+// slowest loss (where the plies of one of two are unknown, by their
+// results alone: Value.Better).
+func byValue(a, b MoveValue) int {
+	switch {
+	case a.Value.Better(b.Value):
+		return -1
+	case b.Value.Better(a.Value):
+		return 1
+	}
+	return 0
 }
 
 // BestMove returns the best move of p by the databases (the fastest win,

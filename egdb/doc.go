@@ -14,10 +14,11 @@
 //	build.go      Builder: plan, solve, write, resume, verify; Counts, Progress
 //	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues; Perfect
 //	compact.go    the compact file: WriteCompact (W/D/L of every sector, resumable, checked), OpenCompact, ReadCompact, Result
+//	distances.go  the compact file's distances: WriteDistances (resumable, checked), Compact.AddDistances
 //	shelf.go      Shelf: databases of several rules (or sizes) as one, each position asked of those that cover it
 //	captures.go   the compact file's don't-care positions: a position's captures, the writer's masks and check, the reader's search of captures
 //	mmap_unix.go  a sector file mapped read-only into memory, no heap (mmap_other.go: read into the heap
-//	              where there is no mmap)
+//	              where there is no mmap); adviseRandom for the compact file's pages
 //
 // # Sectors and positions
 //

@@ -44,6 +44,7 @@ type solveConfig struct {
 	cpuProfile     string
 	compact        string // write the values as a compact file here after the build
 	placed         int    // with compact: only the placing phase's sectors with at most this many pieces placed; -1: every sector
+	distances      bool   // with compact: write the distances beside it too
 
 	// Set by validate.
 	r    *mill.Rules
@@ -63,6 +64,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveConfig, error) {
 	fs.BoolVar(&c.verify, "verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress bar")
 	fs.StringVar(&c.compact, "compact", "", "after the build, write every sector's win/draw/loss as one compact file FILE (resumed from FILE.parts after a stop; docs/egdb.md)")
+	fs.BoolVar(&c.distances, "distances", false, "with -compact FILE: also write the plies to the end of every won and lost position, as FILE's name with .dist for .wdl, which every -tablebases FILE then reads (resumed from its .parts after a stop; docs/egdb.md, \"The distances\")")
 	fs.IntVar(&c.placed, "placed", -1, "with -compact: write only the sectors of the placing phase with at most N pieces placed, both sides together (the positions of the first N plies: an opening file)")
 	fs.DurationVar(&c.every, "checkpoint-every", 10*time.Minute, "keep the state of the group being solved in DIR/.NAMES.ckpt at most this often, so that a build killed in the middle of a group goes on from there (0: never)")
 	fs.Float64Var(&c.residentGB, "resident", 6, "copy the sectors the group being solved reads into memory, up to this many GB in all (reads from memory are faster than through the files' maps; 0: none)")
@@ -89,6 +91,8 @@ func (c *solveConfig) validate() error {
 		return badInput("-placed %d: want a number of pieces placed, 0 or more", c.placed)
 	case c.placed >= 0 && c.compact == "":
 		return badInput("-placed is for -compact: it says which sectors the compact file holds")
+	case c.distances && c.compact == "":
+		return badInput("-distances is for -compact: they are written beside the compact file")
 	}
 	parts := strings.Split(c.variant, ",")
 	if c.rules != "" {
@@ -242,6 +246,44 @@ func (c *solveConfig) writeCompact(stdout, stderr io.Writer) error {
 	}
 	_, err = fmt.Fprintf(stdout, "compact file %s: %d sectors, %d indices, %d bytes (%.3f bits an index), every value checked, in %v (%d sectors kept from an earlier run)\n",
 		c.compact, len(db.Keys()), positions, fi.Size(), float64(8*fi.Size())/float64(positions), time.Since(start).Round(time.Second), resumed)
+	if err != nil || !c.distances {
+		return err
+	}
+	return c.writeDistances(db, stdout, stderr)
+}
+
+// writeDistances writes the distances of db's sectors beside the compact
+// file, each sector read back and compared with its file, and says their
+// size.
+func (c *solveConfig) writeDistances(db *egdb.DB, stdout, stderr io.Writer) error {
+	path := egdb.DistancesPath(c.compact)
+	start := time.Now()
+	var decisive, resumed int64
+	err := egdb.WriteDistances(db, path, func(p egdb.CompactProgress) {
+		if p.Resumed {
+			resumed++
+		}
+		if !c.quiet {
+			how := fmt.Sprintf("coded in %v and checked in %v", p.Coded.Round(time.Second/10), p.Checked.Round(time.Second/10))
+			if p.Resumed {
+				how = "kept from the last run"
+			}
+			fmt.Fprintf(stderr, "distances: %d/%d %s: %d bytes, %s\n", p.Done, p.Sectors, p.Key, p.Bytes, how)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range db.Keys() {
+		n, _ := db.Counts(k)
+		decisive += n.Wins + n.Losses
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "distances %s: %d won or lost positions, %d bytes (%.3f bits each), every one checked, in %v (%d sectors kept from an earlier run)\n",
+		path, decisive, fi.Size(), float64(8*fi.Size())/float64(max(decisive, 1)), time.Since(start).Round(time.Second), resumed)
 	return err
 }
 

@@ -239,8 +239,21 @@ func TestSolveSmallGames(t *testing.T) {
 				// (sectors 0v0h6-6 to 3v2h3-4, and those with captures),
 				// their values those of the whole game's file.
 				opening := filepath.Join(t.TempDir(), "opening.wdl")
-				if _, errOut, err := solve("-variant", tc.variant, "-game", "-dir", dir, "-compact", opening, "-placed", "5", "-q"); err != nil {
+				out, errOut, err := solve("-variant", tc.variant, "-game", "-dir", dir, "-compact", opening, "-placed", "5", "-distances", "-q")
+				if err != nil {
 					t.Fatalf("-placed 5: %v\n%s", err, errOut)
+				}
+				if !strings.Contains(out, "distances "+egdb.DistancesPath(opening)+": ") {
+					t.Errorf("no line of the distances in\n%s", out)
+				}
+				// With the distances beside it, the file says how
+				// far the win is, as the directory does.
+				aout, aerr, err := analyze("-variant", tc.variant, "-tablebases", opening, "-depth", "4", "-moves", "a1 b2")
+				if err != nil {
+					t.Fatalf("analyze: %v\n%s", err, aerr)
+				}
+				if !regexp.MustCompile(`score: +mate [0-9]+ for white`).MatchString(aout) {
+					t.Errorf("analyze -tablebases %s (with its distances): want a mate in\n%s", opening, aout)
 				}
 				o, err := egdb.OpenCompact(opening)
 				if err != nil {
@@ -298,6 +311,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"-dir", dir, "-max", "5"},                                   // no sector that small
 		{"-dir", dir, "-game", "-placed", "4"},                       // -placed without -compact
 		{"-dir", dir, "-game", "-compact", "x.wdl", "-placed", "-2"}, // a negative count
+		{"-dir", dir, "-game", "-distances"},                         // -distances without -compact
 		{"-dir", dir, "-threads", "0"},                               // no threads
 		{"-dir", dir, "-resident", "-1"},                             // no memory below nothing
 		{"-dir", dir, "-resident", "NaN"},                            // not a number of GB

@@ -49,6 +49,32 @@ type Model struct {
 	// cumulative frequencies: symCum[c][s] is the sum of those before s.
 	symCum [symContexts][4]uint16
 	lenCum [lenContexts][buckets + 1]uint16
+	// For each context, the code whose range holds the first slot of each
+	// 1/lutSize of the range: the decoder's search for a slot's code
+	// starts there (a step or none, not a walk over every bucket).
+	symLUT [symContexts]lut
+	lenLUT [lenContexts]lut
+}
+
+// lutBits is the precision of a context's lookup table: lutSize entries.
+const (
+	lutBits = 8
+	lutSize = 1 << lutBits
+)
+
+type lut [lutSize]uint8
+
+// fill sets t[j] to the code whose range holds slot j << (probBits -
+// lutBits), under the cumulative frequencies cum.
+func (t *lut) fill(cum []uint16) {
+	s := 0
+	for j := range t {
+		lo := uint16(j << (probBits - lutBits))
+		for cum[s+1] <= lo {
+			s++
+		}
+		t[j] = uint8(s)
+	}
 }
 
 // lenContext is the context of a run's length: its symbol and the symbol
@@ -127,11 +153,13 @@ func (m *Model) build() {
 		for s := range 3 {
 			m.symCum[c][s+1] = m.symCum[c][s] + m.Sym[c][s]
 		}
+		m.symLUT[c].fill(m.symCum[c][:])
 	}
 	for c := range m.Len {
 		for s := range buckets {
 			m.lenCum[c][s+1] = m.lenCum[c][s] + m.Len[c][s]
 		}
+		m.lenLUT[c].fill(m.lenCum[c][:])
 	}
 }
 

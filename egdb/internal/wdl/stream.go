@@ -1,6 +1,7 @@
 package wdl
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -354,6 +355,15 @@ func Open(b []byte) (*Stream, error) {
 	return s, nil
 }
 
+// KeepTables copies the stream's block and chunk tables out of the bytes
+// Open was given (a memory map) into memory of its own, so that a read
+// finds them there and touches the mapping only for its chunk. Call it
+// before the Stream is shared.
+func (s *Stream) KeepTables() {
+	s.blocks = bytes.Clone(s.blocks)
+	s.chunks = bytes.Clone(s.chunks)
+}
+
 // Len returns the number of symbols.
 func (s *Stream) Len() int64 { return s.n }
 
@@ -502,8 +512,9 @@ func (d *decoder) init(b []byte) error {
 // run decodes the next run after a run of prev (or chunkStart): its
 // symbol and length. A length that cannot be (a damaged stream) sets err.
 func (d *decoder) run(m *Model, prev byte, log uint) (byte, int) {
-	sym := byte(d.get(m.symCum[prev][:]))
-	b := d.get(m.lenCum[lenContext(sym, prev)][:])
+	sym := byte(d.get(m.symCum[prev][:], &m.symLUT[prev]))
+	c := lenContext(sym, prev)
+	b := d.get(m.lenCum[c][:], &m.lenLUT[c])
 	if b == 0 || uint(b) > log+1 {
 		if d.err == nil {
 			d.err = fmt.Errorf("%w: a run of bucket %d", ErrCorrupt, b)
@@ -522,10 +533,10 @@ func (d *decoder) run(m *Model, prev byte, log uint) (byte, int) {
 }
 
 // get decodes a code under the cumulative frequencies cum (cum[0] = 0, the
-// last 1 << probBits).
-func (d *decoder) get(cum []uint16) int {
+// last 1 << probBits), whose lookup table is t.
+func (d *decoder) get(cum []uint16, t *lut) int {
 	slot := d.x & (probScale - 1)
-	s := 0
+	s := int(t[slot>>(probBits-lutBits)])
 	for uint32(cum[s+1]) <= slot {
 		s++
 	}
