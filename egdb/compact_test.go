@@ -164,8 +164,8 @@ func compareCompact(t *testing.T, db *DB, c *Compact, step int64) (positions, st
 // TestCompactEveryPreset: one writer and one reader for every preset that
 // has databases: for each way of playing the moving phase among them (the
 // presets that play it alike share their files), the sectors of at most 7
-// pieces are built, written as a compact file and read back, every used
-// index against the sector files.
+// pieces (with -short 6, and not the large board) are built, written as a
+// compact file and read back, every used index against the sector files.
 func TestCompactEveryPreset(t *testing.T) {
 	var done []*mill.Rules
 	for _, v := range mill.Variants() {
@@ -175,7 +175,16 @@ func TestCompactEveryPreset(t *testing.T) {
 		}
 		done = append(done, r)
 		t.Run(v.ID, func(t *testing.T) {
-			keys := MovingSectors(r, 7)
+			pieces := 7
+			if testing.Short() {
+				// The race detector's run: 3v3 alone, and not on the
+				// large board (its 7 pieces take 2.5 min without it).
+				if r.Board().Len() > 24 {
+					t.Skip("the large board: without -short")
+				}
+				pieces = 6
+			}
+			keys := MovingSectors(r, pieces)
 			dir := t.TempDir()
 			if _, err := (Builder{Rules: r, Dir: dir, Keys: keys}).Build(context.Background()); err != nil {
 				t.Fatal(err)

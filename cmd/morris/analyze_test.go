@@ -23,7 +23,8 @@ func TestAnalyze(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"analyze-position", []string{"-depth", "5", "-moves", "d6 d5 b4 f4"}},
+		{"analyze-position", []string{"-depth", "5", "-moves", "d6 d5 b4 f4", "-tablebases", "none"}}, // the search alone
+		{"analyze-opening", []string{"-depth", "5", "-moves", "d6 d5 b4 f4"}},                         // the built-in opening file's value
 		{"analyze-mate", []string{"-depth", "4", "-position", "nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40"}},
 		{"analyze-shah", []string{"-depth", "4", "-position", "shah WWBBBBBW/WWWWWBBB/WBWWBWBB b 0,0 xb 0 24"}},
 		{"analyze-over", []string{"-depth", "4", "-position", "nine-mens-morris W7/1W2B2B/8 b 0,0 - 0 40"}},
