@@ -224,19 +224,7 @@ func (c *solveConfig) writeCompact(stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	var positions, resumed int64
-	err = egdb.WriteCompact(db, c.compact, func(p egdb.CompactProgress) {
-		positions += p.Indices
-		if p.Resumed {
-			resumed++
-		}
-		if !c.quiet {
-			how := fmt.Sprintf("coded in %v and checked in %v", p.Coded.Round(time.Second/10), p.Checked.Round(time.Second/10))
-			if p.Resumed {
-				how = "kept from the last run"
-			}
-			fmt.Fprintf(stderr, "compact: %d/%d %s: %d bytes, %s\n", p.Done, p.Sectors, p.Key, p.Bytes, how)
-		}
-	})
+	err = egdb.WriteCompact(db, c.compact, c.progress(stderr, "compact", &resumed, &positions))
 	if err != nil {
 		return err
 	}
@@ -252,6 +240,25 @@ func (c *solveConfig) writeCompact(stdout, stderr io.Writer) error {
 	return c.writeDistances(db, stdout, stderr)
 }
 
+// progress returns the progress function of a compact writer: it counts
+// the sectors resumed and the indices written, and unless -q prints a
+// line a sector to stderr, headed what.
+func (c *solveConfig) progress(stderr io.Writer, what string, resumed, indices *int64) func(egdb.CompactProgress) {
+	return func(p egdb.CompactProgress) {
+		*indices += p.Indices
+		if p.Resumed {
+			*resumed++
+		}
+		if !c.quiet {
+			how := fmt.Sprintf("coded in %v and checked in %v", p.Coded.Round(time.Second/10), p.Checked.Round(time.Second/10))
+			if p.Resumed {
+				how = "kept from the last run"
+			}
+			fmt.Fprintf(stderr, "%s: %d/%d %s: %d bytes, %s\n", what, p.Done, p.Sectors, p.Key, p.Bytes, how)
+		}
+	}
+}
+
 // writeDistances writes the distances of db's sectors beside the compact
 // file, each sector read back and compared with its file, and says their
 // size.
@@ -259,18 +266,8 @@ func (c *solveConfig) writeDistances(db *egdb.DB, stdout, stderr io.Writer) erro
 	path := egdb.DistancesPath(c.compact)
 	start := time.Now()
 	var decisive, resumed int64
-	err := egdb.WriteDistances(db, path, func(p egdb.CompactProgress) {
-		if p.Resumed {
-			resumed++
-		}
-		if !c.quiet {
-			how := fmt.Sprintf("coded in %v and checked in %v", p.Coded.Round(time.Second/10), p.Checked.Round(time.Second/10))
-			if p.Resumed {
-				how = "kept from the last run"
-			}
-			fmt.Fprintf(stderr, "distances: %d/%d %s: %d bytes, %s\n", p.Done, p.Sectors, p.Key, p.Bytes, how)
-		}
-	})
+	var indices int64
+	err := egdb.WriteDistances(db, path, c.progress(stderr, "distances", &resumed, &indices))
 	if err != nil {
 		return err
 	}
