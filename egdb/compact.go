@@ -221,7 +221,7 @@ func WriteCompact(db *DB, path string, progress func(CompactProgress)) error {
 			progress(p)
 		}
 	}
-	if err := assemble(path, m, keys, db, parts, wdl.TablesLen); err != nil {
+	if err := assemble(path, m, sectorInfos(db, keys, parts), parts, wdl.TablesLen); err != nil {
 		return err
 	}
 	return os.RemoveAll(dir)
@@ -265,20 +265,32 @@ func writeFileAtomic(path string, b []byte) error {
 	return finish(f, path)
 }
 
-// assemble writes the compact file (or the distances: WriteDistances)
-// from the sectors' streams, whose header and tables tablesLen measures.
-func assemble(path string, m compactManifest, keys []Key, db *DB, parts []compactPart, tablesLen func([]byte) int) error {
-	m.Sectors = make([]compactSectorInfo, len(keys))
-	var off int64
+// sectorInfos returns the manifest's entries of db's sectors keys, whose
+// streams are parts, but for where the streams lie (assemble).
+func sectorInfos(db *DB, keys []Key, parts []compactPart) []compactSectorInfo {
+	infos := make([]compactSectorInfo, len(keys))
 	for i, k := range keys {
 		sec := db.sectors[k]
+		infos[i] = compactSectorInfo{Key: k.String(), Indices: sec.lay.size, Wins: sec.counts.Wins, Draws: sec.counts.Draws,
+			Losses: sec.counts.Losses, Unused: sec.counts.Unused, CaptureFree: parts[i].free}
+	}
+	return infos
+}
+
+// assemble writes the compact file (or the distances: WriteDistances)
+// from the sectors' streams, parts, whose header and tables tablesLen
+// measures: m with its sectors (infos, which say all but where each
+// stream lies and its tables' checksum).
+func assemble(path string, m compactManifest, infos []compactSectorInfo, parts []compactPart, tablesLen func([]byte) int) error {
+	m.Sectors = slices.Clone(infos)
+	var off int64
+	for i := range m.Sectors {
 		size, tables, err := partTables(parts[i].path, tablesLen)
 		if err != nil {
 			return err
 		}
 		// The offsets count from the first stream, after the manifest.
-		m.Sectors[i] = compactSectorInfo{Key: k.String(), Indices: sec.lay.size, Wins: sec.counts.Wins, Draws: sec.counts.Draws,
-			Losses: sec.counts.Losses, Unused: sec.counts.Unused, Offset: off, Length: size, Tables: tables, CaptureFree: parts[i].free}
+		m.Sectors[i].Offset, m.Sectors[i].Length, m.Sectors[i].Tables = off, size, tables
 		off += pad8(size)
 	}
 	manifest, err := json.Marshal(m)
@@ -521,8 +533,8 @@ func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 	switch {
 	case m.Distances != 0:
 		return nil, errors.New("a file of distances, not of wins, draws and losses: it goes with the compact file it was written beside (Compact.AddDistances)")
-	case m.WDL != wdl.Version:
-		return nil, fmt.Errorf("the values are coded by version %d, this program reads %d", m.WDL, wdl.Version)
+	case m.WDL != wdl.Version && m.WDL != 2:
+		return nil, fmt.Errorf("the values are coded by version %d, this program reads 2 and %d", m.WDL, wdl.Version)
 	}
 	if r == nil {
 		r = built
@@ -554,6 +566,9 @@ func openCompact(data []byte, r *mill.Rules) (*Compact, error) {
 		s, err := wdl.Open(b)
 		if err != nil {
 			return nil, fmt.Errorf("sector %s: %w", k, err)
+		}
+		if s.Version() != m.WDL {
+			return nil, fmt.Errorf("%w: sector %s is coded by version %d, the manifest says %d", ErrCorrupt, k, s.Version(), m.WDL)
 		}
 		lay := c.x.layout(k.White, k.Black)
 		if s.Len() != lay.size || si.Indices != lay.size {

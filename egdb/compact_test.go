@@ -390,6 +390,9 @@ func TestCompactResume(t *testing.T) {
 func FuzzOpenCompact(f *testing.F) {
 	f.Add([]byte(compactMagic + "\x01\x00\x00\x00\x02\x00\x00\x00{}"))
 	f.Add([]byte("MORRISWD"))
+	if b, err := os.ReadFile(filepath.Join("testdata", "six-mens-morris-7-v2.wdl")); err == nil {
+		f.Add(b) // streams of version 2
+	}
 	// A real file: six men's morris, 3v3.
 	r := mill.MustRules("six-mens-morris")
 	dir := f.TempDir()

@@ -84,7 +84,7 @@ func WriteDistances(db *DB, path string, progress func(CompactProgress)) error {
 			progress(p)
 		}
 	}
-	if err := assemble(path, m, keys, db, parts, dist.TablesLen); err != nil {
+	if err := assemble(path, m, sectorInfos(db, keys, parts), parts, dist.TablesLen); err != nil {
 		return err
 	}
 	return os.RemoveAll(dir)

@@ -14,6 +14,7 @@
 //	build.go      Builder: plan, solve, write, resume, verify; Counts, Progress
 //	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues; Perfect
 //	compact.go    the compact file: WriteCompact (W/D/L of every sector, resumable, checked), OpenCompact, ReadCompact, Result
+//	recode.go     RecodeCompact: a compact file written again by this version's streams, from its stored values
 //	distances.go  the compact file's distances: WriteDistances (resumable, checked), Compact.AddDistances
 //	shelf.go      Shelf: databases of several rules (or sizes) as one, each position asked of those that cover it
 //	captures.go   the compact file's don't-care positions: a position's captures, the writer's masks and check, the reader's search of captures

@@ -16,5 +16,6 @@
 //	exact.go      exact-samples, exact-placing-samples, exact-records: the endgame databases as the teacher
 //	calibrate.go  calibrate: the review's marks against the databases (tune.Calibrate)
 //	convert.go    convert: whether a player wins the won positions of game records (match.Convert)
+//	recode.go     recode: a compact file written again by this program's coding (egdb.RecodeCompact)
 //	suite.go      suite-gen, suite-verify: search's regression suite (search/suite)
 package main

@@ -42,6 +42,7 @@ The databases as the teacher (docs/search.md, "What to try next"):
 
   convert    -judge DIR [-a SPEC] [-n N] [-seed N] [-concurrency N] [-records FILE] FILE...
                               whether a player wins the won positions of the records' games (egdb.md)
+  recode     SRC DST          a compact file written by an older Morris, coded by this one's streams
   calibrate  -db DIR [-variant V] [-games N] [-nodes N] [-seed N] [-o FILE]
                               the review's marks against databases of the whole game (docs/api.md)
   suite-gen  [-o FILE]        write search's regression suite anew (about 30 minutes; docs/search.md)
@@ -67,6 +68,7 @@ var commands = []command{
 	{"exact-placing-samples", cmdExactPlacingSamples},
 	{"exact-records", cmdExactRecords},
 	{"convert", cmdConvert},
+	{"recode", cmdRecode},
 	{"calibrate", cmdCalibrate},
 	{"suite-gen", cmdSuiteGen},
 	{"suite-verify", cmdSuiteVerify},

@@ -5,12 +5,13 @@
 //
 // A Stream is the symbols of one sector in index order, cut into chunks
 // (1024 to 16384 symbols, chosen by the encoder to hold about 64 runs),
-// each coded on its own as runs: a run's symbol given the symbol before,
-// its length's bucket (the length's bit length) given its symbol and the
-// one before, and the length's low bits, by rANS (Duda's range asymmetric
-// numeral systems) under a static model counted over the stream and
-// stored with it (quantised to 12 bits). A read decodes one chunk's runs
-// up to the index asked for: a few dozen codes, not a symbol each. Chunks
+// each coded on its own as runs: a run's symbol and length as one code
+// given the symbol before (a length over 16 by its bit length, its low
+// bits following), by rANS (Duda's range asymmetric numeral systems)
+// under a static model counted over the stream and stored with it
+// (quantised to 15 bits). A read decodes one chunk's runs up to the index
+// asked for: a few dozen codes, most runs one. Streams of version 2 (a
+// run in two codes and its low bits) are still read. Chunks
 // are grouped in blocks of BlockChunks, each with its offset and a CRC-32C
 // of its bytes, checked before the block is first read.
 //
@@ -26,4 +27,5 @@
 //
 //	model.go   Model: the runs' contexts, counting, quantising the frequencies, storing them
 //	stream.go  Encode, Stream (its bytes), Open (a Stream over bytes, no copy), At, Chunk, Verify
+//	v2.go      the model and the decoding of version 2's streams, still read
 package wdl

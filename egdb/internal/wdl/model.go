@@ -21,44 +21,54 @@ const (
 func Only(s byte) byte { return 1 << s }
 
 // A chunk's symbols are coded as runs (a symbol, and how many indices in a
-// row hold it), each run by three codes: its symbol given the symbol of
-// the run before (symContexts: W, D, L, or "the chunk's first run"); its
-// length's bucket, bits.Len(length), given its symbol and the symbol
-// before (lenContexts); and the bucket's low bits, below its top one, as
-// they are (uniform).
+// row hold it), each run by one code in the context of the symbol of the
+// run before (W, D, L, or chunkStart for the chunk's first run): the
+// code says the run's symbol and its length's code. A length of at most
+// shortRuns is its own code; a longer one n has the code of its bucket
+// bits.Len(n), and is followed by its bits below the top one as they are
+// (uniform). So most runs are read in one step of the decoder.
 const (
 	symContexts = 4
 	chunkStart  = 3
-	lenContexts = 3 * symContexts
-	buckets     = MaxChunkLog + 2 // bits.Len of 1 .. 1<<MaxChunkLog, and 0 unused
+	shortRuns   = 16
+	firstBucket = 5                                         // bits.Len(shortRuns+1)
+	lenCodes    = shortRuns + MaxChunkLog + 2 - firstBucket // 1..16, then buckets 5..MaxChunkLog+1
+	codes       = 3 * lenCodes
 )
+
+// lenCode returns the length code of a run of n (1 .. 1<<MaxChunkLog)
+// indices, and the number of its low bits that follow it.
+func lenCode(n int) (code, k int) {
+	if n <= shortRuns {
+		return n - 1, 0
+	}
+	b := bits.Len(uint(n))
+	return shortRuns + b - firstBucket, b - 1
+}
 
 // probBits is the precision of the quantised frequencies: a context's
 // frequencies sum to 1 << probBits.
-const probBits = 12
+const probBits = 15
 
 const probScale = 1 << probBits
 
-// A Model is the frequencies of the runs' symbols and of their lengths'
-// buckets in each context, counted over a stream and stored with it,
-// quantised so that each context's sum to 1 << 12. A code never seen in a
-// context has frequency 0 there and cannot be coded in it.
+// A Model is the frequencies of the runs' codes in each context, counted
+// over a stream and stored with it, quantised so that each context's sum
+// to 1 << probBits. A code never seen in a context has frequency 0 there
+// and cannot be coded in it.
 type Model struct {
-	Sym [symContexts][3]uint16
-	Len [lenContexts][buckets]uint16
-	// cumulative frequencies: symCum[c][s] is the sum of those before s.
-	symCum [symContexts][4]uint16
-	lenCum [lenContexts][buckets + 1]uint16
+	Freq [symContexts][codes]uint16
+	// cumulative frequencies: cum[c][s] is the sum of those before s.
+	cum [symContexts][codes + 1]uint16
 	// For each context, the code whose range holds the first slot of each
 	// 1/lutSize of the range: the decoder's search for a slot's code
-	// starts there (a step or none, not a walk over every bucket).
-	symLUT [symContexts]lut
-	lenLUT [lenContexts]lut
+	// starts there (a step or none, not a walk over every code).
+	lut [symContexts]lut
 }
 
 // lutBits is the precision of a context's lookup table: lutSize entries.
 const (
-	lutBits = 8
+	lutBits = 10
 	lutSize = 1 << lutBits
 )
 
@@ -69,20 +79,13 @@ type lut [lutSize]uint8
 func (t *lut) fill(cum []uint16) {
 	s := 0
 	for j := range t {
-		lo := uint16(j << (probBits - lutBits))
-		for cum[s+1] <= lo {
+		lo := uint32(j << (probBits - lutBits))
+		for uint32(cum[s+1]) <= lo {
 			s++
 		}
 		t[j] = uint8(s)
 	}
 }
-
-// lenContext is the context of a run's length: its symbol and the symbol
-// of the run before.
-func lenContext(sym, prev byte) int { return int(sym)*symContexts + int(prev) }
-
-// bucketOf returns the bucket of a run's length (1 .. 1<<MaxChunkLog).
-func bucketOf(n int) int { return bits.Len(uint(n)) }
 
 // A run is a symbol held by n indices in a row, after a run of prev (or
 // chunkStart).
@@ -91,22 +94,27 @@ type run struct {
 	n         uint16 // 1 .. 1<<MaxChunkLog
 }
 
+// code returns the run's code.
+func (r run) code() int {
+	c, _ := lenCode(int(r.n))
+	return int(r.sym)*lenCodes + c
+}
+
 // countModel counts the codes of the chunks' runs and quantises them.
 func countModel(chunks [][]run) *Model {
-	var sym [symContexts][3]uint64
-	var lens [lenContexts][buckets]uint64
+	var n [symContexts][codes]uint64
 	for _, runs := range chunks {
 		for _, r := range runs {
-			sym[r.prev][r.sym]++
-			lens[lenContext(r.sym, r.prev)][bucketOf(int(r.n))]++
+			n[r.prev][r.code()]++
 		}
 	}
 	m := &Model{}
-	for c := range sym {
-		copy(m.Sym[c][:], quantise(sym[c][:]))
-	}
-	for c := range lens {
-		copy(m.Len[c][:], quantise(lens[c][:]))
+	for c := range n {
+		if c != chunkStart && n[c] == [codes]uint64{} {
+			// Never seen: all to a code that is stored.
+			n[c][((c+1)%3)*lenCodes] = 1
+		}
+		copy(m.Freq[c][:], quantise(n[c][:]))
 	}
 	m.build()
 	return m
@@ -147,34 +155,31 @@ func quantise(n []uint64) []uint16 {
 	return f
 }
 
-// build fills the cumulative frequencies.
+// build fills the cumulative frequencies and the lookup tables.
 func (m *Model) build() {
-	for c := range m.Sym {
-		for s := range 3 {
-			m.symCum[c][s+1] = m.symCum[c][s] + m.Sym[c][s]
+	for c := range m.Freq {
+		for s := range codes {
+			m.cum[c][s+1] = m.cum[c][s] + m.Freq[c][s]
 		}
-		m.symLUT[c].fill(m.symCum[c][:])
-	}
-	for c := range m.Len {
-		for s := range buckets {
-			m.lenCum[c][s+1] = m.lenCum[c][s] + m.Len[c][s]
-		}
-		m.lenLUT[c].fill(m.lenCum[c][:])
+		m.lut[c].fill(m.cum[c][:])
 	}
 }
 
-// modelBytes is the size of a model as stored: a uint16 a frequency.
-const modelBytes = (symContexts*3 + lenContexts*buckets) * 2
+// A run's symbol differs from the one before (the runs are as long as
+// they can be), so the codes of a run of prev after prev are never used,
+// and not stored: stored reports whether code s of context c is.
+func stored(c, s int) bool { return c == chunkStart || s/lenCodes != c }
+
+// modelBytes is the size of a model as stored: a uint16 a frequency, each
+// context's but the chunk's start without the codes of its own symbol.
+const modelBytes = (symContexts*codes - (symContexts-1)*lenCodes) * 2
 
 func (m *Model) append(b []byte) []byte {
-	for c := range m.Sym {
-		for _, f := range m.Sym[c] {
-			b = append(b, byte(f), byte(f>>8))
-		}
-	}
-	for c := range m.Len {
-		for _, f := range m.Len[c] {
-			b = append(b, byte(f), byte(f>>8))
+	for c := range m.Freq {
+		for s, f := range m.Freq[c] {
+			if stored(c, s) {
+				b = append(b, byte(f), byte(f>>8))
+			}
 		}
 	}
 	return b
@@ -183,36 +188,24 @@ func (m *Model) append(b []byte) []byte {
 var errModel = errors.New("wdl: bad model")
 
 // readModel reads a stored model and checks that each context's
-// frequencies sum to 1 << 12.
+// frequencies sum to 1 << probBits.
 func readModel(b []byte) (*Model, error) {
 	if len(b) < modelBytes {
 		return nil, fmt.Errorf("%w: %d bytes", errModel, len(b))
 	}
 	m := &Model{}
 	k := 0
-	next := func() uint16 {
-		v := uint16(b[k]) | uint16(b[k+1])<<8
-		k += 2
-		return v
-	}
-	for c := range m.Sym {
+	for c := range m.Freq {
 		sum := 0
-		for s := range 3 {
-			m.Sym[c][s] = next()
-			sum += int(m.Sym[c][s])
+		for s := range codes {
+			if stored(c, s) {
+				m.Freq[c][s] = uint16(b[k]) | uint16(b[k+1])<<8
+				k += 2
+				sum += int(m.Freq[c][s])
+			}
 		}
 		if sum != probScale {
-			return nil, fmt.Errorf("%w: symbol context %d sums to %d", errModel, c, sum)
-		}
-	}
-	for c := range m.Len {
-		sum := 0
-		for s := range buckets {
-			m.Len[c][s] = next()
-			sum += int(m.Len[c][s])
-		}
-		if sum != probScale {
-			return nil, fmt.Errorf("%w: length context %d sums to %d", errModel, c, sum)
+			return nil, fmt.Errorf("%w: context %d sums to %d", errModel, c, sum)
 		}
 	}
 	m.build()

@@ -14,7 +14,7 @@ import (
 )
 
 // Version is the version of the stream's layout and model.
-const Version = 2
+const Version = 3
 
 // A stream's chunks hold 1 << chunkLog indices each, coded on their own (a
 // read decodes at most one chunk, and only up to the index asked for); the
@@ -22,7 +22,7 @@ const Version = 2
 // chunk holds about maxChunkRuns runs. BlockChunks chunks make a block, the
 // unit of the checksums.
 const (
-	MinChunkLog  = 10
+	MinChunkLog  = 9
 	MaxChunkLog  = 14
 	BlockChunks  = 32
 	maxChunkRuns = 64
@@ -38,11 +38,13 @@ const ransLow = 1 << 23
 //	0       1         Version
 //	1       8         n, the number of symbols
 //	9       1         chunkLog: a chunk is 1 << chunkLog symbols
-//	10      408       the model: the frequencies (uint16, each context's
-//	                  summing to 4096) of the runs' symbols in each of the
-//	                  4 contexts (W, D, L in that order), then of the
-//	                  lengths' 16 buckets in each of the 12 contexts
-//	418     12·B      the blocks: the offset of each block's first byte in
+//	10      486       the model: the frequencies (uint16, each context's
+//	                  summing to 32768) of the runs' codes (a symbol W, D,
+//	                  L times 27 length codes) in each of the 4 contexts (a
+//	                  run after W, D, L, or a chunk's first): the 54 codes
+//	                  of the two other symbols after W, D and L, then the
+//	                  81 of the chunk's first run
+//	496     12·B      the blocks: the offset of each block's first byte in
 //	                  the data (uint64), and the CRC-32C (Castagnoli) of its
 //	                  bytes (uint32); B = ceil(C / 32)
 //	        2·C       the chunks: the offset of each chunk's first byte in
@@ -51,12 +53,25 @@ const ransLow = 1 << 23
 //	                  the rANS state after its first run was coded
 //	                  (uint32), then the bytes the decoder reads, in order
 //
-// A chunk is decoded from its first run: for each, its symbol (in the
-// context of the symbol before, or of the chunk's start), its length's
-// bucket b (in the context of its symbol and the one before) and the
-// length's b-1 low bits (8 at most, then the rest), the length being
-// 1<<(b-1) plus those bits.
+// A chunk is decoded from its first run: for each, its code (in the
+// context of the symbol before, or of the chunk's start), which is its
+// symbol times 27 plus its length code: lengths 1 to 16 are the codes 0 to
+// 15, a longer length n the code 11 + bits.Len(n), followed by n's
+// bits.Len(n)-1 low bits (8 at most, then the rest), n being 1 << that
+// plus those bits.
 const headerBytes = 10 + modelBytes
+
+// headerLen returns the length of the header of a stream of version v
+// (this one or 2, which is still read), or 0 for another.
+func headerLen(v byte) int {
+	switch v {
+	case Version:
+		return headerBytes
+	case 2:
+		return 10 + v2ModelBytes
+	}
+	return 0
+}
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -246,17 +261,16 @@ func encodeChunk(m *Model, runs []run, rev []byte) []byte {
 	x := uint32(ransLow)
 	for i := len(runs) - 1; i >= 0; i-- {
 		r := runs[i]
-		b := bucketOf(int(r.n))
-		low := uint32(int(r.n) - 1<<(b-1))
-		k := b - 1
-		if k > 8 {
-			x, rev = put(x, rev, 1<<(probBits-(k-8)), (low>>8)<<(probBits-(k-8)))
-			k = 8
+		if _, k := lenCode(int(r.n)); k > 0 {
+			low := uint32(int(r.n) - 1<<k)
+			if k > 8 {
+				x, rev = put(x, rev, 1<<(probBits-(k-8)), (low>>8)<<(probBits-(k-8)))
+				k = 8
+			}
+			x, rev = put(x, rev, 1<<(probBits-k), (low&0xFF)<<(probBits-k))
 		}
-		x, rev = put(x, rev, 1<<(probBits-k), (low&0xFF)<<(probBits-k))
-		c := lenContext(r.sym, r.prev)
-		x, rev = put(x, rev, uint32(m.Len[c][b]), uint32(m.lenCum[c][b]))
-		x, rev = put(x, rev, uint32(m.Sym[r.prev][r.sym]), uint32(m.symCum[r.prev][r.sym]))
+		c := r.code()
+		x, rev = put(x, rev, uint32(m.Freq[r.prev][c]), uint32(m.cum[r.prev][c]))
 	}
 	return append(rev, byte(x>>24), byte(x>>16), byte(x>>8), byte(x))
 }
@@ -274,7 +288,11 @@ func put(x uint32, rev []byte, freq, cum uint32) (uint32, []byte) {
 // TablesLen returns the length of the header and tables of the stream in
 // b (the bytes before its data), or -1 if b is too short to say.
 func TablesLen(b []byte) int {
-	if len(b) < headerBytes {
+	if len(b) < 10 {
+		return -1
+	}
+	h := headerLen(b[0])
+	if h == 0 || len(b) < h {
 		return -1
 	}
 	n := binary.LittleEndian.Uint64(b[1:])
@@ -284,7 +302,7 @@ func TablesLen(b []byte) int {
 	}
 	chunks := (n + 1<<log - 1) >> log
 	blocks := (chunks + BlockChunks - 1) / BlockChunks
-	return headerBytes + int(12*blocks+2*chunks)
+	return h + int(12*blocks+2*chunks)
 }
 
 // A Stream reads the symbols of an encoded stream in place: its bytes are
@@ -293,20 +311,33 @@ type Stream struct {
 	n        int64
 	log      uint // a chunk is 1 << log symbols
 	m        *Model
-	blocks   []byte // the block table
-	chunks   []byte // the chunk table
+	v2       *v2Model // the model of a stream of version 2, read with runV2
+	blocks   []byte   // the block table
+	chunks   []byte   // the chunk table
 	data     []byte
 	verified []atomic.Uint64 // a bit a block: its checksum was found right
+	// index, made by KeepTables, is the two tables as a read wants them:
+	// for each block, its offset (uint32, two uint16s, low first) and its
+	// chunks' offsets in it, side by side, so that a read finds both in
+	// one place of memory. Empty: the tables are read where they lie.
+	index []uint16
 }
+
+// indexStride is the length of a block's entry in Stream.index.
+const indexStride = 2 + BlockChunks
 
 // Open reads the header and tables of the stream in b. The blocks are
 // checked as they are first read (or all at once by Verify).
 func Open(b []byte) (*Stream, error) {
-	if len(b) < headerBytes {
+	if len(b) < 10 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrCorrupt, len(b))
 	}
-	if b[0] != Version {
+	h := headerLen(b[0])
+	if h == 0 {
 		return nil, fmt.Errorf("%w: version %d, not %d", ErrCorrupt, b[0], Version)
+	}
+	if len(b) < h {
+		return nil, fmt.Errorf("%w: %d bytes", ErrCorrupt, len(b))
 	}
 	n := binary.LittleEndian.Uint64(b[1:])
 	if n > 1<<40 {
@@ -316,20 +347,27 @@ func Open(b []byte) (*Stream, error) {
 	if log < MinChunkLog || log > MaxChunkLog {
 		return nil, fmt.Errorf("%w: chunks of 2^%d symbols", ErrCorrupt, log)
 	}
-	m, err := readModel(b[10:headerBytes])
+	var m *Model
+	var m2 *v2Model
+	var err error
+	if b[0] == Version {
+		m, err = readModel(b[10:h])
+	} else {
+		m2, err = readV2Model(b[10:h])
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	chunks := (n + 1<<log - 1) >> log
 	blocks := (chunks + BlockChunks - 1) / BlockChunks
-	tables := uint64(headerBytes) + 12*blocks + 2*chunks
+	tables := uint64(h) + 12*blocks + 2*chunks
 	if uint64(len(b)) < tables {
 		return nil, fmt.Errorf("%w: %d bytes for the tables of %d symbols", ErrCorrupt, len(b), n)
 	}
 	s := &Stream{
-		n: int64(n), log: log, m: m,
-		blocks:   b[headerBytes : headerBytes+12*blocks],
-		chunks:   b[headerBytes+12*blocks : tables],
+		n: int64(n), log: log, m: m, v2: m2,
+		blocks:   b[h : uint64(h)+12*blocks],
+		chunks:   b[uint64(h)+12*blocks : tables],
 		data:     b[tables:],
 		verified: make([]atomic.Uint64, (blocks+63)/64),
 	}
@@ -362,6 +400,20 @@ func Open(b []byte) (*Stream, error) {
 func (s *Stream) KeepTables() {
 	s.blocks = bytes.Clone(s.blocks)
 	s.chunks = bytes.Clone(s.chunks)
+	if uint64(len(s.data)) >= 1<<32 {
+		return // offsets past uint32: read from the tables
+	}
+	blocks := len(s.blocks) / 12
+	x := make([]uint16, indexStride*blocks)
+	for k := range blocks {
+		off := s.blockOff(k)
+		e := x[indexStride*k:]
+		e[0], e[1] = uint16(off), uint16(off>>16)
+		for j := 0; j < BlockChunks && 2*(k*BlockChunks+j) < len(s.chunks); j++ {
+			e[2+j] = binary.LittleEndian.Uint16(s.chunks[2*(k*BlockChunks+j):])
+		}
+	}
+	s.index = x
 }
 
 // Len returns the number of symbols.
@@ -405,6 +457,19 @@ func (s *Stream) block(k int) ([]byte, error) {
 // chunkBytes returns the bytes of chunk c.
 func (s *Stream) chunkBytes(c int) ([]byte, error) {
 	k := c / BlockChunks
+	if s.index != nil && s.verified[k/64].Load()&(1<<(k%64)) != 0 {
+		e := s.index[indexStride*k : indexStride*(k+1)]
+		off := int(e[0]) | int(e[1])<<16
+		j := c % BlockChunks
+		hi := len(s.data)
+		switch {
+		case j+1 < BlockChunks && c+1 < s.Chunks():
+			hi = off + int(e[3+j])
+		case indexStride*(k+1) < len(s.index):
+			hi = int(s.index[indexStride*(k+1)]) | int(s.index[indexStride*(k+1)+1])<<16
+		}
+		return s.data[off+int(e[2+j]) : hi], nil
+	}
 	b, err := s.block(k)
 	if err != nil {
 		return nil, err
@@ -432,14 +497,58 @@ func (s *Stream) At(i int64) (byte, error) {
 		return 0, err
 	}
 	off := int(i & (1<<s.log - 1))
+	if s.v2 == nil {
+		return s.at(&d, off)
+	}
 	prev, pos := byte(chunkStart), 0
 	for {
-		sym, n := d.run(s.m, prev, s.log)
+		sym, n := s.run(&d, prev)
 		if d.err != nil {
 			return 0, d.err
 		}
 		if pos += n; off < pos {
 			return sym, nil
+		}
+		prev = sym
+	}
+}
+
+// at is At's loop for the current version: the runs of d decoded up to
+// the one that holds index off of the chunk, the decoder's state in
+// locals and a short run (most of them) one step, without a call.
+func (s *Stream) at(d *decoder, off int) (byte, error) {
+	m := s.m
+	x, b := d.x, d.b
+	prev, pos := chunkStart, 0
+	for {
+		cum := &m.cum[prev]
+		slot := x & (probScale - 1)
+		c := int(m.lut[prev][slot>>(probBits-lutBits)])
+		for uint32(cum[c+1]) <= slot {
+			c++
+		}
+		x = uint32(cum[c+1]-cum[c])*(x>>probBits) + slot - uint32(cum[c])
+		for x < ransLow {
+			if len(b) == 0 {
+				return 0, fmt.Errorf("%w: a chunk ends early", ErrCorrupt)
+			}
+			x = x<<8 | uint32(b[0])
+			b = b[1:]
+		}
+		sym, code := c/lenCodes, c%lenCodes
+		if code < shortRuns {
+			pos += code + 1
+		} else {
+			d.x, d.b = x, b
+			n := d.longRun(code, s.log)
+			if d.err != nil {
+				return 0, d.err
+			}
+			x, b = d.x, d.b
+			pos += n
+		}
+		if off < pos {
+			return byte(sym), nil
 		}
 		prev = sym
 	}
@@ -464,7 +573,7 @@ func (s *Stream) Chunk(c int, dst []byte) ([]byte, error) {
 	dst = dst[:k]
 	prev := byte(chunkStart)
 	for pos := 0; pos < k; {
-		sym, n := d.run(s.m, prev, s.log)
+		sym, n := s.run(&d, prev)
 		if d.err == nil && pos+n > k {
 			d.err = fmt.Errorf("%w: a run past its chunk's end", ErrCorrupt)
 		}
@@ -478,6 +587,23 @@ func (s *Stream) Chunk(c int, dst []byte) ([]byte, error) {
 		prev = sym
 	}
 	return dst, nil
+}
+
+// run decodes the next run of d, after a run of prev.
+func (s *Stream) run(d *decoder, prev byte) (byte, int) {
+	if s.v2 != nil {
+		return d.runV2(s.v2, prev, s.log)
+	}
+	return d.run(s.m, prev, s.log)
+}
+
+// Version returns the version of the stream's layout: Version, or an
+// older one that is still read.
+func (s *Stream) Version() int {
+	if s.v2 != nil {
+		return 2
+	}
+	return Version
 }
 
 // Verify checks every block against its checksum.
@@ -512,24 +638,30 @@ func (d *decoder) init(b []byte) error {
 // run decodes the next run after a run of prev (or chunkStart): its
 // symbol and length. A length that cannot be (a damaged stream) sets err.
 func (d *decoder) run(m *Model, prev byte, log uint) (byte, int) {
-	sym := byte(d.get(m.symCum[prev][:], &m.symLUT[prev]))
-	c := lenContext(sym, prev)
-	b := d.get(m.lenCum[c][:], &m.lenLUT[c])
-	if b == 0 || uint(b) > log+1 {
+	c := d.get(m.cum[prev][:], &m.lut[prev])
+	sym, code := byte(c/lenCodes), c%lenCodes
+	if code < shortRuns {
+		return sym, code + 1
+	}
+	return sym, d.longRun(code, log)
+}
+
+// longRun returns the length of a run whose length code (shortRuns or
+// more: a bucket) was read, reading its low bits. A length that cannot be
+// in a chunk of 1 << log (a damaged stream) sets err.
+func (d *decoder) longRun(code int, log uint) int {
+	k := code - shortRuns + firstBucket - 1
+	if uint(k) > log {
 		if d.err == nil {
-			d.err = fmt.Errorf("%w: a run of bucket %d", ErrCorrupt, b)
+			d.err = fmt.Errorf("%w: a run of 2^%d or more", ErrCorrupt, k)
 		}
-		return sym, 1
+		return 1
 	}
-	k := b - 1
-	low := 0
-	if k > 0 {
-		low = d.raw(min(k, 8))
-		if k > 8 {
-			low |= d.raw(k-8) << 8
-		}
+	low := d.raw(min(k, 8))
+	if k > 8 {
+		low |= d.raw(k-8) << 8
 	}
-	return sym, 1<<k | low
+	return 1<<k | low
 }
 
 // get decodes a code under the cumulative frequencies cum (cum[0] = 0, the
