@@ -447,13 +447,21 @@ func OpenCompact(path string, options ...OpenOption) (*Compact, error) {
 		unmap()
 		return nil, fmt.Errorf("egdb: %s: %w", path, err)
 	}
-	c.unmap = unmap
-	// A probe reads a block table's entry, a chunk table's and the
-	// chunk: the tables (read once already, to check them: 50 MB for the
-	// whole game of nine men's morris) are kept in memory, so that a
-	// cold probe reads from the disk the chunks alone, each one page.
-	for _, sec := range c.sectors {
-		sec.s.KeepTables()
+	// A probe reads a block's offset, its chunk's and the chunk: the
+	// offsets (read once already, to check them) are kept in memory side
+	// by side, on huge pages where the system has them (135 MB for the
+	// whole game of nine men's morris), so that a cold probe reads from
+	// the disk the chunks alone, and a warm one misses no translation.
+	total := 0
+	for _, k := range c.keys {
+		total += c.sectors[k].s.IndexLen()
+	}
+	tables, free := allocTables(total)
+	c.unmap = func() error { return errors.Join(unmap(), free()) }
+	for _, k := range c.keys {
+		n := c.sectors[k].s.IndexLen()
+		c.sectors[k].s.KeepTables(tables[:n:n])
+		tables = tables[n:]
 	}
 	adviseRandom(data)
 	if d := DistancesPath(path); d != path {
@@ -661,6 +669,8 @@ func (c *Compact) result(p mill.Position) (Result, *compactSector, int64, bool) 
 type resolver struct {
 	wk   worker
 	caps [maxCaptureDepth][]capture
+	// touched keeps the bytes Touch read, so that the reads are kept.
+	touched byte
 }
 
 // maxCaptureDepth bounds the search of captures: each capture takes a
@@ -698,6 +708,15 @@ func (c *Compact) raise(r *resolver, sec *compactSector, W, B uint32, stored, en
 	var cs *compactSector
 	if k := c.g.capture[sec.gs]; k >= 0 {
 		cs = c.bySector[k]
+	}
+	if cs != nil && len(caps) > 1 {
+		// The captures' chunks are touched first, so that their misses
+		// of memory overlap (most are read below).
+		var t byte
+		for _, cp := range caps {
+			t ^= cs.s.Touch(cp.index)
+		}
+		r.touched += t
 	}
 	for _, cp := range caps {
 		if cp.end || cs == nil {

@@ -5,6 +5,7 @@ package egdb
 import (
 	"os"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,4 +33,26 @@ func adviseRandom(b []byte) {
 	if len(b) > 0 {
 		_ = unix.Madvise(b, unix.MADV_RANDOM)
 	}
+}
+
+// hugePage is the size of a huge page of x86-64 and arm64 Linux.
+const hugePage = 2 << 20
+
+// allocTables returns n uint16s of anonymous memory, advised to the
+// kernel as huge pages (MADV_HUGEPAGE): the compact file's tables, read
+// at random, each read otherwise a miss of the translation buffer (two
+// page walks in a virtual machine). free returns the memory. Where the
+// mapping fails the memory is the heap's.
+func allocTables(n int) (tables []uint16, free func() error) {
+	if n == 0 {
+		return nil, func() error { return nil }
+	}
+	b, err := unix.Mmap(-1, 0, 2*n+hugePage, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err != nil {
+		return make([]uint16, n), func() error { return nil }
+	}
+	// From the first huge page's boundary in the mapping.
+	skip := int((hugePage - uintptr(unsafe.Pointer(&b[0]))%hugePage) % hugePage)
+	_ = unix.Madvise(b[skip:], unix.MADV_HUGEPAGE)
+	return unsafe.Slice((*uint16)(unsafe.Pointer(&b[skip])), n), func() error { return unix.Munmap(b) }
 }

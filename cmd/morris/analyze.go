@@ -93,7 +93,7 @@ func (c *analyzeConfig) run(ctx context.Context, stdin io.Reader, stdout io.Writ
 		return usageError{err}
 	}
 	opts.Tablebase = tb
-	a := &analyzer{out: stdout, e: search.New(opts), lim: lim, verbose: c.verbose}
+	a := &analyzer{out: stdout, e: search.New(opts), tb: tb, lim: lim, verbose: c.verbose}
 	if c.file == "" {
 		g, err := c.pf.game()
 		if err != nil {
@@ -117,6 +117,7 @@ func (c *analyzeConfig) run(ctx context.Context, stdin io.Reader, stdout io.Writ
 type analyzer struct {
 	out     io.Writer
 	e       *search.Engine
+	tb      search.Tablebase // the databases the engine probes, or nil
 	lim     search.Limits
 	verbose bool
 }
@@ -196,6 +197,28 @@ func (a *analyzer) position(ctx context.Context, g *mill.Game) {
 	fmt.Fprintf(a.out, "score:     %s for %s, the side to move\n", search.ScoreTextAlong(p, res.PV, res.Score), p.SideToMove())
 	fmt.Fprintf(a.out, "pv:        %s\n", pvText(p, res.PV))
 	fmt.Fprintf(a.out, "depth:     %d (%d nodes)\n", res.Depth, res.Nodes)
+	if a.tb != nil {
+		if r, plies, ok := a.tb.Probe(p); ok {
+			fmt.Fprintf(a.out, "databases: %s\n", databasesText(p.SideToMove(), r, plies))
+		}
+	}
+}
+
+// databasesText says what the databases hold of a position whose side to
+// move is mover: its result for the mover (+1, 0, -1) and the plies to the
+// end (-1 where the databases hold no distance, as a compact file).
+func databasesText(mover mill.Color, result, plies int) string {
+	if result == 0 {
+		return "a draw with best play"
+	}
+	winner := mover
+	if result < 0 {
+		winner = mover.Other()
+	}
+	if plies < 0 {
+		return fmt.Sprintf("won for %s with best play (the distance not held)", winner)
+	}
+	return fmt.Sprintf("won for %s with best play, the game over in %d plies", winner, plies)
 }
 
 // game goes through the moves of a record with package review: for each,

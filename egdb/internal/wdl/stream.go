@@ -393,18 +393,26 @@ func Open(b []byte) (*Stream, error) {
 	return s, nil
 }
 
-// KeepTables copies the stream's block and chunk tables out of the bytes
-// Open was given (a memory map) into memory of its own, so that a read
-// finds them there and touches the mapping only for its chunk. Call it
+// IndexLen returns the length KeepTables wants of its index: 34 a block.
+func (s *Stream) IndexLen() int { return indexStride * (len(s.blocks) / 12) }
+
+// KeepTables copies the stream's tables out of the bytes Open was given (a
+// memory map) into memory of the caller's, so that a read finds them
+// there and touches the mapping only for its chunk: the block table
+// (copied), and the block and chunk offsets side by side in index (of
+// IndexLen, or nil to allocate it), one place of memory a read. Call it
 // before the Stream is shared.
-func (s *Stream) KeepTables() {
+func (s *Stream) KeepTables(index []uint16) {
 	s.blocks = bytes.Clone(s.blocks)
-	s.chunks = bytes.Clone(s.chunks)
 	if uint64(len(s.data)) >= 1<<32 {
+		s.chunks = bytes.Clone(s.chunks)
 		return // offsets past uint32: read from the tables
 	}
 	blocks := len(s.blocks) / 12
-	x := make([]uint16, indexStride*blocks)
+	if index == nil {
+		index = make([]uint16, s.IndexLen())
+	}
+	x := index[:s.IndexLen()]
 	for k := range blocks {
 		off := s.blockOff(k)
 		e := x[indexStride*k:]
@@ -413,7 +421,7 @@ func (s *Stream) KeepTables() {
 			e[2+j] = binary.LittleEndian.Uint16(s.chunks[2*(k*BlockChunks+j):])
 		}
 	}
-	s.index = x
+	s.index, s.chunks = x, nil
 }
 
 // Len returns the number of symbols.
@@ -457,7 +465,12 @@ func (s *Stream) block(k int) ([]byte, error) {
 // chunkBytes returns the bytes of chunk c.
 func (s *Stream) chunkBytes(c int) ([]byte, error) {
 	k := c / BlockChunks
-	if s.index != nil && s.verified[k/64].Load()&(1<<(k%64)) != 0 {
+	if s.verified[k/64].Load()&(1<<(k%64)) == 0 {
+		if _, err := s.block(k); err != nil {
+			return nil, err
+		}
+	}
+	if s.index != nil {
 		e := s.index[indexStride*k : indexStride*(k+1)]
 		off := int(e[0]) | int(e[1])<<16
 		j := c % BlockChunks
@@ -470,16 +483,29 @@ func (s *Stream) chunkBytes(c int) ([]byte, error) {
 		}
 		return s.data[off+int(e[2+j]) : hi], nil
 	}
-	b, err := s.block(k)
-	if err != nil {
-		return nil, err
-	}
-	lo := int(binary.LittleEndian.Uint16(s.chunks[2*c:]))
-	hi := len(b)
+	lo, hi := s.blockOff(k), s.blockEnd(k)
+	b := s.data[lo:hi]
+	lo2 := int(binary.LittleEndian.Uint16(s.chunks[2*c:]))
+	hi2 := len(b)
 	if c+1 < (k+1)*BlockChunks && 2*(c+1) < len(s.chunks) {
-		hi = int(binary.LittleEndian.Uint16(s.chunks[2*(c+1):]))
+		hi2 = int(binary.LittleEndian.Uint16(s.chunks[2*(c+1):]))
 	}
-	return b[lo:hi], nil
+	return b[lo2:hi2], nil
+}
+
+// Touch reads the first byte of the chunk that holds index i (0 ≤ i <
+// Len) where its tables are kept (KeepTables) and its block was checked,
+// and returns it, else 0: a reader about to read several indices touches
+// them all first, so that their misses of memory overlap instead of
+// following one another.
+func (s *Stream) Touch(i int64) byte {
+	c := int(i >> s.log)
+	k := c / BlockChunks
+	if s.index == nil || i < 0 || i >= s.n || s.verified[k/64].Load()&(1<<(k%64)) == 0 {
+		return 0
+	}
+	e := s.index[indexStride*k : indexStride*(k+1)]
+	return s.data[int(e[0])|int(e[1])<<16+int(e[2+c%BlockChunks])]
 }
 
 // At returns the symbol at index i (0 ≤ i < Len). It decodes the runs of

@@ -76,13 +76,17 @@ func TestRoundTrip(t *testing.T) {
 			// checked on its first read), then from the tables kept.
 			for _, keep := range []bool{false, true} {
 				if keep {
-					s.KeepTables()
+					s.KeepTables(nil)
 				}
 				for i := 0; i < n; i += step {
 					want := syms[i]
 					got, err := s.At(int64(i))
 					if err != nil || got != want {
 						t.Fatalf("%s, %d symbols, tables kept %v: At(%d) = %d, %v; want %d", src.name, n, keep, i, got, err, want)
+					}
+					// Touch reads the chunk's first byte, once it is kept and checked.
+					if b, _ := s.chunkBytes(i >> s.log); keep && s.Touch(int64(i)) != b[0] {
+						t.Fatalf("Touch(%d) is not the first byte of its chunk", i)
 					}
 				}
 			}
