@@ -429,16 +429,7 @@ func OpenCompact(path string, options ...OpenOption) (*Compact, error) {
 	for _, o := range options {
 		o(&cfg)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	data, unmap, err := mapFile(f, fi.Size())
+	data, unmap, err := mapPath(path)
 	if err != nil {
 		return nil, err
 	}
@@ -473,6 +464,21 @@ func OpenCompact(path string, options ...OpenOption) (*Compact, error) {
 		}
 	}
 	return c, nil
+}
+
+// mapPath opens the file at path and maps it whole (mapFile); the file is
+// closed again, the map stays until unmap.
+func mapPath(path string) ([]byte, func() error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	return mapFile(f, fi.Size())
 }
 
 // DistancesPath is where the distances of the compact file at path are

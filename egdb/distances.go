@@ -168,16 +168,7 @@ func checkDistances(s *dist.Stream, vals []uint16) error {
 // the same rules (by their fingerprint), the same sectors of the same
 // sizes, or it is refused. Call it before c is shared; Close closes both.
 func (c *Compact) AddDistances(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	data, unmap, err := mapFile(f, fi.Size())
+	data, unmap, err := mapPath(path)
 	if err != nil {
 		return err
 	}

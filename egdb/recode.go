@@ -25,16 +25,7 @@ func RecodeCompact(src, dst string, progress func(CompactProgress)) error {
 	if filepath.Clean(src) == filepath.Clean(dst) {
 		return errors.New("egdb: recode to another path than the file's own")
 	}
-	f, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	data, unmap, err := mapFile(f, fi.Size())
+	data, unmap, err := mapPath(src)
 	if err != nil {
 		return err
 	}
