@@ -139,6 +139,30 @@ func TestBrowserPuzzles(t *testing.T) {
 	if got := eval[string](p, `document.querySelector('[data-testid="puzzle-solution"]').textContent`); !strings.Contains(got, sols[1][0]) {
 		b.fatalf("the solution's text %q does not show %s", got, sols[1][0])
 	}
+	// The answer is on the board too: the wrong move taken back, the
+	// solution's move drawn (an arrow, or a ring for a placement).
+	if got := eval[string](p, `document.querySelector('[data-testid="board-hint"]').dataset.move`); got != sols[1][0] {
+		b.fatalf("the board shows the answer %q, want %s", got, sols[1][0])
+	}
+	if n := eval[int](p, `document.querySelector('[data-testid="board-hint"]').children.length`); n == 0 {
+		b.fatalf("the board draws nothing for the answer %s", sols[1][0])
+	}
+	wrongMain, _, _ := strings.Cut(wrong, "x")
+	wrongTo := wrongMain[strings.LastIndex(wrongMain, "-")+1:]
+	if got := eval[string](p, fmt.Sprintf(`document.querySelector('[data-testid="point-%s"]').dataset.piece`, wrongTo)); got != "" {
+		b.fatalf("with the answer shown, %s (where the wrong move %s went) holds %q; want the move taken back", wrongTo, wrong, got)
+	}
+	// Try again: the wrong move taken back, the right one accepted (the
+	// attempt was kept already: practice, the rating unchanged).
+	p.click("puzzle-retry")
+	p.waitPuzzle("solving again", func(st puzzleState) bool { return st.Status == "solving" && len(st.Moves) == 0 && len(st.Legal) > 0 })
+	if got := eval[string](p, `document.querySelector('[data-testid="board-hint"]').dataset.move`); got != "" {
+		b.fatalf("after the retry the board still shows the answer %q", got)
+	}
+	p.clickMoveText(sols[1][0])
+	p.waitPuzzle("the right move after the retry", func(st puzzleState) bool {
+		return len(st.Moves) >= 1 && st.Moves[0] == sols[1][0] && (st.Status == "solving" || st.Status == "solved")
+	})
 
 	// The player's page: the rating and both attempts.
 	p.open("/user/ann")

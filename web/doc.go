@@ -162,8 +162,10 @@
 // actionError; on the moderators' page allowed, reports (id, status,
 // user, reason, line), user (name, muted, closed, warnings, openReports), log (id, action,
 // user, note) and result; on a player's page also blocked; on the puzzle page id, status, moves (the
-// line played, the defence's replies included), position, legal and
-// puzzleRating (the rating change of an attempt just ended, or null); on a game page also id, version (the last version
+// line played, the defence's replies included), position, legal,
+// puzzleRating (the rating change of an attempt just ended, or null), solution, wrong (the
+// move that failed, until taken back), answer (the solution's move at the position to solve,
+// once the solution is known) and retries; on a game page also id, version (the last version
 // seen), moves, ply, status ("active", "finished"), result, method, toMove,
 // position, mySide ("white", "black", or null for a spectator), connection
 // ("connecting", "open", "reconnecting", "closed"), cursor (the position
@@ -195,10 +197,13 @@
 //
 //	page frame      topbar, nav, nav-home, nav-lobby, nav-play, nav-study, nav-rules, nav-signin, nav-signup,
 //	                nav-signout, nav-me (data-name = the user), account, sound-toggle (aria-pressed), notice,
-//	                lang, lang-select (the language switch: a select of the codes of LANGUAGES),
+//	                lang, lang-select (the language switch: a select of the codes of LANGUAGES), nav-menu
+//	                (the menu's button, aria-expanded: on a phone's width the links, the language and the
+//	                account are folded in menu behind it),
 //	                notice-open-lobby, notice-open-game (a correspondence reminder), main, not-found, boot-error
 //	board           board (data-board = the board id), board-svg, board-holder, board-hint (the engine's
-//	                best move on the study board), announcer (screen-reader messages);
+//	                best move on the study board, the hint of a game against the engine, a puzzle's
+//	                answer; data-move = its text), announcer (screen-reader messages);
 //	                point-NAME for every point, e.g. point-d6, with data-piece = "white", "black",
 //	                "marked" (a piece marked by a mill while placing, da san qi: drawn grey with a
 //	                cross, of no side) or "", data-point = its index, aria-label "d6, empty" / "d6,
@@ -210,7 +215,8 @@
 //	                player-name-SIDE, clock-SIDE (data-ms = ms left), hand-SIDE (data-count), flying-SIDE,
 //	                owes-SIDE (the removals the side owes, data-count),
 //	                flip, game-controls, pass, offer-draw, offer-takeback, resign, resign-confirm,
-//	                resign-cancel, claim-victory, offers, offer-banner-draw and offer-banner-takeback
+//	                resign-cancel, claim-victory, hint and hint-text (data-move: the engine's suggestion in
+//	                a game against the engine, on the player's turn), offers, offer-banner-draw and offer-banner-takeback
 //	                (data-by), draw-accept, draw-decline, takeback-accept, takeback-decline, result
 //	                (data-result), after-game, export, analyse, play-again; the review (after the
 //	                game): review, review-request, review-progress (data-done, data-total), review-error,
@@ -220,7 +226,9 @@
 //	                (real-time games, on the opponent's turn): premove-bar (data-move), premove-cancel, its
 //	                points with the class premove; the confirmation (correspondence games): confirm-toggle,
 //	                confirm-bar (data-move), confirm-move, cancel-move
-//	move list       move-list (data-count), move-N (the N-th move from 0, data-ply, data-index = N+1),
+//	move list       move-list (data-count), move-head (the columns' heads, data-left = the side of the left
+//	                column: the first mover's, as the record numbers moves), move-N (the N-th move from 0,
+//	                data-ply, data-index = N+1),
 //	                replay, replay-first, replay-prev, replay-next, replay-last (the arrow keys, Home and
 //	                End do the same when no text field or board point has the focus)
 //	chat            chat, chat-list, chat-message (data-version), chat-form, chat-input, chat-send, chat-note,
@@ -277,7 +285,7 @@
 //	study           study-page, study-info, study-variant (data-rules), status, study-hands (with
 //	                hand-SIDE and flying-SIDE), tab-analysis, tab-setup, tab-import,
 //	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,
-//	                engine-toggle, engine-output, engine-score (data-score), engine-best, engine-pv,
+//	                engine-toggle, engine-output, engine-score (data-score, data-side: the side it is for), engine-best, engine-pv,
 //	                engine-tablebase (data-value), tablebase-moves (li: data-move, data-keeps),
 //	                engine-error, takeback, flip, pass, import-form, import-text, import-submit,
 //	                import-error, import-games, import-game-N, export-text, export-copy, export-download;
@@ -293,7 +301,8 @@
 //	puzzles         nav-puzzles, puzzle-page, puzzle-info, puzzle-id (data-id), puzzle-rating (data-rating), puzzle-source,
 //	                puzzle-status (data-status: loading, solving, checking, solved, failed, error),
 //	                puzzle-result, puzzle-rating-change (data-before, data-after), puzzle-next,
-//	                puzzle-show-solution (asks for the line: giving up), puzzle-solution;
+//	                puzzle-show-solution (asks for the line: giving up; shown on the board too), puzzle-solution,
+//	                puzzle-retry (takes a wrong move back to try again);
 //	                lobby-daily-puzzle (data-id), lobby-daily-puzzle-link; on a player's page
 //	                user-puzzles, user-puzzle-rating (data-rating, data-plays), user-puzzle-ID
 //	                (data-solved, data-rated)

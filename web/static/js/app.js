@@ -96,6 +96,7 @@ function render() {
     app.title('');
     unmount = mount(main, m.slice(1).map(decodeURIComponent), app, query) || null;
     markNav(name);
+    foldMenu();
     return;
   }
   currentPage = 'notfound';
@@ -105,6 +106,27 @@ function render() {
     h('p', {}, t('notFound.text')),
     h('p', {}, h('a', { href: '#/' }, t('notFound.home')))));
   markNav('');
+  foldMenu();
+}
+
+// The header's menu: on a phone held upright the links, the language and
+// the account are folded behind one button, so that the page starts with
+// the board; wider screens show them all and never see the button.
+function setUpMenu() {
+  const btn = document.getElementById('menu-btn');
+  btn.addEventListener('click', () => {
+    const open = btn.getAttribute('aria-expanded') !== 'true';
+    btn.setAttribute('aria-expanded', String(open));
+    document.querySelector('.topbar').classList.toggle('menu-open', open);
+  });
+}
+
+// foldMenu closes the menu when a page is opened from it.
+function foldMenu() {
+  const btn = document.getElementById('menu-btn');
+  if (!btn) return;
+  btn.setAttribute('aria-expanded', 'false');
+  document.querySelector('.topbar').classList.remove('menu-open');
 }
 
 function markNav(name) {
@@ -218,6 +240,7 @@ window.morrisDebug = {
 async function start() {
   await loadLocale();
   translate(document);
+  setUpMenu();
   renderLanguage();
   renderAccount();
   onSession(() => {

@@ -145,6 +145,7 @@ export class Board {
   // slide, a ring for a placement, crosses on the pieces it takes.
   setHint(m) {
     this.hint = m || null;
+    this.hintG.dataset.move = (m && m.text) || '';
     this.drawHint();
   }
 

@@ -57,8 +57,26 @@ export function setLanguage(code) {
   location.reload();
 }
 
-// t returns the string of key with {name} replaced by params.name.
+// COUNTS are the parameters that count something, in the order a string's
+// form is chosen by: "{n} moves" has a form for one, "{n} move".
+const COUNTS = ['plays', 'games', 'total', 'n'];
+
+// pluralKey returns key's form for the count in params: KEY.one where the
+// language's rules (Intl.PluralRules) call the count "one" and the
+// language's file has that form (French's "one" is 0 and 1, Chinese has
+// none); else KEY, which is the form for every other count.
+function pluralKey(key, params) {
+  if (!params) return key;
+  const name = COUNTS.find((c) => typeof params[c] === 'number');
+  if (name === undefined) return key;
+  const form = key + '.' + new Intl.PluralRules(lang).select(params[name]);
+  return form in strings ? form : key;
+}
+
+// t returns the string of key with {name} replaced by params.name, in the
+// form for the count of params (pluralKey).
 export function t(key, params) {
+  key = pluralKey(key, params);
   let str = strings[key] ?? fallback[key];
   if (str === undefined) {
     console.warn('i18n: missing key', key);

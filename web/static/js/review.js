@@ -4,9 +4,9 @@
 // marked moves with the better ones, and the marks in the page's move list.
 
 import { h, replace, s as svg } from './dom.js';
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 import { api } from './api.js';
-import { sideName, errorText } from './ui.js';
+import { sideName, errorText, scoreWords } from './ui.js';
 
 // ReviewPanel is the review's section of a page. The page tells it which
 // review to follow (follow), keeps the answers it wants in rv, and draws it
@@ -78,7 +78,7 @@ function reviewDone(rv, { cursor, onGo }) {
   const sum = ['white', 'black'].map((side) => {
     const x = rv.summary[side];
     return x ? h('li', { testid: 'review-summary-' + side },
-      t('review.summary', { side: sideName(side), inaccuracies: x.inaccuracies, mistakes: x.mistakes, blunders: x.blunders, loss: x.averageLoss })) : null;
+      t('review.summary', { side: sideName(side), inaccuracies: x.inaccuracies, mistakes: x.mistakes, blunders: x.blunders, loss: (x.averageLoss / 100).toLocaleString(language(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }) })) : null;
   });
   const marked = rv.moves.filter((m) => m.mark);
   return [
@@ -89,7 +89,7 @@ function reviewDone(rv, { cursor, onGo }) {
       class: 'mark-' + m.mark, testid: 'review-item-' + m.ply, 'data-mark': m.mark, 'data-best': m.best, tabindex: '0',
       onclick: () => onGo(m.ply),
       onkeydown: (e) => { if (e.key === 'Enter') onGo(m.ply); },
-    }, t('review.item', { move: m.move + MARKS[m.mark], mark: t('review.mark.' + m.mark), best: m.best, played: m.playedText, score: m.scoreText }))))
+    }, t('review.item', { move: m.move + MARKS[m.mark], mark: t('review.mark.' + m.mark), best: m.best, played: scoreWords(m.played, m.playedText, m.side), score: scoreWords(m.score, m.scoreText, m.side) }))))
       : h('p', { class: 'muted', testid: 'review-clean' }, t('review.clean')),
   ];
 }
@@ -112,7 +112,7 @@ function reviewGraph(rv, cursor, onGo) {
         cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: m && m.mark ? 3.5 : 2.2,
         class: ['pt', m && m.mark ? 'mark-' + m.mark : '', i === cursor ? 'current' : ''].join(' ').trim(),
         testid: 'review-point-' + i, 'data-eval': v, onclick: () => onGo(i),
-      }, svg('title', {}, i === 0 ? t('review.start') : `${m.move}${m.mark ? MARKS[m.mark] : ''} (${(v / 100).toFixed(2)})`));
+      }, svg('title', {}, i === 0 ? t('review.start') : `${m.move}${m.mark ? MARKS[m.mark] : ''} (${scoreWords(v, '', 'white')})`));
     }));
 }
 

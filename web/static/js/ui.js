@@ -3,7 +3,7 @@
 // replay buttons, a button that copies a field.
 
 import { h, replace } from './dom.js';
-import { t, has } from './i18n.js';
+import { t, has, language } from './i18n.js';
 import { moveNumber } from './notation.js';
 
 export function variantName(id) {
@@ -28,8 +28,24 @@ export function controlText(c) {
   return t('control.none');
 }
 
+function otherSide(side) {
+  return side === 'black' ? 'white' : 'black';
+}
+
 export function sideName(side) {
   return t('side.' + side);
+}
+
+// scoreWords says an engine's score as the terminal client (morris play)
+// does, for the side named: "+7.95 pieces for White" (score in hundredths
+// of a piece, from side's view), or "White wins in 3 moves" where text,
+// the protocol's words ("cp 795", "mate 3", "mate -2"), says a mate.
+export function scoreWords(score, text, side) {
+  const m = /^mate (-?)(\d+)$/.exec(text || '');
+  if (m) return t(m[1] ? 'score.loses' : 'score.wins', { side: sideName(side), n: Number(m[2]) });
+  const pieces = (Number(score) || 0) / 100;
+  const num = pieces.toLocaleString(language(), { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'always' });
+  return t('score.pieces', { side: sideName(side), score: num });
 }
 
 export function methodName(method) {
@@ -166,18 +182,29 @@ export class MoveList {
     this.onGo(k);
   }
 
-  // set shows moves with the position after cursor moves marked.
-  set(moves, cursor, startPly) {
-    if (startPly !== undefined) this.startPly = startPly;
-    const same = moves.length >= this.moves.length && this.moves.every((m, i) => m === moves[i]) && this.list.children.length > 0;
+  // set shows moves with the position after cursor moves marked. start,
+  // when known, is the start position (parsePosition): its ply numbers the
+  // moves and its side to move names the columns.
+  set(moves, cursor, start) {
+    const startPly = start ? start.ply : this.startPly;
+    // The left column holds the even plies, as the record numbers them
+    // ("N." then "N..."): the first mover's, which a lot may make black's.
+    const left = start ? (start.ply % 2 === 0 ? start.toMove : otherSide(start.toMove)) : this.left || 'white';
+    const same = moves.length >= this.moves.length && this.moves.every((m, i) => m === moves[i]) && this.list.children.length > 0 &&
+      startPly === this.startPly && left === this.left;
+    this.startPly = startPly;
+    this.left = left;
     this.moves = moves.slice();
     this.cursor = cursor;
-    if (!same) replace(this.list);
+    if (!same) {
+      replace(this.list, moves.length ? h('li', { class: 'move-row move-head', testid: 'move-head', 'data-left': left, 'aria-hidden': 'true' },
+        h('span', { class: 'num' }), h('span', { class: 'side' }, sideName(left)), h('span', { class: 'side' }, sideName(otherSide(left)))) : null);
+    }
     // Rows of two plies, each row numbered as records number moves.
     let row = this.list.lastElementChild;
     for (let i = same ? this.list.querySelectorAll('.mv').length : 0; i < moves.length; i++) {
       const ply = this.startPly + i;
-      if (!row || ply % 2 === 0 || i === 0) {
+      if (!row || ply % 2 === 0 || i === 0 || row.dataset.testid === 'move-head') {
         row = h('li', { class: 'move-row' }, h('span', { class: 'num' }, moveNumber(ply) + (ply % 2 ? '…' : '.')));
         if (ply % 2 === 1) row.append(h('span', { class: 'mv empty' }));
         this.list.append(row);

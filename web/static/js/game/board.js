@@ -51,12 +51,16 @@ export function gameBoard(ctrl) {
         // this side would have here.
         const pv = st.preView && st.preView.for === st.position ? st.preView.view : null;
         board.update(shown, { legal: pv ? pv.legal : [], interactive: !!pv, lastMove });
+        board.setHint(null);
         board.setPremove(st.premove);
         if (!pv) ctrl.premove.loadView();
         return;
       }
       board.setPremove(null);
       board.update(shown, { legal: v && myTurn && !st.sending && !st.pendingConfirm ? v.legal : [], interactive: myTurn && !st.sending && !st.pendingConfirm, lastMove });
+      // The engine's hint (a game against the engine), while its position is on the board.
+      const hint = myTurn && st.hint && st.hint.ply === st.moves.length && st.hint.move ? st.hint.move : null;
+      board.setHint(hint ? { ...((v && v.legal.find((x) => x.text === hint)) || parseMove(hint, ctrl.boardData)), text: hint } : null);
       if (myTurn && v && st.premove) ctrl.premove.play(v);
       return;
     }
@@ -65,6 +69,7 @@ export function gameBoard(ctrl) {
       loadPositions();
       return;
     }
+    board.setHint(null);
     board.update(replayView(text), { lastMove });
   }
 

@@ -1,12 +1,14 @@
 // The players' controls: pass, offers of a draw or a take-back and the
-// answers to them, resign (confirmed), claim the win; the bars of a
+// answers to them, resign (confirmed), claim the win, the engine's hint in
+// a game against the engine (POST /api/analysis); the bars of a
 // premove and of a move waiting for its confirmation, and the switch for
 // confirmations in a correspondence game.
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { parsePosition } from '../notation.js';
-import { sideName } from '../ui.js';
+import { api } from '../api.js';
+import { sideName, scoreWords, errorText } from '../ui.js';
 import { currentView } from './state.js';
 import { confirmWanted, setConfirmWanted } from './premove.js';
 
@@ -68,6 +70,7 @@ export function gameControls(ctrl) {
       }, { class: 'btn small primary' }) : null,
       btn('offer-draw', offered('draw') ? t('game.drawOffered') : t('game.offerDraw'), () => command({ type: 'draw', action: 'offer' }), { disabled: offered('draw') }),
       btn('offer-takeback', offered('takeback') ? t('game.takebackAsked') : t('game.askTakeback'), () => command({ type: 'takeback', action: 'offer' }), { disabled: offered('takeback') || st.moves.length < takebackPlies }),
+      hintButton(myTurn),
       resign(),
       ctrl.clock.canClaim() ? btn('claim-victory', t('game.claim'), () => command({ type: 'claim-victory' }), { class: 'btn small primary' }) : null);
   }
@@ -90,6 +93,32 @@ export function gameControls(ctrl) {
         onchange: (e) => { setConfirmWanted(e.target.checked); },
       }), h('span', {}, t('game.confirmToggle'))) : null,
     ];
+  }
+
+  // hintButton: in a game against the engine, on the player's turn, the
+  // engine's best move at full strength, drawn on the board and said with
+  // its score, for the position of now only (st.hint.ply).
+  function hintButton(myTurn) {
+    if (!st.full.engineLevel || !myTurn) return null;
+    const ply = st.moves.length;
+    const hint = st.hint && st.hint.ply === ply ? st.hint : null;
+    const ask = async () => {
+      st.hint = { ply, asking: true };
+      render();
+      let a;
+      try {
+        a = await api('POST', '/api/analysis', { position: st.full.start, moves: st.moves.slice(), movetimeMs: 1000 }, { auth: false });
+      } catch (err) {
+        a = { error: errorText(err) };
+      }
+      if (!st.hint || st.hint.ply !== ply || st.moves.length !== ply) return; // a move came meanwhile
+      st.hint = a.error ? { ply, error: a.error } : { ply, move: a.best || '', words: a.best ? scoreWords(a.score, a.scoreText, st.mySide) : '' };
+      ctrl.renderAll();
+    };
+    return h('span', { class: 'hint-box' },
+      btn('hint', t('game.hint'), ask, { disabled: !!(hint && hint.asking), title: t('game.hintTitle') }),
+      hint && !hint.asking ? h('span', { class: hint.error ? 'form-error' : 'hint-text', testid: 'hint-text', 'data-move': hint.move || '' },
+        hint.error || (hint.move ? t('game.hintMove', { move: hint.move, score: hint.words }) : t('game.hintNone'))) : null);
   }
 
   // resign asks for a confirmation, forgotten after five seconds.

@@ -93,7 +93,7 @@ export function mount(main, params, app, query) {
   }
 
   function renderMoves() {
-    ctrl.moveList.set(st.moves, shownPly(st), st.full ? parsePosition(st.full.start).ply : 0);
+    ctrl.moveList.set(st.moves, shownPly(st), st.full ? parsePosition(st.full.start) : null);
     ctrl.result.markMoves();
   }
 

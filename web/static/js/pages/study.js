@@ -87,7 +87,7 @@ function renderAll(ctrl) {
   const { st } = ctrl;
   ctrl.ground.render();
   renderStatus(ctrl);
-  ctrl.moveList.set(st.moves, st.cursor, st.start ? parsePosition(st.start).ply : 0);
+  ctrl.moveList.set(st.moves, st.cursor, st.start || st.freshStart ? parsePosition(st.start || st.freshStart) : null);
   ctrl.review.render();
   ctrl.engine.render();
   renderInfo(ctrl);

@@ -5,7 +5,7 @@
 import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../api.js';
-import { errorText } from '../ui.js';
+import { errorText, scoreWords } from '../ui.js';
 import { key, body } from './state.js';
 
 export function studyEngine(ctrl) {
@@ -42,7 +42,7 @@ export function studyEngine(ctrl) {
     try {
       const a = await api('POST', '/api/analysis', { ...body(st, k), movetimeMs: 1500 }, { auth: false, signal: ctl.signal });
       if (!ctrl.alive || analysisCtl !== ctl) return;
-      st.analysis = a;
+      st.analysis = { ...a, side: v.toMove }; // the score is the side to move's
       st.analysisKey = kk;
     } catch (err) {
       if (err.name === 'AbortError' || !ctrl.alive) return;
@@ -73,7 +73,8 @@ export function studyEngine(ctrl) {
     }
     replace(el,
       h('div', { class: 'engine-line' },
-        h('span', { class: 'score', testid: 'engine-score', 'data-score': a.score }, a.scoreText),
+        h('span', { class: 'score', testid: 'engine-score', 'data-score': a.score, 'data-side': a.side, title: t('score.explain') },
+          scoreWords(a.score, a.scoreText, a.side)),
         h('span', { class: 'muted' }, t('study.depth', { n: a.depth })),
         h('span', {}, t('study.best'), ' ', h('strong', { testid: 'engine-best' }, a.best || '–'))),
       h('div', { class: 'pv', testid: 'engine-pv' }, (a.pv || []).join(' ')),

@@ -1,0 +1,258 @@
+package web_test
+
+// What a player notices (issue 49): the header on a phone, the contrast of
+// black's pieces off the board in the dark theme, scores said in pieces
+// for a side, counts with their singular, the move list's columns named,
+// the engine's hint in a game against it. The puzzle's answer on the board
+// and its retry are in TestBrowserPuzzles.
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+const phoneW, phoneH = 390, 844
+
+// phone makes p a phone held upright.
+func (p *page) phone() {
+	p.b.t.Helper()
+	p.run("phone viewport", chromedp.EmulateViewport(phoneW, phoneH, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+}
+
+// setLanguage chooses a language as the switch does, and loads the page again.
+func (p *page) setLanguage(code string) {
+	p.b.t.Helper()
+	p.run("language "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.reloading = true; localStorage.setItem('morris.lang', %q); location.reload()`, code)))
+	p.waitJS("the page in "+code, fmt.Sprintf(`!window.reloading && document.readyState === 'complete' && !!window.morrisDebug && window.morrisDebug.language() === %q &&
+		!!document.querySelector('[data-testid="topbar"]') && document.querySelector('[data-testid="main"] .loading') === null`, code))
+}
+
+// visibleJS is true when the element of id is shown (it has a box).
+func visibleJS(id string) string {
+	return fmt.Sprintf(`(() => { const e = document.querySelector('[data-testid=%q]'); if (!e) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`, id)
+}
+
+// TestBrowserPhoneHeader: on a phone held upright the header is one line,
+// at most a fifth of the screen, in every language: the site's name
+// shown, the links, the language and the account folded behind the menu's
+// button, which opens and closes them; the study page begins with its
+// board; and no page is wider than the phone.
+func TestBrowserPhoneHeader(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 90*time.Second)
+	p := b.newPage("phone")
+	p.phone()
+	p.open("/")
+	p.waitVisible("lobby-seeks")
+	for _, code := range []string{"en", "de", "nl", "fr", "es", "zh"} {
+		p.setLanguage(code)
+		h := eval[float64](p, `document.querySelector('[data-testid="topbar"]').getBoundingClientRect().height`)
+		if h > phoneH/5 {
+			b.fatalf("%s: the header is %.0f px high on a %d px screen; want at most a fifth (%d)", code, h, phoneH, phoneH/5)
+		}
+		if !eval[bool](p, `(() => { const e = document.querySelector('.brand span'); const r = e.getBoundingClientRect(); return r.width > 0 && r.right <= innerWidth; })()`) {
+			b.fatalf("%s: the site's name is hidden in the header", code)
+		}
+		for _, id := range []string{"lang-select", "nav-study"} {
+			if eval[bool](p, visibleJS(id)) {
+				b.fatalf("%s: %s is shown in the header before the menu is opened", code, id)
+			}
+		}
+		if w := eval[float64](p, `document.documentElement.scrollWidth`); w > phoneW {
+			b.fatalf("%s: the lobby is %.0f px wide on a %d px screen", code, w, phoneW)
+		}
+	}
+	p.setLanguage("en")
+	p.click("nav-menu")
+	for _, id := range []string{"lang-select", "nav-study", "nav-signin"} {
+		p.waitJS(id+" in the open menu", visibleJS(id))
+	}
+	if got := eval[string](p, `document.querySelector('[data-testid="nav-menu"]').getAttribute('aria-expanded')`); got != "true" {
+		b.fatalf("the open menu's button has aria-expanded=%q", got)
+	}
+	p.click("nav-study")
+	p.waitState("the study page", func(s debugState) bool { return s.Page == "study" })
+	p.waitJS("the menu folded after a link", `!(`+visibleJS("lang-select")+`)`)
+	p.waitVisible("board-svg")
+	// The board first: its top within the first fifth of the screen.
+	if top := eval[float64](p, `document.querySelector('[data-testid="board-svg"]').getBoundingClientRect().top + scrollY`); top > phoneH/5 {
+		b.fatalf("the study board starts %.0f px down a %d px screen; want it first", top, phoneH)
+	}
+	for _, route := range []string{"/study", "/play", "/puzzle", "/rules", "/rules/nine-mens-morris", "/tournaments", "/clubs", "/leaderboard", "/archive", "/signin"} {
+		p.open(route)
+		p.waitJS("the page "+route, `document.querySelector('[data-testid="main"]').children.length > 0 && !document.querySelector('[data-testid="main"] .loading')`)
+		time.Sleep(150 * time.Millisecond)
+		if w := eval[float64](p, `document.documentElement.scrollWidth`); w > phoneW {
+			b.fatalf("%s is %.0f px wide on a %d px screen", route, w, phoneW)
+		}
+	}
+}
+
+// contrastJS returns the contrast ratio (WCAG) between the border of the
+// first element matching sel and the background it lies on.
+func contrastJS(sel string) string {
+	return fmt.Sprintf(`(() => {
+	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+	const e = document.querySelector(%q);
+	if (!e) return -1;
+	const edge = rgb(getComputedStyle(e).borderTopColor);
+	let bg = null;
+	for (let a = e.parentElement; a; a = a.parentElement) {
+		const c = rgb(getComputedStyle(a).backgroundColor);
+		if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) { bg = c; break; }
+	}
+	if (!bg) bg = rgb(getComputedStyle(document.body).backgroundColor);
+	const [l1, l2] = [lum(edge), lum(bg)].sort((x, y) => y - x);
+	return (l1 + 0.05) / (l2 + 0.05);
+})()`, sel)
+}
+
+// TestBrowserDarkStones: in either theme black's pieces in hand and its
+// colour dot stand out from the panel they lie on (3:1, WCAG's contrast
+// for graphics), the dark theme's as well as the light one's.
+func TestBrowserDarkStones(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("dark")
+	for _, scheme := range []string{"light", "dark"} {
+		p.run(scheme+" theme", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia,
+				emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+			return err
+		}))
+		p.open("/study")
+		p.waitJS("the hands", `!!document.querySelector('[data-testid="study-hands"] .stone.black')`)
+		if got := eval[bool](p, `matchMedia('(prefers-color-scheme: dark)').matches`); got != (scheme == "dark") {
+			b.fatalf("the page's theme: dark %v, want %s", got, scheme)
+		}
+		for _, sel := range []string{`[data-testid="study-hands"] .stone.black`, `[data-testid="study-hands"] .stone-icon.black`} {
+			if c := eval[float64](p, contrastJS(sel)); c < 3 {
+				b.fatalf("%s theme: %s has a contrast of %.2f:1 with its background; want at least 3:1", scheme, sel, c)
+			}
+		}
+	}
+}
+
+// TestBrowserScoreWords: the study board's engine says its score in
+// pieces for the side it is for (the side to move), as morris play does,
+// in English and in German, never in the protocol's "cp".
+func TestBrowserScoreWords(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("study")
+	words := map[string]*regexp.Regexp{
+		"en": regexp.MustCompile(`^[+-]\d+\.\d\d pieces for (White|Black)$|^(White|Black) (wins|loses) `),
+		"de": regexp.MustCompile(`^[+-]\d+,\d\d Steine für (Weiß|Schwarz)$|^(Weiß|Schwarz) (gewinnt|verliert) `),
+	}
+	p.open("/study")
+	for _, code := range []string{"en", "de"} {
+		p.setLanguage(code)
+		p.waitVisible("engine-toggle")
+		p.click("engine-toggle")
+		p.waitVisible("engine-score")
+		text := eval[string](p, `document.querySelector('[data-testid="engine-score"]').textContent`)
+		side := eval[string](p, `document.querySelector('[data-testid="engine-score"]').dataset.side`)
+		if !words[code].MatchString(text) || strings.Contains(text, "cp") {
+			b.fatalf("%s: the score reads %q; want it in pieces for a side", code, text)
+		}
+		if side != "white" {
+			b.fatalf("%s: the score at the start is for %q; want white, the side to move", code, side)
+		}
+		if eval[string](p, `document.querySelector('[data-testid="engine-score"]').title`) == "" {
+			b.fatalf("%s: the score does not say what it means", code)
+		}
+	}
+}
+
+// TestBrowserCounts: a game one ply old is "1 move" in the lobby, not
+// "1 moves", in every language that has a singular.
+func TestBrowserCounts(t *testing.T) {
+	s := startSite(t)
+	ann := s.account(t, "ann", "secret-ann")
+	bob := s.account(t, "bob", "secret-bob")
+	id := s.gameBetween(t, ann, "bob", bob, map[string]any{"variant": "nine-mens-morris"})
+	s.playByAPI(t, id, ann, bob, 1)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("ann") // bob is to move: ann's row counts the moves
+	p.signIn("ann", "secret-ann")
+	for code, want := range map[string]string{"en": "1 move", "de": "1 Zug", "fr": "1 coup", "nl": "1 zet", "es": "1 jugada"} {
+		p.setLanguage(code)
+		p.open("/")
+		row := fmt.Sprintf("my-game-%d", id)
+		p.waitVisible(row)
+		text := eval[string](p, fmt.Sprintf(`document.querySelector('[data-testid=%q]').textContent`, row))
+		if !strings.Contains(text, want) || strings.Contains(text, want+"s") || strings.Contains(text, want+"e") {
+			b.fatalf("%s: ann's game one ply old reads %q; want %q", code, text, want)
+		}
+	}
+}
+
+// TestBrowserMoveListHeads: the move list names its columns; when black
+// moves first (a set-up position, as a lot may make it) the left column,
+// the first mover's as the record numbers moves, says so.
+func TestBrowserMoveListHeads(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("study")
+	for _, c := range []struct{ position, left, right string }{
+		{"nine-mens-morris 8/8/8 w 9,9 - 0 0", "White", "Black"},
+		{"nine-mens-morris 8/8/8 b 9,9 - 0 0", "Black", "White"},
+	} {
+		p.open("/study?position=" + url.QueryEscape(c.position))
+		st := p.waitState("the study board", func(s debugState) bool { return s.Page == "study" && len(s.Legal) > 0 })
+		p.click("point-" + strings.Split(chooseMove(st.Legal), "x")[0])
+		p.waitVisible("move-head")
+		heads := eval[[]string](p, `[...document.querySelectorAll('[data-testid="move-head"] .side')].map((e) => e.textContent)`)
+		if len(heads) != 2 || heads[0] != c.left || heads[1] != c.right {
+			b.fatalf("from %q the move list's columns are %q; want %s then %s", c.position, heads, c.left, c.right)
+		}
+		if got := eval[string](p, `document.querySelector('[data-testid="move-0"]').closest('li').querySelector('.num').textContent`); got != "1." {
+			b.fatalf("from %q the first move is numbered %q; want 1. as the record numbers it", c.position, got)
+		}
+	}
+}
+
+// TestBrowserEngineHint: in a game against the engine the player's turn
+// offers a hint: the engine's move drawn on the board and said with its
+// score in pieces; the move played, the hint is gone.
+func TestBrowserEngineHint(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 90*time.Second)
+	p := b.newPage("engine")
+	p.open("/play")
+	p.waitVisible("engine-form")
+	p.choose("engine-variant", "nine-mens-morris")
+	p.choose("engine-level", "1")
+	p.choose("engine-control", "none")
+	p.choose("engine-color", "white")
+	p.click("engine-submit")
+	p.waitState("the new game", func(s debugState) bool { return gameLoaded(s) && s.Status == "active" })
+	st := p.waitMyTurn()
+	p.waitVisible("hint")
+	p.click("hint")
+	p.waitJS("the hint", `!!document.querySelector('[data-testid="hint-text"]')`)
+	move := eval[string](p, `document.querySelector('[data-testid="hint-text"]').dataset.move`)
+	text := eval[string](p, `document.querySelector('[data-testid="hint-text"]').textContent`)
+	if move == "" || !slices.Contains(st.Legal, move) {
+		b.fatalf("the hint is %q (%q); want one of the legal moves %v", move, text, st.Legal)
+	}
+	if !regexp.MustCompile(`^Hint: \S+ \([+-]\d+\.\d\d pieces for White\)$|^Hint: \S+ \(White wins`).MatchString(text) {
+		b.fatalf("the hint reads %q; want the move and its score in pieces for white", text)
+	}
+	if got := eval[string](p, `document.querySelector('[data-testid="board-hint"]').dataset.move`); got != move {
+		b.fatalf("the board shows the hint %q, want %q", got, move)
+	}
+	p.playMove(move)
+	p.waitJS("the hint gone once played", `document.querySelector('[data-testid="board-hint"]').dataset.move === '' && !document.querySelector('[data-testid="hint-text"]')`)
+}
