@@ -13,7 +13,8 @@
 //	engine.go       engine: the engine protocol on standard input and output (internal/engine/uci)
 //	analyze.go      analyze: a position's best move, score and principal variation; with -record, each
 //	                move of a game against the engine's choice
-//	play.go         play: a game against the engine in the terminal (full screen, or lines with -plain)
+//	play.go         play: a game against the engine in the terminal (full screen, or lines with -plain): the board
+//	                with the last move marked and the moves beside it, the hint's score in pieces for a side
 //	match.go        match: two players in a match (internal/engine/match), SPRT, records, resuming
 //	matcherrors.go  match-errors: errors per 1,000 moves against the databases, from matches' records
 //	solve.go        solve: endgame databases built (egdb), resumable, a progress bar and the summary

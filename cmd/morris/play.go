@@ -30,7 +30,8 @@ D6-D5, A4-A7,D2), or its number in the list of legal moves, or:
   quit   leave (the game is saved unfinished with -save)
 In a terminal the board is redrawn in place and the arrow keys pick a move from
 the list (enter plays it); -plain, or an input that is not a terminal, reads
-one line at a time.
+one line at a time. The board marks the last move in brackets ([B]; x where it
+took a piece) and has the moves beside it.
 
 Flags:`
 
@@ -212,19 +213,161 @@ func (s *playSession) hint(ctx context.Context) string {
 	if res.Move.IsZero() {
 		return "no move to suggest"
 	}
-	return fmt.Sprintf("hint: %s (%s, depth %d)", p.MoveText(res.Move), scoreWords(res.Score), res.Depth)
+	return fmt.Sprintf("hint: %s (%s, depth %d)", p.MoveText(res.Move), scoreWords(res.Score, p.SideToMove()), res.Depth)
 }
 
-// scoreWords says what a score means for the side to move.
-func scoreWords(score int) string {
+// scoreWords says what a score means for side, the side it is from: in
+// pieces, the words the web client uses too ("+0.53 pieces for white").
+func scoreWords(score int, side mill.Color) string {
 	if search.IsMate(score) {
 		plies := search.MatePlies(score)
 		if score > 0 {
-			return fmt.Sprintf("wins in %d plies", plies)
+			return fmt.Sprintf("%s wins in %d plies", side, plies)
 		}
-		return fmt.Sprintf("loses in %d plies", plies)
+		return fmt.Sprintf("%s loses in %d plies", side, plies)
 	}
-	return fmt.Sprintf("%+.2f pieces", float64(score)/100)
+	return fmt.Sprintf("%+.2f pieces for %s", float64(score)/100, side)
+}
+
+// lastMove returns the game's last move and the position it was played
+// in; ok is false before the first.
+func (s *playSession) lastMove() (before mill.Position, m mill.Move, ok bool) {
+	moves := s.g.Moves()
+	if len(moves) == 0 {
+		return mill.Position{}, mill.Move{}, false
+	}
+	return s.g.Positions()[len(moves)-1], moves[len(moves)-1], true
+}
+
+// diagram draws the board with the last move marked, so that the engine's
+// answer is seen at once: brackets round the point its piece went to
+// ("-[B]-"), and x on the points its captures emptied.
+func (s *playSession) diagram() string {
+	p := s.g.Position()
+	_, last, ok := s.lastMove()
+	to := mill.NoPoint
+	if ok && last.Kind() != mill.PassMove {
+		to = last.To()
+	}
+	var caps mill.Points
+	if ok {
+		caps = last.Captures()
+	}
+	const here = '\x01' // where the piece went: bracketed below
+	letter := func(pt mill.Point) byte {
+		switch c, has := p.At(pt); {
+		case p.Marked().Has(pt):
+			return 'X'
+		case !has && caps.Has(pt):
+			return 'x'
+		case !has:
+			return '.'
+		case c == mill.White:
+			return 'W'
+		default:
+			return 'B'
+		}
+	}
+	d := p.Rules().Board().Diagram(func(pt mill.Point) byte {
+		if pt == to {
+			return here
+		}
+		return letter(pt)
+	}, s.orientation)
+	i := strings.IndexByte(d, here)
+	if i < 0 {
+		return d
+	}
+	b := []byte(d)
+	b[i] = letter(to)
+	b[i-1] = '['
+	if i+1 < len(b) && b[i+1] != '\n' {
+		b[i+1] = ']'
+		return string(b)
+	}
+	return string(b[:i+1]) + "]" + string(b[i+1:])
+}
+
+// lastMoveLine says what the last move was and who played it.
+func (s *playSession) lastMoveLine() string {
+	before, m, ok := s.lastMove()
+	if !ok {
+		return ""
+	}
+	c := before.SideToMove()
+	who := "you"
+	if c != s.human {
+		who = "morris"
+	}
+	line := fmt.Sprintf("last move: %s %s (%s)", c, before.MoveText(m), who)
+	if m.Kind() != mill.PassMove {
+		line += ", in brackets on the board"
+	}
+	return line
+}
+
+// history returns the moves of the game numbered as records number them
+// (two plies a number, from the start position's ply), one row a number
+// under a head naming the columns, at most rows rows (the last ones).
+func (s *playSession) history(rows int) []string {
+	moves := s.g.Moves()
+	positions := s.g.Positions()
+	if len(moves) == 0 {
+		return nil
+	}
+	ply0 := positions[0].Ply()
+	// The left column holds the even plies: the first mover's.
+	left := positions[0].SideToMove()
+	if ply0%2 == 1 {
+		left = left.Other()
+	}
+	var out []string
+	row := ""
+	for i, m := range moves {
+		ply := ply0 + i
+		text := positions[i].MoveText(m)
+		if ply%2 == 0 {
+			row = fmt.Sprintf("%3d. %-12s", ply/2+1, text)
+			if i == len(moves)-1 {
+				out = append(out, strings.TrimRight(row, " "))
+			}
+			continue
+		}
+		if i == 0 {
+			row = fmt.Sprintf("%3d. %-12s", ply/2+1, "...")
+		}
+		out = append(out, row+" "+text)
+		row = ""
+	}
+	if rows > 1 && len(out) > rows-1 {
+		out = append([]string{"     ..."}, out[len(out)-(rows-2):]...)
+	}
+	head := fmt.Sprintf("     %-12s %s", left, left.Other())
+	return append([]string{head}, out...)
+}
+
+// board returns the board with the last move marked and the move history
+// beside it.
+func (s *playSession) board() string {
+	lines := strings.Split(strings.TrimSuffix(s.diagram(), "\n"), "\n")
+	hist := s.history(len(lines))
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l))
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(l)
+		if i < len(hist) {
+			b.WriteString(strings.Repeat(" ", width+4-len(l)))
+			b.WriteString(hist[i])
+		}
+		b.WriteByte('\n')
+	}
+	if l := s.lastMoveLine(); l != "" {
+		b.WriteString(l + "\n")
+	}
+	return b.String()
 }
 
 // undo takes back the person's last move and whatever the engine played
@@ -385,7 +528,7 @@ func playLines(ctx context.Context, s *playSession, in io.Reader, out io.Writer,
 			continue
 		}
 		if show {
-			fmt.Fprint(out, "\n"+s.g.Position().Diagram(s.orientation))
+			fmt.Fprint(out, "\n"+s.board())
 			fmt.Fprintln(out, s.status())
 			if !s.over() {
 				fmt.Fprintln(out, "moves: "+s.moveList(-1, 72))
@@ -537,7 +680,7 @@ func (m *playModel) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m *playModel) View() tea.View {
 	var b strings.Builder
-	b.WriteString(m.s.g.Position().Diagram(m.s.orientation))
+	b.WriteString(m.s.board())
 	b.WriteString(m.s.status() + "\n\n")
 	switch {
 	case m.thinking:
@@ -562,7 +705,7 @@ func playTerminal(ctx context.Context, s *playSession, in *os.File, out io.Write
 		return err
 	}
 	// The alternate screen is gone: leave the end of the game in the scrollback.
-	fmt.Fprint(out, s.g.Position().Diagram(s.orientation))
+	fmt.Fprint(out, s.board())
 	fmt.Fprintln(out, s.status())
 	return nil
 }

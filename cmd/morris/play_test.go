@@ -188,12 +188,118 @@ func TestPlayTerminalModel(t *testing.T) {
 	if len(g.Moves()) != 0 || !strings.Contains(m.msg, "took back g1") {
 		t.Errorf("got %d moves, message %q, want none and the take-back", len(g.Moves()), m.msg)
 	}
+	press(right, right, enter) // g1 again: the engine's answer is marked and listed
 	view := m.View()
+	answer := g.Positions()[1].MoveText(g.Moves()[1])
+	for _, want := range []string{"last move: black " + answer + " (morris), in brackets on the board", "[B]", "  1. g1           " + answer} {
+		if !strings.Contains(view.Content, want) {
+			t.Errorf("the view lacks %q:\n%s", want, view.Content)
+		}
+	}
+	typed("undo")
+	view = m.View()
 	if !strings.Contains(view.Content, "[1 a1]") || !strings.Contains(view.Content, "white to move (your move)") {
 		t.Errorf("got the view\n%s", view.Content)
 	}
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	if cmd == nil || !s.quit {
 		t.Errorf("ctrl+c should quit")
+	}
+}
+
+// TestPlayBoard: the board marks the last move (brackets round where its
+// piece went, x where it took one) and has the moves beside it, numbered
+// as records number them under a head naming the columns' colours.
+func TestPlayBoard(t *testing.T) {
+	for _, c := range []struct {
+		name, position string
+		moves          []string
+		want, not      []string
+	}{
+		{"the start", "", nil, nil, []string{"[", "last move", "1."}},
+		{"three moves", "", []string{"d6", "f4", "a1"}, []string{
+			"[W]---", // a1, the last move, bracketed at the left edge
+			"     white        black",
+			"  1. d6           f4",
+			"  2. a1",
+			"last move: white a1 (you), in brackets on the board",
+		}, []string{"[B]", "]B"}},
+		{"a capture", "nine-mens-morris W1W4B/1W3B1B/8 w 0,0 - 0 40", []string{"d2-d1xa4"}, []string{
+			"-[W]-", "x", " 21. d2-d1xa4", "last move: white d2-d1xa4 (you)",
+		}, nil},
+		{"black first", "nine-mens-morris 8/8/8 b 9,9 - 0 0", []string{"d6", "f4"}, []string{
+			"     black        white", "  1. d6           f4", "last move: white f4 (you)",
+		}, nil},
+		{"black first after a ply", "nine-mens-morris 8/8/8 b 9,9 - 0 1", []string{"d6", "f4"}, []string{
+			"     white        black", "  1. ...          d6", "  2. f4",
+		}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := mill.NewGame(mill.MustRules("nine-mens-morris"))
+			if c.position != "" {
+				p, err := mill.ParsePosition(c.position)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g = mill.NewGame(p.Rules(), mill.FromPosition(p))
+			}
+			for _, m := range c.moves {
+				if err := g.PlayText(m); err != nil {
+					t.Fatalf("%s: %v", m, err)
+				}
+			}
+			s := newPlaySession(g, mill.White, 1, 0, rand.New(rand.NewPCG(1, 1)))
+			s.fixed = 0
+			got := s.board()
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the board lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(got, w) {
+					t.Errorf("the board has %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+	// A long game keeps its last moves beside the board, under the head.
+	g := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 60 {
+		ms := g.LegalMoves()
+		if len(ms) == 0 || g.Outcome() != mill.NoOutcome {
+			break
+		}
+		if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newPlaySession(g, mill.White, 1, 0, rand.New(rand.NewPCG(1, 1)))
+	lines := strings.Split(s.diagram(), "\n")
+	h := s.history(len(lines) - 1)
+	if len(h) != len(lines)-1 || h[1] != "     ..." {
+		t.Errorf("the history of %d plies in %d rows:\n%s", len(g.Moves()), len(lines)-1, strings.Join(h, "\n"))
+	}
+	if last := h[len(h)-1]; !strings.Contains(last, g.Positions()[len(g.Moves())-1].MoveText(g.Moves()[len(g.Moves())-1])) {
+		t.Errorf("the history's last row %q lacks the last move", last)
+	}
+}
+
+// TestScoreWords: scores in pieces for the side named, as the web client
+// words them.
+func TestScoreWords(t *testing.T) {
+	for _, c := range []struct {
+		score int
+		side  mill.Color
+		want  string
+	}{
+		{795, mill.White, "+7.95 pieces for white"},
+		{-53, mill.Black, "-0.53 pieces for black"},
+		{0, mill.White, "+0.00 pieces for white"},
+	} {
+		if got := scoreWords(c.score, c.side); got != c.want {
+			t.Errorf("scoreWords(%d, %s): got %q, want %q", c.score, c.side, got, c.want)
+		}
 	}
 }
