@@ -96,6 +96,12 @@ func TestBrowserPhoneHeader(t *testing.T) {
 			b.fatalf("%s is %.0f px wide on a %d px screen", route, w, phoneW)
 		}
 	}
+	// A server without puzzles says so first, not under an empty board.
+	p.open("/puzzle")
+	p.waitState("the puzzle page's error", func(s debugState) bool { return s.Page == "puzzle" && s.Status == "error" })
+	if eval[bool](p, visibleJS("board-holder")) {
+		b.fatalf("with no puzzle the page shows an empty board above its message")
+	}
 }
 
 // contrastJS returns the contrast ratio (WCAG) between the border of the
@@ -171,6 +177,12 @@ func TestBrowserScoreWords(t *testing.T) {
 		}
 		if eval[string](p, `document.querySelector('[data-testid="engine-score"]').title`) == "" {
 			b.fatalf("%s: the score does not say what it means", code)
+		}
+		// The opening explorer's book values are pieces too: "+0.39", not "+39".
+		p.waitJS("the book's values", `!!document.querySelector('[data-testid^="explorer-row-"]:not([data-book=""])')`)
+		cell := eval[string](p, `document.querySelector('[data-testid^="explorer-row-"]:not([data-book=""])').lastElementChild.textContent`)
+		if !regexp.MustCompile(`^[+-]\d+[.,]\d\d$`).MatchString(cell) {
+			b.fatalf("%s: a book value reads %q; want pieces (+0.39)", code, cell)
 		}
 	}
 }

@@ -43,9 +43,14 @@ export function sideName(side) {
 export function scoreWords(score, text, side) {
   const m = /^mate (-?)(\d+)$/.exec(text || '');
   if (m) return t(m[1] ? 'score.loses' : 'score.wins', { side: sideName(side), n: Number(m[2]) });
+  return t('score.pieces', { side: sideName(side), score: piecesText(score) });
+}
+
+// piecesText writes a score in hundredths of a piece as pieces, signed,
+// in the page's language: "+7.95" ("+7,95" in German).
+export function piecesText(score) {
   const pieces = (Number(score) || 0) / 100;
-  const num = pieces.toLocaleString(language(), { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'always' });
-  return t('score.pieces', { side: sideName(side), score: num });
+  return pieces.toLocaleString(language(), { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'always' });
 }
 
 export function methodName(method) {

@@ -147,6 +147,7 @@ export function mount(main, params, app) {
   function render() {
     const p = st.puzzle;
     if (st.status === 'error') {
+      if (!board) boardHolder.hidden = true; // no empty board above the message
       status.textContent = st.error;
       next.hidden = true;
       return;

@@ -5,7 +5,7 @@
 import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../api.js';
-import { errorText } from '../ui.js';
+import { errorText, piecesText, scoreWords } from '../ui.js';
 import { key, currentView } from './state.js';
 
 export function studyExplorer(ctrl) {
@@ -37,21 +37,21 @@ export function studyExplorer(ctrl) {
       replace(el, h('h2', {}, t('explorer.title')), h('p', { class: 'muted' }, t('common.loading')));
       return;
     }
-    const rows = ex.moves.map((m) => row(m, v.legal.find((x) => x.text === m.move)));
+    const rows = ex.moves.map((m) => row(m, v.legal.find((x) => x.text === m.move), v.toMove));
     replace(el,
       h('h2', {}, t('explorer.title')),
       h('p', { class: 'muted', testid: 'explorer-total', 'data-games': ex.games }, t('explorer.total', { n: ex.games })),
       rows.length ? h('table', { class: 'explorer-table' },
         h('thead', {}, h('tr', {},
           h('th', {}, t('explorer.move')), h('th', { class: 'num' }, t('explorer.games')),
-          h('th', {}, t('explorer.results')), h('th', { class: 'num' }, t('explorer.book')))),
+          h('th', {}, t('explorer.results')), h('th', { class: 'num', title: t('score.explain') }, t('explorer.book'), h('br'), h('span', { class: 'small muted' }, t('explorer.bookUnit'))))),
         h('tbody', {}, rows))
         : h('p', { class: 'muted', testid: 'explorer-empty' }, t('explorer.none')));
   }
 
   // row is the explorer's move m, played by a click when legal (the move of
   // the view) is not undefined.
-  function row(m, legal) {
+  function row(m, legal, side) {
     const pct = (n, of) => (of ? Math.round((100 * n) / of) : 0);
     return h('tr', {
       testid: 'explorer-row-' + m.move, 'data-move': m.move, 'data-games': m.games, 'data-white': m.white,
@@ -66,7 +66,8 @@ export function studyExplorer(ctrl) {
       h('span', { class: 'w', style: `width:${pct(m.white, m.games)}%` }, m.white ? String(m.white) : ''),
       h('span', { class: 'd', style: `width:${pct(m.draws, m.games)}%` }, m.draws ? String(m.draws) : ''),
       h('span', { class: 'b', style: `width:${pct(m.black, m.games)}%` }, m.black ? String(m.black) : '')) : null),
-    h('td', { class: 'num' }, m.book === undefined ? '' : (m.book > 0 ? '+' : '') + m.book));
+    // The book's value is for the side that plays the move: in pieces.
+    m.book === undefined ? h('td', { class: 'num' }) : h('td', { class: 'num', title: scoreWords(m.book, '', side) }, piecesText(m.book)));
   }
 
   return { el, explore, render };
