@@ -71,6 +71,13 @@ func TestBrowserPhoneHeader(t *testing.T) {
 		if w := eval[float64](p, `document.documentElement.scrollWidth`); w > phoneW {
 			b.fatalf("%s: the lobby is %.0f px wide on a %d px screen", code, w, phoneW)
 		}
+		// The study page, its explorer's table the widest thing in it.
+		p.open("/study")
+		p.waitJS("the explorer", `!!document.querySelector('[data-testid^="explorer-row-"]')`)
+		if w := eval[float64](p, `document.documentElement.scrollWidth`); w > phoneW {
+			b.fatalf("%s: the study page is %.0f px wide on a %d px screen", code, w, phoneW)
+		}
+		p.open("/")
 	}
 	p.setLanguage("en")
 	p.click("nav-menu")
@@ -88,14 +95,20 @@ func TestBrowserPhoneHeader(t *testing.T) {
 	if top := eval[float64](p, `document.querySelector('[data-testid="board-svg"]').getBoundingClientRect().top + scrollY`); top > phoneH/5 {
 		b.fatalf("the study board starts %.0f px down a %d px screen; want it first", top, phoneH)
 	}
-	for _, route := range []string{"/study", "/play", "/puzzle", "/rules", "/rules/nine-mens-morris", "/tournaments", "/clubs", "/leaderboard", "/archive", "/signin"} {
-		p.open(route)
-		p.waitJS("the page "+route, `document.querySelector('[data-testid="main"]').children.length > 0 && !document.querySelector('[data-testid="main"] .loading')`)
-		time.Sleep(150 * time.Millisecond)
-		if w := eval[float64](p, `document.documentElement.scrollWidth`); w > phoneW {
-			b.fatalf("%s is %.0f px wide on a %d px screen", route, w, phoneW)
+	for _, code := range []string{"en", "de", "fr", "es", "nl", "zh"} {
+		if code != "en" {
+			p.setLanguage(code)
+		}
+		for _, route := range []string{"/play", "/rules", "/rules/nine-mens-morris", "/tournaments", "/tournaments/new", "/clubs", "/leaderboard", "/archive", "/signin", "/signup"} {
+			p.open(route)
+			p.waitJS("the page "+route, `document.querySelector('[data-testid="main"]').children.length > 0 && !document.querySelector('[data-testid="main"] .loading')`)
+			time.Sleep(150 * time.Millisecond)
+			if w := eval[float64](p, `document.documentElement.scrollWidth`); w > phoneW {
+				b.fatalf("%s: %s is %.0f px wide on a %d px screen", code, route, w, phoneW)
+			}
 		}
 	}
+	p.setLanguage("en")
 	// A server without puzzles says so first, not under an empty board.
 	p.open("/puzzle")
 	p.waitState("the puzzle page's error", func(s debugState) bool { return s.Page == "puzzle" && s.Status == "error" })

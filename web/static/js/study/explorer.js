@@ -44,7 +44,7 @@ export function studyExplorer(ctrl) {
       rows.length ? h('table', { class: 'explorer-table' },
         h('thead', {}, h('tr', {},
           h('th', {}, t('explorer.move')), h('th', { class: 'num' }, t('explorer.games')),
-          h('th', {}, t('explorer.results')), h('th', { class: 'num', title: t('score.explain') }, t('explorer.book'), h('br'), h('span', { class: 'small muted' }, t('explorer.bookUnit'))))),
+          h('th', {}, t('explorer.results')), h('th', { class: 'num', title: t('score.explain') }, t('explorer.book'), h('span', { class: 'unit small muted' }, t('explorer.bookUnit'))))),
         h('tbody', {}, rows))
         : h('p', { class: 'muted', testid: 'explorer-empty' }, t('explorer.none')));
   }
