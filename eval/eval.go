@@ -136,10 +136,11 @@ func (w *Weights) set(ph Phase, c column) {
 // men's morris for it; the same without the net for Russian mill, which is
 // nine men's morris with mills that capture once only (matched against
 // Sanmill, docs/eval.md: "The fitted weights on the other presets"); those
-// fitted to twelve-man-morris and to twelve men's morris for those presets;
+// fitted to twelve-man-morris, to twelve men's morris, to its small board
+// and to Morabaraba for those presets;
 // whatever their repetition and no-progress draws and whoever moves first.
 // Default for every other rule set, where the fitted weights were no better
-// (Lasker, the small twelve men's board, Morabaraba) or are untested.
+// (Lasker) or are untested.
 //
 // It returns a copy: a caller may change it (tuning starts from it)
 // without changing the weights of anyone else. The nets (Net, PlacingNet)
@@ -163,6 +164,8 @@ var fitted = []struct {
 	{presetOptions("russian-mill"), &russianMill},
 	{presetOptions("twelve-man-morris"), &twelveManMorris},
 	{presetOptions("twelve-mens-morris"), &twelveMensMorris},
+	{presetOptions("twelve-mens-morris-small"), &twelveMensMorrisSmall},
+	{presetOptions("morabaraba"), &morabaraba},
 }
 
 // presetOptions returns the options of the preset id.
@@ -210,6 +213,27 @@ var twelveManMorris = func() Weights {
 var twelveMensMorris = func() Weights {
 	w := defaultWeights
 	w.set(Placing, column{Mill: 36, Two: 110, Closable: -4, Mobility: 50, Blocked: -58, Cramp: 71, Reserved: -4, Tempo: 93})
+	return w
+}()
+
+// twelveMensMorrisSmall are Default with the placing weights and tempo
+// fitted to deeper searches of twelve-mens-morris-small positions (docs/eval.md,
+// "The placing weights of the small twelve men's board and Morabaraba"). Its
+// placing phase is twelve men's morris's; only its end differs (a full board
+// leaves the side to move blocked, and it loses), and the fit came out
+// within a few points of twelveMensMorris's. The moving weights are Default's.
+var twelveMensMorrisSmall = func() Weights {
+	w := defaultWeights
+	w.set(Placing, column{Mill: 39, Two: 110, Closable: -3, Mobility: 58, Blocked: -58, Cramp: 72, Reserved: -8, Tempo: 93})
+	return w
+}()
+
+// morabaraba are Default with the placing weights and tempo fitted the
+// same way to Morabaraba positions (a mill closed takes one piece for each
+// line it closes). The moving weights are Default's.
+var morabaraba = func() Weights {
+	w := defaultWeights
+	w.set(Placing, column{Mill: 44, Two: 116, Closable: -7, Mobility: 49, Blocked: -70, Cramp: 72, Reserved: -3, Tempo: 96})
 	return w
 }()
 

@@ -168,7 +168,10 @@ func TestFor(t *testing.T) {
 	if r := mill.MustRules("nine-mens-morris", "first=lot"); For(r) != nineMensMorris {
 		t.Errorf("%s (who moves first changes no weight) does not get nineMensMorris", r)
 	}
-	for _, v := range []string{"shah", "lasker", "twelve-mens-morris-small", "morabaraba", "cheng-san-qi", "nine-man-morris-diagonal", "mill"} {
+	if For(mill.MustRules("twelve-mens-morris-small")) != twelveMensMorrisSmall || For(mill.MustRules("morabaraba")) != morabaraba {
+		t.Error("twelve-mens-morris-small or morabaraba does not get its own weights")
+	}
+	for _, v := range []string{"shah", "lasker", "cheng-san-qi", "nine-man-morris-diagonal", "mill"} {
 		if For(mill.MustRules(v)) != Default() {
 			t.Errorf("%s does not get Default", v)
 		}
