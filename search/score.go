@@ -32,6 +32,22 @@ const (
 	tbProgressSpan = 900
 )
 
+// Proved returns +1 when s proves the position won for the side it
+// scores, -1 when it proves it lost, and 0 otherwise: a forced end the
+// search saw (IsMate), or a value of the endgame databases (TBWin, less
+// the plies, and TBProgress, plus or minus its evaluation). Such a score
+// is no count of pieces: "+242.57 pieces" is what a reader would see of
+// TBProgress written as one.
+func Proved(s int) int {
+	switch {
+	case s >= TBProgress-tbProgressSpan:
+		return 1
+	case s <= -(TBProgress - tbProgressSpan):
+		return -1
+	}
+	return 0
+}
+
 // IsMate reports whether s is a forced win or loss.
 func IsMate(s int) bool { return s > MateBound || s < -MateBound }
 

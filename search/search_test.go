@@ -98,3 +98,20 @@ var blockedInOne = func() string {
 	}
 	return p.String()
 }()
+
+// TestProved: a forced end and every value of the databases prove a win or
+// a loss; an evaluation, however large, proves nothing.
+func TestProved(t *testing.T) {
+	for _, c := range []struct {
+		s, want int
+	}{
+		{0, 0}, {3000, 0}, {-3000, 0},
+		{Mate - 1, 1}, {-(Mate - 4), -1},
+		{TBWin - 120, 1}, {-(TBWin - 120), -1},
+		{TBProgress + tbProgressSpan, 1}, {TBProgress - tbProgressSpan, 1}, {-(TBProgress - tbProgressSpan), -1},
+	} {
+		if got := Proved(c.s); got != c.want {
+			t.Errorf("Proved(%d) = %d, want %d", c.s, got, c.want)
+		}
+	}
+}

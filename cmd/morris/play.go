@@ -226,6 +226,12 @@ func scoreWords(score int, side mill.Color) string {
 		}
 		return fmt.Sprintf("%s loses in %d plies", side, plies)
 	}
+	switch search.Proved(score) {
+	case 1:
+		return fmt.Sprintf("%s wins (the databases)", side)
+	case -1:
+		return fmt.Sprintf("%s loses (the databases)", side)
+	}
 	return fmt.Sprintf("%+.2f pieces for %s", float64(score)/100, side)
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
+	"github.com/morrisgame/morris/search"
 )
 
 // playScript runs morris play in line mode with the given input and returns
@@ -297,6 +298,11 @@ func TestScoreWords(t *testing.T) {
 		{795, mill.White, "+7.95 pieces for white"},
 		{-53, mill.Black, "-0.53 pieces for black"},
 		{0, mill.White, "+0.00 pieces for white"},
+		{search.Mate - 5, mill.White, "white wins in 5 plies"},
+		{search.TBProgress + 43, mill.White, "white wins (the databases)"},
+		{-(search.TBWin - 30), mill.Black, "black loses (the databases)"},
+		{search.TBProgress - 900, mill.White, "white wins (the databases)"},
+		{2999, mill.White, "+29.99 pieces for white"},
 	} {
 		if got := scoreWords(c.score, c.side); got != c.want {
 			t.Errorf("scoreWords(%d, %s): got %q, want %q", c.score, c.side, got, c.want)

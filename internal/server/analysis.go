@@ -12,12 +12,16 @@ import (
 
 // Analysis is the engine's view of a position.
 type Analysis struct {
-	Best      string   // the best move, standard notation; "" when the game is over
-	Score     int      // centi-pieces for the side to move, or a mate score (search.Mate less the plies to the end)
-	ScoreText string   // as the engine protocol prints it: "cp 125", "mate 7" (the mover wins with its 7th move), "mate -4"
-	Depth     int      // the last depth searched in full
-	Nodes     uint64   // nodes searched
-	PV        []string // the principal variation, standard notation
+	Best      string // the best move, standard notation; "" when the game is over
+	Score     int    // centi-pieces for the side to move, or a mate score (search.Mate less the plies to the end)
+	ScoreText string // as the engine protocol prints it: "cp 125", "mate 7" (the mover wins with its 7th move), "mate -4"
+	// Proved is "win" or "loss" when Score is no estimate but a proof
+	// (search.Proved): a forced end, or the endgame databases' value, for
+	// the side to move; "" otherwise.
+	Proved string
+	Depth  int      // the last depth searched in full
+	Nodes  uint64   // nodes searched
+	PV     []string // the principal variation, standard notation
 	// TBHits counts the positions of the search found in the endgame
 	// databases: 0 without them, or under rules they do not cover.
 	TBHits uint64
@@ -30,6 +34,17 @@ type Analysis struct {
 	// position's value (the fastest wins, the draws of a drawn position,
 	// the slowest losses).
 	TablebaseMoves []TablebaseMove
+}
+
+// provedText is search.Proved(s) as the API says it: "win", "loss" or "".
+func provedText(s int) string {
+	switch search.Proved(s) {
+	case 1:
+		return "win"
+	case -1:
+		return "loss"
+	}
+	return ""
 }
 
 // TablebaseMove is a move and its value by the endgame databases.
@@ -122,7 +137,7 @@ func (s *Service) analyzeHeld(ctx context.Context, history []mill.Position, dept
 	if err := ctx.Err(); err != nil {
 		return Analysis{}, err
 	}
-	a := Analysis{Score: res.Score, ScoreText: search.ScoreTextAlong(root, res.PV, res.Score), Depth: res.Depth, Nodes: res.Nodes, TBHits: hits}
+	a := Analysis{Score: res.Score, ScoreText: search.ScoreTextAlong(root, res.PV, res.Score), Proved: provedText(res.Score), Depth: res.Depth, Nodes: res.Nodes, TBHits: hits}
 	if tb {
 		if v, ok := s.cfg.Tablebase.Value(root); ok {
 			a.Tablebase = v.String()

@@ -313,6 +313,7 @@ func (s *Service) runReview(ctx context.Context, e *engine, rv store.Review) err
 			Ply: m.Ply, Side: colorName(m.Side), Move: b.MoveText(m.Played), Best: b.MoveText(m.Best),
 			Score: m.BestScore, ScoreText: search.ScoreTextAlong(b, m.BestLine, m.BestScore),
 			Played: m.PlayedScore, PlayedText: search.ScoreTextAlong(b, m.PlayedLine, m.PlayedScore),
+			Proved: provedText(m.BestScore), PlayedProved: provedText(m.PlayedScore),
 			Loss: m.Loss, Drop: math.Round(m.Drop*1000) / 1000, Mark: m.Mark.Name(), Note: m.Note,
 		})
 	}

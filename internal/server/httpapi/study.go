@@ -244,9 +244,12 @@ func (a *api) position(w http.ResponseWriter, r *http.Request) error {
 }
 
 type analysisAnswer struct {
-	Best      string   `json:"best"`
-	Score     int      `json:"score"`
-	ScoreText string   `json:"scoreText"`
+	Best      string `json:"best"`
+	Score     int    `json:"score"`
+	ScoreText string `json:"scoreText"`
+	// "win" or "loss" when score is a proof for the side to move (a forced
+	// end, or the endgame databases' value), not an estimate in pieces.
+	Proved    string   `json:"proved,omitempty"`
 	Depth     int      `json:"depth"`
 	Nodes     uint64   `json:"nodes"`
 	PV        []string `json:"pv"`
@@ -291,7 +294,7 @@ func (a *api) analysis(w http.ResponseWriter, r *http.Request) error {
 	if res.PV == nil {
 		res.PV = []string{}
 	}
-	ans := analysisAnswer{Best: res.Best, Score: res.Score, ScoreText: res.ScoreText, Depth: res.Depth, Nodes: res.Nodes, PV: res.PV,
+	ans := analysisAnswer{Best: res.Best, Score: res.Score, ScoreText: res.ScoreText, Proved: res.Proved, Depth: res.Depth, Nodes: res.Nodes, PV: res.PV,
 		TBHits: res.TBHits, Tablebase: res.Tablebase}
 	for _, m := range res.TablebaseMoves {
 		ans.TablebaseMoves = append(ans.TablebaseMoves, tablebaseMove{Move: m.Move, Value: m.Value, Keeps: m.Keeps})

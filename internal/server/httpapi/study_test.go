@@ -131,7 +131,7 @@ func TestAnalysisTablebase(t *testing.T) {
 	ts := newTestServer(t, server.Config{Tablebase: db})
 	var an analysisAnswer
 	ts.must(t, 200, "POST", "/api/analysis", "", body, &an)
-	if an.ScoreText != mate || an.Tablebase != v.String() || an.TBHits == 0 || an.Best == "" {
+	if an.ScoreText != mate || an.Proved != "win" || an.Tablebase != v.String() || an.TBHits == 0 || an.Best == "" {
 		t.Errorf("%s, the databases say %s: got %+v, want %s and their value and hits", won, v, an, mate)
 	}
 	if _, data := ts.do(t, "POST", "/api/analysis", "", body); !strings.Contains(string(data), `"tablebase":"win in `) ||
@@ -166,8 +166,8 @@ func TestAnalysisTablebase(t *testing.T) {
 	plain := newTestServer(t, server.Config{})
 	an = analysisAnswer{}
 	plain.must(t, 200, "POST", "/api/analysis", "", body, &an)
-	if an.Tablebase != "" || an.TBHits != 0 {
-		t.Errorf("%s without databases: got %+v", won, an)
+	if an.Tablebase != "" || an.TBHits != 0 || an.Proved != "" {
+		t.Errorf("%s without databases: got %+v, want no value and no proof", won, an)
 	}
 
 	// The same from a compact file (serve -tablebases FILE): the result
@@ -185,8 +185,10 @@ func TestAnalysisTablebase(t *testing.T) {
 	cts := newTestServer(t, server.Config{Tablebase: c})
 	an = analysisAnswer{}
 	cts.must(t, 200, "POST", "/api/analysis", "", body, &an)
-	if an.Tablebase != "win" || an.TBHits == 0 || an.Best == "" || len(an.TablebaseMoves) != len(mv) {
-		t.Errorf("%s from the compact file: got %+v, want a win, hits and every move", won, an)
+	// Its score is no count of pieces but the databases' win without a
+	// distance: proved, for the side to move.
+	if an.Tablebase != "win" || an.Proved != "win" || an.TBHits == 0 || an.Best == "" || len(an.TablebaseMoves) != len(mv) {
+		t.Errorf("%s from the compact file: got %+v, want a proved win, hits and every move", won, an)
 	}
 	for i, m := range an.TablebaseMoves {
 		if want := mv[i].Value.Result; m.Value != map[egdb.Result]string{egdb.Win: "win", egdb.Draw: "draw", egdb.Loss: "loss"}[want] {

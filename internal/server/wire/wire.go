@@ -246,18 +246,23 @@ type Review struct {
 // 2: review.Chances) and its mark, by Drop: "", "inaccuracy", "mistake" or
 // "blunder".
 type ReviewMove struct {
-	Ply        int     `json:"ply"`
-	Side       string  `json:"side"`
-	Move       string  `json:"move"`
-	Best       string  `json:"best"`
-	Score      int     `json:"score"`
-	ScoreText  string  `json:"scoreText"`
-	Played     int     `json:"played"`
-	PlayedText string  `json:"playedText"`
-	Loss       int     `json:"loss"`
-	Drop       float64 `json:"drop"`
-	Mark       string  `json:"mark,omitempty"`
-	Note       string  `json:"note,omitempty"`
+	Ply        int    `json:"ply"`
+	Side       string `json:"side"`
+	Move       string `json:"move"`
+	Best       string `json:"best"`
+	Score      int    `json:"score"`
+	ScoreText  string `json:"scoreText"`
+	Played     int    `json:"played"`
+	PlayedText string `json:"playedText"`
+	// "win" or "loss" where Score (Proved) or Played (PlayedProved) is a
+	// proof for the side that moved rather than an estimate: a forced end
+	// or the endgame databases' value.
+	Proved       string  `json:"proved,omitempty"`
+	PlayedProved string  `json:"playedProved,omitempty"`
+	Loss         int     `json:"loss"`
+	Drop         float64 `json:"drop"`
+	Mark         string  `json:"mark,omitempty"`
+	Note         string  `json:"note,omitempty"`
 }
 
 // ReviewSummary counts one side's moves and how they were judged.

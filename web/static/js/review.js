@@ -89,7 +89,7 @@ function reviewDone(rv, { cursor, onGo }) {
       class: 'mark-' + m.mark, testid: 'review-item-' + m.ply, 'data-mark': m.mark, 'data-best': m.best, tabindex: '0',
       onclick: () => onGo(m.ply),
       onkeydown: (e) => { if (e.key === 'Enter') onGo(m.ply); },
-    }, t('review.item', { move: m.move + MARKS[m.mark], mark: t('review.mark.' + m.mark), best: m.best, played: scoreWords(m.played, m.playedText, m.side), score: scoreWords(m.score, m.scoreText, m.side) }))))
+    }, t('review.item', { move: m.move + MARKS[m.mark], mark: t('review.mark.' + m.mark), best: m.best, played: scoreWords(m.played, m.playedText, m.side, m.playedProved), score: scoreWords(m.score, m.scoreText, m.side, m.proved) }))))
       : h('p', { class: 'muted', testid: 'review-clean' }, t('review.clean')),
   ];
 }

@@ -40,9 +40,11 @@ export function sideName(side) {
 // does, for the side named: "+7.95 pieces for White" (score in hundredths
 // of a piece, from side's view), or "White wins in 3 moves" where text,
 // the protocol's words ("cp 795", "mate 3", "mate -2"), says a mate.
-export function scoreWords(score, text, side) {
+export function scoreWords(score, text, side, proved) {
   const m = /^mate (-?)(\d+)$/.exec(text || '');
   if (m) return t(m[1] ? 'score.loses' : 'score.wins', { side: sideName(side), n: Number(m[2]) });
+  // A value of the endgame databases without a distance: a proof, not pieces.
+  if (proved === 'win' || proved === 'loss') return t(proved === 'win' ? 'score.provedWin' : 'score.provedLoss', { side: sideName(side) });
   return t('score.pieces', { side: sideName(side), score: piecesText(score) });
 }
 

@@ -112,7 +112,7 @@ export function gameControls(ctrl) {
         a = { error: errorText(err) };
       }
       if (!st.hint || st.hint.ply !== ply || st.moves.length !== ply) return; // a move came meanwhile
-      st.hint = a.error ? { ply, error: a.error } : { ply, move: a.best || '', words: a.best ? scoreWords(a.score, a.scoreText, st.mySide) : '' };
+      st.hint = a.error ? { ply, error: a.error } : { ply, move: a.best || '', words: a.best ? scoreWords(a.score, a.scoreText, st.mySide, a.proved) : '' };
       ctrl.renderAll();
     };
     return h('span', { class: 'hint-box' },

@@ -74,7 +74,7 @@ export function studyEngine(ctrl) {
     replace(el,
       h('div', { class: 'engine-line' },
         h('span', { class: 'score', testid: 'engine-score', 'data-score': a.score, 'data-side': a.side, title: t('score.explain') },
-          scoreWords(a.score, a.scoreText, a.side)),
+          scoreWords(a.score, a.scoreText, a.side, a.proved)),
         h('span', { class: 'muted' }, t('study.depth', { n: a.depth })),
         h('span', {}, t('study.best'), ' ', h('strong', { testid: 'engine-best' }, a.best || '–'))),
       h('div', { class: 'pv', testid: 'engine-pv' }, (a.pv || []).join(' ')),
