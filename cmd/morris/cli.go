@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )
@@ -68,7 +69,8 @@ Every command's -h prints its flags (morris help COMMAND is the same).
 Position flags:
   -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
   -rules LIST       rule overrides, comma-separated: flying=never,protection=always
-  -position TEXT    start from a position text instead of the start (its rules are the position's)
+  -position TEXT    start from a position text instead of the start (its rules are the position's);
+                    or an MFEN record (MIF 1.0, docs/mif.md), under the rules of -variant and -rules
   -moves "M1 M2"    then play these moves (standard or pbmserv notation)
   -seed N           the seed of the lot for the first player (presets with first=lot)
 `
@@ -168,7 +170,7 @@ type positionFlags struct {
 func (pf *positionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&pf.variant, "variant", "", "preset, optionally with overrides (default nine-mens-morris)")
 	fs.StringVar(&pf.rules, "rules", "", "rule overrides, comma-separated name=value")
-	fs.StringVar(&pf.position, "position", "", "a position text to start from")
+	fs.StringVar(&pf.position, "position", "", "a position text to start from, ours or MFEN (MIF 1.0, under -variant and -rules)")
 	fs.StringVar(&pf.moves, "moves", "", "moves to play first, separated by spaces")
 	fs.Func("seed", "seed of the lot for the first player", func(s string) error {
 		_, err := fmt.Sscan(s, &pf.seed)
@@ -180,16 +182,7 @@ func (pf *positionFlags) register(fs *flag.FlagSet) {
 // game builds the game the flags describe.
 func (pf *positionFlags) game() (*mill.Game, error) {
 	var g *mill.Game
-	if pf.position != "" {
-		if pf.variant != "" || pf.rules != "" {
-			return nil, badInput("-position carries its own rules: give -variant and -rules only without it")
-		}
-		p, err := mill.ParsePosition(pf.position)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
-	} else {
+	rules := func() (*mill.Rules, error) {
 		v := pf.variant
 		if v == "" {
 			v = "nine-mens-morris"
@@ -201,6 +194,34 @@ func (pf *positionFlags) game() (*mill.Game, error) {
 		r, err := mill.NewRules(parts[0], parts[1:]...)
 		if err != nil {
 			return nil, usageError{err}
+		}
+		return r, nil
+	}
+	switch {
+	case mif.IsMFEN(pf.position):
+		// MFEN carries no rules: -variant and -rules give them.
+		r, err := rules()
+		if err != nil {
+			return nil, err
+		}
+		p, err := mif.ParsePosition(strings.TrimSpace(pf.position), r)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		g = mill.NewGame(r, mill.FromPosition(p))
+	case pf.position != "":
+		if pf.variant != "" || pf.rules != "" {
+			return nil, badInput("-position carries its own rules: give -variant and -rules only without it (or with an MFEN position)")
+		}
+		p, err := mill.ParsePosition(pf.position)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
+	default:
+		r, err := rules()
+		if err != nil {
+			return nil, err
 		}
 		var opts []mill.GameOption
 		if pf.seeded {
@@ -321,6 +342,9 @@ func cmdShow(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stdout, "turn:     %s, %d legal moves\n", state, p.NumMoves())
 	}
 	fmt.Fprintf(stdout, "position: %s\n", p)
+	if m, err := mif.FormatPosition(p); err == nil {
+		fmt.Fprintf(stdout, "mfen:     %s\n", m)
+	}
 	return nil
 }
 

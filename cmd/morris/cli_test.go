@@ -44,6 +44,7 @@ func TestCommands(t *testing.T) {
 		{"show-shah-removal", []string{"show", "-position", "shah WWBBBBBW/WWWWWBBB/WBWWBWBB b 0,0 xb 0 24"}},
 		{"show-lot", []string{"show", "-variant", "twelve-mens-morris", "-seed", "7"}},
 		{"show-over", []string{"show", "-position", "nine-mens-morris W7/1W2B2B/8 b 0,0 - 0 40"}},
+		{"show-mfen", []string{"show", "-variant", "russian-mill", "-position", "MFEN/1.0 mill24-state-v1 ....WWW./....BBB./........ w m m 0,0 - 3 20 - ul=0004,0000"}},
 		{"moves-start", []string{"moves", "-variant", "nine-mens-morris,flying=never"}},
 		{"moves-pbm", []string{"moves", "-pbm", "-position", "nine-mens-morris WWB4B/1B3B2/1B1W4 w 0,0 - 0 40"}},
 		{"moves-shah-pass", []string{"moves", "-position", "shah WWWB3B/1B3B2/8 w 0,0 - 0 40"}},
