@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )
@@ -76,8 +77,25 @@ func (b positionBody) game() (*mill.Game, error) {
 	}
 	var g *mill.Game
 	switch {
+	case mif.IsMFEN(b.Position):
+		// MFEN carries no rules: the body's rules give them.
+		if b.Seed != nil {
+			return nil, httpError(http.StatusBadRequest, "a position has its side to move: no seed with it")
+		}
+		if b.Rules == "" {
+			b.Rules = "nine-mens-morris"
+		}
+		r, err := mill.ParseRules(b.Rules)
+		if err != nil {
+			return nil, httpError(http.StatusBadRequest, "%v", err)
+		}
+		p, err := mif.ParsePosition(strings.TrimSpace(b.Position), r)
+		if err != nil {
+			return nil, httpError(http.StatusBadRequest, "%v", err)
+		}
+		g = mill.NewGame(r, mill.FromPosition(p))
 	case b.Position != "" && (b.Rules != "" || b.Seed != nil):
-		return nil, httpError(http.StatusBadRequest, "a position carries its rules: give position or rules, not both")
+		return nil, httpError(http.StatusBadRequest, "a position carries its rules: give position or rules, not both (or give an MFEN position with rules)")
 	case b.Position != "":
 		p, err := mill.ParsePosition(b.Position)
 		if err != nil {
@@ -125,6 +143,7 @@ type colorPair[T any] struct {
 // positionView is a position as the board draws it.
 type positionView struct {
 	Position string           `json:"position"`
+	MFEN     string           `json:"mfen,omitempty"` // the position in MIF 1.0 (docs/mif.md), where MFEN can hold it
 	Variant  string           `json:"variant"`
 	Rules    string           `json:"rules"`
 	Board    string           `json:"board"`
@@ -177,6 +196,9 @@ func viewOf(g *mill.Game) positionView {
 	}
 	if g.Outcome() != mill.NoOutcome {
 		v.Method = g.Method().String()
+	}
+	if m, err := mif.FormatPosition(p); err == nil {
+		v.MFEN = m
 	}
 	legal := g.LegalMoves()
 	removals := len(legal) > 0

@@ -45,7 +45,16 @@ func TestStudyEndpoints(t *testing.T) {
 	if captures != 2 {
 		t.Errorf("g1 closing the mill: got %d moves with a capture, want 2 (a4, b4): %+v", captures, v.Legal)
 	}
+	// A position in MIF 1.0 (MFEN) under the body's rules, and shown so.
+	const mfen = "MFEN/1.0 mill24-state-v1 ....WWW./....BBB./........ w m m 0,0 - 3 20 - ul=0004,0000"
+	ts.must(t, 200, "POST", "/api/position", "", map[string]any{"position": mfen, "rules": "russian-mill"}, &v)
+	if v.Position != "russian-mill WWW5/BBB5/8 w 0,0 uw=1 3 20" || v.MFEN != mfen {
+		t.Errorf("MFEN %q under russian-mill: got %q, mfen %q", mfen, v.Position, v.MFEN)
+	}
 	for _, body := range []any{
+		map[string]any{"position": mfen},                                     // nine men's morris keeps no used lines
+		map[string]any{"position": mfen, "rules": "russian-mill", "seed": 1}, // a seed with a position
+		map[string]any{"position": "MFEN/1.0 nonsense", "rules": "russian-mill"},
 		map[string]any{"rules": "chess"},
 		map[string]any{"moves": []string{"d6", "d6"}},
 		map[string]any{"position": "nonsense"},
