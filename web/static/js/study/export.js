@@ -35,15 +35,44 @@ export function studyExport(ctrl) {
     });
   }
 
+  // showPosition fills the fields of the position at the cursor.
+  async function showPosition(posText, mfenText, mfenRow) {
+    let v = views.get(key(st, st.cursor));
+    if (!v) {
+      try {
+        v = await fetchPosition(body(st, st.cursor));
+        views.set(key(st, st.cursor), v);
+      } catch {
+        return;
+      }
+    }
+    if (!ctrl.alive) return;
+    posText.value = v.position;
+    mfenText.value = v.mfen || '';
+    mfenRow.hidden = !v.mfen;
+  }
+
   async function renderTab() {
     if (st.tab !== 'export') return;
     const area = h('textarea', { rows: 12, readonly: true, testid: 'export-text', id: 'export-text', spellcheck: 'false' });
     const download = h('a', { class: 'btn small', testid: 'export-download', download: 'morris.pgn', href: '#' }, t('study.download'));
     const stored = st.source.kind === 'game' && !st.source.changed;
+    // The position at the cursor, as our text and as MFEN (MIF 1.0, for
+    // other Mill programs; the answer has none where MFEN cannot hold it).
+    const posField = (id) => h('input', { type: 'text', readonly: true, id, testid: id, spellcheck: 'false' });
+    const posText = posField('export-position');
+    const mfenText = posField('export-mfen');
+    const mfenRow = h('div', { hidden: true },
+      h('label', { class: 'field' }, h('span', {}, t('study.mfen')), mfenText),
+      h('div', { class: 'row' }, copyButton('export-mfen-copy', mfenText, app)));
     replace(ctrl.tabs.body,
       h('p', { class: 'muted' }, stored ? t('study.exportStored') : t('study.exportBoard')),
       h('label', { class: 'field' }, h('span', {}, t('study.record')), area),
-      h('div', { class: 'row' }, copyButton('export-copy', area, app), download));
+      h('div', { class: 'row' }, copyButton('export-copy', area, app), download),
+      h('label', { class: 'field' }, h('span', {}, t('study.positionText')), posText),
+      h('div', { class: 'row' }, copyButton('export-position-copy', posText, app)),
+      mfenRow);
+    showPosition(posText, mfenText, mfenRow);
     let text;
     if (stored) {
       try {

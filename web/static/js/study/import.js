@@ -1,5 +1,6 @@
 // Records brought to the study board: a record pasted in the import tab
-// (POST /api/records; one of several chosen), a position text pasted there,
+// (POST /api/records; one of several chosen), a position text or an MFEN
+// position (MIF 1.0, under the rules shown) pasted there,
 // or a stored game (#/study/game/ID) loaded to be replayed.
 
 import { h, replace } from '../dom.js';
@@ -39,6 +40,14 @@ export function studyImport(ctrl) {
   // load sets up the position text src, or reads the records of src: one
   // is loaded, several are listed, none is an error.
   async function load(src, err, list) {
+    if (src.startsWith('MFEN/')) {
+      // An MFEN position (MIF 1.0): it carries no rules, so those shown.
+      const v = await api('POST', '/api/position', { position: src, rules: st.rules }, { auth: false });
+      await ctrl.ground.newBoard(v.rules, v.position, [], { kind: 'free' });
+      st.tab = 'analysis';
+      ctrl.tabs.render();
+      return;
+    }
     if (/^[a-z][\w-]*(,[^\s]*)?\s+\S+\s+[wb]\s+\d+,\d+\s/.test(src) && !src.startsWith('[')) {
       // A position text: set it up.
       await ctrl.ground.newBoard(src.split(/\s+/)[0], src, [], { kind: 'free' });
