@@ -93,4 +93,5 @@
 //	scanner.go  Scanner: reading records
 //	writer.go   Writer: writing records in the canonical form
 //	replay.go   Replay and Summary, for the command line
+//	sanmill.go  Sanmill's records (IsSanmill, FromSanmill): its names of rule sets, annotations and variations
 package record

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -51,7 +52,7 @@ func parseAnalyzeFlags(args []string, stderr io.Writer) (*analyzeConfig, error) 
 	c.pf.register(fs)
 	fs.IntVar(&c.depth, "depth", 0, "search this many plies (1..100)")
 	fs.IntVar(&c.movetime, "movetime", 0, "search this many milliseconds a position (the default is 1000 without -depth)")
-	fs.StringVar(&c.file, "record", "", "analyze every move of the games of this record file (- reads standard input)")
+	fs.StringVar(&c.file, "record", "", "analyze every move of the games of this record file, ours or Sanmill's (- reads standard input)")
 	fs.IntVar(&c.gameN, "game", 0, "with -record: only the N-th game of the file, from 1")
 	fs.BoolVar(&c.verbose, "v", false, "print each iteration of the search as it deepens")
 	fs.IntVar(&c.hash, "hash", 64, "transposition table size in MiB")
@@ -111,7 +112,22 @@ func (c *analyzeConfig) run(ctx context.Context, stdin io.Reader, stdout io.Writ
 		defer f.Close()
 		in = f
 	}
-	return a.records(ctx, in, c.file, c.gameN)
+	// A record of Sanmill's (its tags come first) is read whole and turned
+	// into ours; our own records stream.
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, _ := br.Peek(64 << 10)
+	if !record.IsSanmill(string(head)) {
+		return a.records(ctx, br, c.file, c.gameN)
+	}
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return usageError{err}
+	}
+	text, err := record.FromSanmill(string(data))
+	if err != nil {
+		return badInput("%s: %v", c.file, err)
+	}
+	return a.records(ctx, strings.NewReader(text), c.file, c.gameN)
 }
 
 type analyzer struct {

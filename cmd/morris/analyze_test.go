@@ -30,6 +30,7 @@ func TestAnalyze(t *testing.T) {
 		{"analyze-over", []string{"-depth", "4", "-position", "nine-mens-morris W7/1W2B2B/8 b 0,0 - 0 40"}},
 		{"analyze-record", []string{"-depth", "3", "-record", "../../record/testdata/multi.golden", "-game", "2"}},
 		{"analyze-records", []string{"-depth", "2", "-record", "../../record/testdata/position.golden"}},
+		{"analyze-sanmill", []string{"-depth", "2", "-record", "testdata/sanmill.pgn"}}, // a record as Sanmill writes one
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, err := analyze(tc.args...)

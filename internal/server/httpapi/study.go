@@ -355,7 +355,14 @@ func (a *api) readRecords(w http.ResponseWriter, r *http.Request) error {
 	if err := readJSON(r, &b); err != nil {
 		return err
 	}
-	sc := record.NewScanner(strings.NewReader(b.Text))
+	text := b.Text
+	if record.IsSanmill(text) {
+		var err error
+		if text, err = record.FromSanmill(text); err != nil {
+			return httpError(http.StatusBadRequest, "%v", err)
+		}
+	}
+	sc := record.NewScanner(strings.NewReader(text))
 	out := []recordAnswer{}
 	for sc.Scan() {
 		rec := sc.Record()

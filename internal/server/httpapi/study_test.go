@@ -92,6 +92,15 @@ func TestStudyEndpoints(t *testing.T) {
 	if len(recs) != 1 || len(recs[0].Moves) != 3 || recs[0].Tags["Variant"] != "lasker" {
 		t.Errorf("records: %+v", recs)
 	}
+	// A record as Sanmill writes one, and one whose rules we cannot play.
+	sanmill := "[Event \"Sanmill-Game\"]\r\n[Site \"Sanmill\"]\r\n[Result \"*\"]\r\n[Variant \"Lasker Morris\"]\r\n\r\n 1. a1 b2 2. d1?? b6 3. g1xb2 *\r\n"
+	ts.must(t, 200, "POST", "/api/records", "", map[string]string{"text": sanmill}, &recs)
+	if len(recs) != 1 || len(recs[0].Moves) != 5 || recs[0].Tags["Variant"] != "lasker" {
+		t.Errorf("a record of Sanmill's: %+v", recs)
+	}
+	if code, body := ts.do(t, "POST", "/api/records", "", map[string]string{"text": strings.Replace(sanmill, "Lasker Morris", "Dooz", 1)}); code != 400 || !strings.Contains(string(body), "full") {
+		t.Errorf("Sanmill's Dooz: %d %s", code, body)
+	}
 	if code, body := ts.do(t, "POST", "/api/records", "", map[string]string{"text": "1. a1 a1 *\n"}); code != 400 || !strings.Contains(string(body), "a1") {
 		t.Errorf("a record with an illegal move: %d %s", code, body)
 	}

@@ -1,0 +1,142 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Sanmill's records: Sanmill, the open Mill app, exports games as PGN-like
+// text close to ours: the same roster tags, moves in the same standard
+// notation ("d6", "a1-a4", "d6xc3"), the same results. What differs is
+// turned into our form by FromSanmill:
+//
+//   - its Variant tag names a rule set in English ("Nine Men's Morris") or
+//     by an id ("standard_9mm"): it becomes our Variant and Rules tags, from
+//     the settings of Sanmill's named rule sets; those we cannot play are
+//     refused with what differs;
+//   - annotations ("d6??", "$4") and variations in ( ) are dropped;
+//   - a set-up position (FEN and SetUp tags) is refused: its FEN is Sanmill's
+//     own text, which we do not read.
+
+// ErrSanmill is wrapped by the errors of FromSanmill: a record of Sanmill's
+// that we cannot read as it is.
+var ErrSanmill = errors.New("a Sanmill record not read")
+
+// sanmillRules maps Sanmill's rule sets (lower-case English names and ids)
+// to our rules, or to why we cannot play them.
+var sanmillRules = map[string]struct{ rules, why string }{
+	"nine men's morris":   {rules: "nine-mens-morris"},
+	"standard_9mm":        {rules: "nine-mens-morris"},
+	"twelve men's morris": {rules: "twelve-mens-morris-small"}, // a full board: white, to move, is blocked and loses, as Sanmill's rule says
+	"twelve_mens_morris":  {rules: "twelve-mens-morris-small"},
+	"lasker morris":       {rules: "lasker"},
+	"lasker_morris":       {rules: "lasker"},
+	"el filja":            {rules: "el-filja"},
+	"el_filja":            {rules: "el-filja"},
+	"russian mill":        {rules: "russian-mill,protection=none"},
+	"russian_mill":        {rules: "russian-mill,protection=none"},
+	"cheng san qi":        {rules: "cheng-san-qi,placing-captures=mark"},
+	"cheng_san_qi":        {rules: "cheng-san-qi,placing-captures=mark"},
+	"zhi qi":              {rules: "zhi-qi,flying=never,protection=none,placing-captures=mark,blocked=loses"},
+	"zhi_qi":              {rules: "zhi-qi,flying=never,protection=none,placing-captures=mark,blocked=loses"},
+	"da san qi":           {rules: "da-san-qi,captures=per-mill"},
+	"da_san_qi":           {rules: "da-san-qi,captures=per-mill"},
+	"cham gonu":           {rules: "da-san-qi,second-moves-first=no"},
+	"cham_gonu":           {rules: "da-san-qi,second-moves-first=no"},
+	"nerenchi":            {rules: "twelve-mens-morris-small,protection=none,second-moves-first=yes,full-board=first-loses"},
+	"morabaraba":          {why: "Sanmill's Morabaraba draws after 10 moves without a capture once a side is down to three pieces, and bans re-forming a mill; morris has one limit for the whole game (draw-after)"},
+	"dooz":                {why: "Sanmill's Dooz lets the side to move alone remove a piece when the board is full; morris has each side remove one (full-board=removals)"},
+	"mul-mulan":           {why: "Sanmill's Mul-Mulan captures by intervention; morris captures by mills only"},
+	"mul_mulan":           {why: "Sanmill's Mul-Mulan captures by intervention; morris captures by mills only"},
+	"custom":              {why: "Sanmill's record does not say its custom rules"},
+}
+
+var sanmillTag = regexp.MustCompile(`^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$`)
+
+// IsSanmill reports whether text looks like a record Sanmill wrote: its
+// Event or Site tag, or a Variant tag with one of its names.
+func IsSanmill(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		m := sanmillTag.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		switch {
+		case m[1] == "Event" && m[2] == "Sanmill-Game", m[1] == "Site" && m[2] == "Sanmill":
+			return true
+		case m[1] == "Variant":
+			if _, ok := sanmillRules[strings.ToLower(m[2])]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FromSanmill turns the records of Sanmill in text into our record text,
+// to be read by Scanner. An error says which record (by line) cannot be,
+// and why.
+func FromSanmill(text string) (string, error) {
+	var out strings.Builder
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	depth, inComment := 0, false
+	for n, line := range strings.Split(text, "\n") {
+		if depth == 0 && !inComment {
+			if m := sanmillTag.FindStringSubmatch(line); m != nil {
+				switch m[1] {
+				case "FEN", "SetUp":
+					return "", fmt.Errorf("%w: line %d: a game from a set-up position (Sanmill's FEN is not read)", ErrSanmill, n+1)
+				case "Variant":
+					r, ok := sanmillRules[strings.ToLower(m[2])]
+					switch {
+					case !ok:
+						return "", fmt.Errorf("%w: line %d: Sanmill's rules %q are unknown here", ErrSanmill, n+1, m[2])
+					case r.why != "":
+						return "", fmt.Errorf("%w: line %d: %s", ErrSanmill, n+1, r.why)
+					}
+					preset, overrides, _ := strings.Cut(r.rules, ",")
+					fmt.Fprintf(&out, "[Variant %q]\n", preset)
+					if overrides != "" {
+						fmt.Fprintf(&out, "[Rules %q]\n", overrides)
+					}
+					continue
+				}
+				out.WriteString(line + "\n")
+				continue
+			}
+		}
+		// Movetext: drop variations and annotations, keep comments.
+		var b strings.Builder
+		for i := 0; i < len(line); i++ {
+			c := line[i]
+			switch {
+			case inComment:
+				if depth == 0 {
+					b.WriteByte(c)
+				}
+				inComment = c != '}'
+			case c == '{':
+				inComment = true
+				if depth == 0 {
+					b.WriteByte(c)
+				}
+			case c == '(':
+				depth++
+			case c == ')' && depth > 0:
+				depth--
+			case depth > 0:
+			case c == '$':
+				for i+1 < len(line) && '0' <= line[i+1] && line[i+1] <= '9' {
+					i++
+				}
+			case c == '!' || c == '?':
+			default:
+				b.WriteByte(c)
+			}
+		}
+		out.WriteString(b.String() + "\n")
+	}
+	return out.String(), nil
+}
