@@ -206,3 +206,71 @@ func FuzzParseManifest(f *testing.F) {
 		}
 	})
 }
+
+// TestEnvelopes writes positions of several presets as MIFPOS and reads
+// them back; and a changed manifest is caught by its digests.
+func TestEnvelopes(t *testing.T) {
+	for _, text := range []string{
+		"nine-mens-morris 2B3W1/8/4B1W1 b 7,7 - 0 4",
+		"russian-mill WWW5/BBB5/8 w 0,0 uw=1 3 20",
+		"lasker,flying=never W7/8/7B w 9,9 - 0 2",
+	} {
+		p := mill.MustParsePosition(text)
+		e, err := EnvelopeFor(p)
+		if err != nil {
+			t.Errorf("EnvelopeFor(%s): %v", text, err)
+			continue
+		}
+		data, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !IsMIFPOS(string(data)) {
+			t.Errorf("IsMIFPOS(%s) = false", data)
+		}
+		q, err := ParsePositionEnvelope(string(data))
+		if err != nil || q.String() != text {
+			t.Errorf("%s as MIFPOS reads back as %s, %v\n%s", text, q, err, data)
+		}
+		changed := strings.Replace(string(data), `"minimumLive":3`, `"minimumLive":2`, 1)
+		var me *ManifestError
+		if _, err := ParsePositionEnvelope(changed); !errors.As(err, &me) || me.Code != "semantic-digest-mismatch" {
+			t.Errorf("%s with a changed manifest: %v, want semantic-digest-mismatch", text, err)
+		}
+		retitled := strings.Replace(string(data), `"title":"`, `"title":"New `, 1)
+		if _, err := ParsePositionEnvelope(retitled); !errors.As(err, &me) || me.Code != "document-digest-mismatch" {
+			t.Errorf("%s retitled: %v, want document-digest-mismatch", text, err)
+		}
+	}
+	if _, err := EnvelopeFor(mill.MustParsePosition("twelve-mens-morris 8/8/8 w 12,12 - 0 0")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("twelve men's morris (first by lot) as MIFPOS: %v, want ErrUnsupported", err)
+	}
+	ref := `{"format":"MIFPOS/1.0","positionFormat":"MFEN/1.0","stateProfile":"mill24-state-v1","position":"MFEN/1.0 mill24-state-v1 ......../......../........ w p p 9,9 - 0 0 -","ruleset":{"mode":"reference","id":"x-a","version":1,"semanticDigest":"sha256:00"}}`
+	if _, err := ParsePositionEnvelope(ref); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "registry") {
+		t.Errorf("a reference ruleset: %v", err)
+	}
+}
+
+func FuzzParseEnvelope(f *testing.F) {
+	for _, text := range []string{"nine-mens-morris 2B3W1/8/4B1W1 b 7,7 - 0 4", "russian-mill WWW5/BBB5/8 w 0,0 uw=1 3 20"} {
+		e, _ := EnvelopeFor(mill.MustParsePosition(text))
+		data, _ := json.Marshal(e)
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := ParseEnvelope(data)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) && !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("%v wraps neither error", err)
+			}
+			return
+		}
+		p, err := e.Resolve()
+		if err != nil {
+			return
+		}
+		if _, err := EnvelopeFor(p); err != nil && !errors.Is(err, ErrUnsupported) {
+			t.Fatalf("%s: %v", p, err)
+		}
+	})
+}

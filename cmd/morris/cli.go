@@ -70,7 +70,8 @@ Position flags:
   -variant V        a preset (morris variants), optionally with overrides: nine-mens-morris,flying=never
   -rules LIST       rule overrides, comma-separated: flying=never,protection=always
   -position TEXT    start from a position text instead of the start (its rules are the position's);
-                    or an MFEN record (MIF 1.0, docs/mif.md), under the rules of -variant and -rules
+                    or an MFEN record (MIF 1.0, docs/mif.md), under the rules of -variant and -rules,
+                    or a MIFPOS object (MIF 1.0 JSON: an MFEN record with its rule set)
   -moves "M1 M2"    then play these moves (standard or pbmserv notation)
   -seed N           the seed of the lot for the first player (presets with first=lot)
 `
@@ -170,7 +171,7 @@ type positionFlags struct {
 func (pf *positionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&pf.variant, "variant", "", "preset, optionally with overrides (default nine-mens-morris)")
 	fs.StringVar(&pf.rules, "rules", "", "rule overrides, comma-separated name=value")
-	fs.StringVar(&pf.position, "position", "", "a position text to start from, ours or MFEN (MIF 1.0, under -variant and -rules)")
+	fs.StringVar(&pf.position, "position", "", "a position text to start from: ours, MFEN (MIF 1.0, under -variant and -rules) or a MIFPOS object")
 	fs.StringVar(&pf.moves, "moves", "", "moves to play first, separated by spaces")
 	fs.Func("seed", "seed of the lot for the first player", func(s string) error {
 		_, err := fmt.Sscan(s, &pf.seed)
@@ -198,6 +199,16 @@ func (pf *positionFlags) game() (*mill.Game, error) {
 		return r, nil
 	}
 	switch {
+	case mif.IsMIFPOS(pf.position):
+		// MIFPOS carries its rules, as our position text does.
+		if pf.variant != "" || pf.rules != "" {
+			return nil, badInput("a MIFPOS position carries its own rules: give -variant and -rules only without it")
+		}
+		p, err := mif.ParsePositionEnvelope(pf.position)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
 	case mif.IsMFEN(pf.position):
 		// MFEN carries no rules: -variant and -rules give them.
 		r, err := rules()

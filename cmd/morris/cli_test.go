@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/morrisgame/morris/internal/golden"
+	"github.com/morrisgame/morris/mif"
+	"github.com/morrisgame/morris/mill"
 )
 
 // checkGolden compares got with testdata/name.golden (go test -update
@@ -45,6 +48,7 @@ func TestCommands(t *testing.T) {
 		{"show-lot", []string{"show", "-variant", "twelve-mens-morris", "-seed", "7"}},
 		{"show-over", []string{"show", "-position", "nine-mens-morris W7/1W2B2B/8 b 0,0 - 0 40"}},
 		{"show-mfen", []string{"show", "-variant", "russian-mill", "-position", "MFEN/1.0 mill24-state-v1 ....WWW./....BBB./........ w m m 0,0 - 3 20 - ul=0004,0000"}},
+		{"show-mifpos", []string{"show", "-position", mifposNine}},
 		{"moves-start", []string{"moves", "-variant", "nine-mens-morris,flying=never"}},
 		{"moves-pbm", []string{"moves", "-pbm", "-position", "nine-mens-morris WWB4B/1B3B2/1B1W4 w 0,0 - 0 40"}},
 		{"moves-shah-pass", []string{"moves", "-position", "shah WWWB3B/1B3B2/8 w 0,0 - 0 40"}},
@@ -287,3 +291,14 @@ func TestUsageFlags(t *testing.T) {
 		}
 	}
 }
+
+// mifposNine is the position after a1 (nine men's morris) as a MIFPOS
+// object: an MFEN record with its rule set.
+var mifposNine = func() string {
+	e, err := mif.EnvelopeFor(mill.MustParsePosition("nine-mens-morris W7/8/8 b 8,9 - 0 1"))
+	if err != nil {
+		panic(err)
+	}
+	data, _ := json.Marshal(e)
+	return string(data)
+}()

@@ -77,6 +77,16 @@ func (b positionBody) game() (*mill.Game, error) {
 	}
 	var g *mill.Game
 	switch {
+	case mif.IsMIFPOS(b.Position):
+		// MIFPOS carries its rules, as our position text does.
+		if b.Rules != "" || b.Seed != nil {
+			return nil, httpError(http.StatusBadRequest, "a MIFPOS position carries its rules: give position or rules, not both")
+		}
+		p, err := mif.ParsePositionEnvelope(b.Position)
+		if err != nil {
+			return nil, httpError(http.StatusBadRequest, "%v", err)
+		}
+		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
 	case mif.IsMFEN(b.Position):
 		// MFEN carries no rules: the body's rules give them.
 		if b.Seed != nil {

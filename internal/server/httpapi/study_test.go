@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/server"
+	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/search"
 )
@@ -51,7 +53,18 @@ func TestStudyEndpoints(t *testing.T) {
 	if v.Position != "russian-mill WWW5/BBB5/8 w 0,0 uw=1 3 20" || v.MFEN != mfen {
 		t.Errorf("MFEN %q under russian-mill: got %q, mfen %q", mfen, v.Position, v.MFEN)
 	}
+	// The same with its rule set, as MIFPOS.
+	env, err := mif.EnvelopeFor(mill.MustParsePosition(v.Position))
+	if err != nil {
+		t.Fatal(err)
+	}
+	envText, _ := json.Marshal(env)
+	ts.must(t, 200, "POST", "/api/position", "", map[string]any{"position": string(envText)}, &v)
+	if v.Position != "russian-mill WWW5/BBB5/8 w 0,0 uw=1 3 20" || v.MFEN != mfen {
+		t.Errorf("MIFPOS %s: got %q, mfen %q", envText, v.Position, v.MFEN)
+	}
 	for _, body := range []any{
+		map[string]any{"position": string(envText), "rules": "russian-mill"}, // rules twice
 		map[string]any{"position": mfen},                                     // nine men's morris keeps no used lines
 		map[string]any{"position": mfen, "rules": "russian-mill", "seed": 1}, // a seed with a position
 		map[string]any{"position": "MFEN/1.0 nonsense", "rules": "russian-mill"},
