@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,7 +26,9 @@ const (
 const usage = `morris: the Mill family of board games
 
 Usage:
-  morris variants                       list the presets and their rule options
+  morris variants [-mrs RULES | -from-mrs FILE]
+                                        list the presets and their rule options; or rules as an
+                                        MRS manifest (MIF 1.0), or a manifest as our rules
   morris show    [position flags]       draw the board, side to move, pieces, position text
   morris moves   [position flags]       list the legal moves, one a line
   morris perft   [position flags] -depth D [-divide] [-detail]
@@ -272,9 +275,46 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 func cmdVariants(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("variants", "", stderr)
+	fs := newFlags("variants", "[-mrs RULES | -from-mrs FILE]", stderr)
+	toMRS := fs.String("mrs", "", "print these rules (a preset, optionally with overrides) as an MRS manifest (MIF 1.0, docs/mif.md)")
+	fromMRS := fs.String("from-mrs", "", "read an MRS manifest (MIF 1.0) and print it as our rules")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	switch {
+	case *toMRS != "" && *fromMRS != "":
+		return badInput("give -mrs or -from-mrs, not both")
+	case *toMRS != "":
+		r, err := mill.ParseRules(*toMRS)
+		if err != nil {
+			return usageError{err}
+		}
+		m, err := mif.ManifestFor(r, "x-morris-"+r.Variant(), 1)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		data, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\n", data)
+		return nil
+	case *fromMRS != "":
+		data, err := os.ReadFile(*fromMRS)
+		if err != nil {
+			return usageError{err}
+		}
+		m, err := mif.ParseManifest(data)
+		if err != nil {
+			return badInput("%s: %v", *fromMRS, err)
+		}
+		r, err := m.Rules()
+		if err != nil {
+			return badInput("%s: %v", *fromMRS, err)
+		}
+		sem, _ := m.SemanticDigest()
+		fmt.Fprintf(stdout, "%s@%d (%s)\nrules: %s\n", m.ID, m.Version, sem, r)
+		return nil
 	}
 	for _, v := range mill.Variants() {
 		fmt.Fprintf(stdout, "%-26s %s\n", v.ID, v.Description)

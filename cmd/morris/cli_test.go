@@ -40,6 +40,8 @@ func TestCommands(t *testing.T) {
 		args []string
 	}{
 		{"variants", []string{"variants"}},
+		{"variants-mrs", []string{"variants", "-mrs", "lasker"}},
+		{"variants-from-mrs", []string{"variants", "-from-mrs", "testdata/variants-mrs.golden"}},
 		{"show-start", []string{"show"}},
 		{"show-morabaraba", []string{"show", "-variant", "morabaraba", "-moves", "a1 d1 g1 b2 d2 f2 c3 d3 e3"}},
 		{"show-pbm", []string{"show", "-pbm", "-moves", "D3 G1 A1"}},
