@@ -233,6 +233,18 @@ func (m Manifest) Validate() error {
 		}
 	}
 	p := m.Pieces
+	ints := []int{m.Version, p.White, p.Black, p.MinimumLive, m.Flying.MaximumLive, m.Placing.EarlyStop.EmptyPoints,
+		m.Draw.NoProgress.NormalLimit, m.Draw.NoProgress.EndgameLimit, m.Draw.Repetition.Count}
+	for _, mech := range []MRSMechanism{c.Custodian, c.Intervention, c.Leap} {
+		if mech.MaximumOwnLivePieces != nil {
+			ints = append(ints, *mech.MaximumOwnLivePieces)
+		}
+	}
+	for _, n := range ints {
+		if n > maxInt {
+			return bad("integer-out-of-range", "%d: above 2^53-1", n)
+		}
+	}
 	switch {
 	case !isIdentifier(m.ID):
 		return bad("manifest-invalid", "id %q: 1 to 63 lower-case letters, digits, dots or hyphens", m.ID)
