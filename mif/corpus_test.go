@@ -64,26 +64,78 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 	})
-	manifest := func(t *testing.T, rel string, mutations []any) (Manifest, error) {
-		doc := read(filepath.Join("executable", rel))
+	// patch applies JSON Patch operations on object members (add,
+	// replace, remove), all the vectors use, and returns the document.
+	patch := func(t *testing.T, rel string, mutations []any) []byte {
+		doc := read(rel)
 		for _, mu := range mutations {
 			mu := mu.(map[string]any)
-			if mu["op"] != "replace" {
-				t.Fatalf("mutation %v: only replace is known", mu)
-			}
 			parts := strings.Split(strings.TrimPrefix(mu["path"].(string), "/"), "/")
 			obj := doc
 			for _, p := range parts[:len(parts)-1] {
 				obj = obj[p].(map[string]any)
 			}
-			obj[parts[len(parts)-1]] = mu["value"]
+			switch last := parts[len(parts)-1]; mu["op"] {
+			case "add", "replace":
+				obj[last] = mu["value"]
+			case "remove":
+				delete(obj, last)
+			default:
+				t.Fatalf("mutation %v: unknown op", mu)
+			}
 		}
 		data, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ParseManifest(data)
+		return data
 	}
+	manifest := func(t *testing.T, rel string, mutations []any) (Manifest, error) {
+		return ParseManifest(patch(t, filepath.Join("executable", rel), mutations))
+	}
+	t.Run("schema-cases", func(t *testing.T) {
+		v := read("vectors/schema-cases.json")
+		// parse reads an instance with our parser for its schema, if we have one.
+		parse := func(schema string, data []byte) (error, bool) {
+			switch filepath.Base(schema) {
+			case "mrs-1.0.schema.json":
+				_, err := ParseManifest(data)
+				return err, true
+			case "mifpos-1.0.schema.json":
+				_, err := ParseEnvelope(data)
+				return err, true
+			}
+			return nil, false
+		}
+		for _, c := range v["positive"].([]any) {
+			c := c.(map[string]any)
+			rel := filepath.Join("vectors", c["instance"].(string))
+			err, ok := parse(c["schema"].(string), patch(t, rel, nil))
+			switch {
+			case !ok:
+				t.Logf("positive %s: not reached: no parser of ours for %s", c["id"], filepath.Base(c["schema"].(string)))
+			case err != nil && !errors.Is(err, ErrUnsupported):
+				t.Errorf("positive %s: %v", c["id"], err)
+			case err != nil:
+				t.Logf("positive %s: passed as valid; refused as %v", c["id"], err)
+			default:
+				t.Logf("positive %s: passed", c["id"])
+			}
+		}
+		for _, c := range v["negative"].([]any) {
+			c := c.(map[string]any)
+			rel := filepath.Join("vectors", c["base"].(string))
+			err, ok := parse(c["schema"].(string), patch(t, rel, []any{c["mutation"]}))
+			switch {
+			case !ok:
+				t.Logf("negative %s: not reached: no parser of ours for %s", c["id"], filepath.Base(c["schema"].(string)))
+			case err == nil || errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrSyntax):
+				t.Errorf("negative %s: %v, want it invalid", c["id"], err)
+			default:
+				t.Logf("negative %s: passed (%v)", c["id"], err)
+			}
+		}
+	})
 	// near returns our rules for a manifest; differences in the draws by
 	// claim alone are set aside for positions, which they do not change.
 	near := func(t *testing.T, m Manifest) (*mill.Rules, string, error) {
