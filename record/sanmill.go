@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/morrisgame/morris/mill"
 )
 
 // Sanmill's records: Sanmill, the open Mill app, exports games as PGN-like
@@ -67,6 +69,9 @@ func IsSanmill(text string) bool {
 		case m[1] == "Event" && m[2] == "Sanmill-Game", m[1] == "Site" && m[2] == "Sanmill":
 			return true
 		case m[1] == "Variant":
+			if _, err := mill.LookupVariant(m[2]); err == nil {
+				return false // a preset of ours ("morabaraba", "dooz")
+			}
 			if _, ok := sanmillRules[strings.ToLower(m[2])]; ok {
 				return true
 			}
@@ -89,6 +94,9 @@ func FromSanmill(text string) (string, error) {
 				case "FEN", "SetUp":
 					return "", fmt.Errorf("%w: line %d: a game from a set-up position (Sanmill's FEN is not read)", ErrSanmill, n+1)
 				case "Variant":
+					if _, err := mill.LookupVariant(m[2]); err == nil {
+						break // a preset of ours, as we write it
+					}
 					r, ok := sanmillRules[strings.ToLower(m[2])]
 					switch {
 					case !ok:

@@ -64,8 +64,10 @@ func TestFromSanmill(t *testing.T) {
 			t.Errorf("FromSanmill: %v, want an error about %q", err, c.want)
 		}
 	}
-	if IsSanmill("[Event \"Club final\"]\n[Variant \"nine-mens-morris\"]\n\n1. d6 *\n") {
-		t.Errorf("IsSanmill of our own record")
+	for _, v := range []string{"nine-mens-morris", "morabaraba", "dooz"} { // ours, some spelt as Sanmill's ids
+		if IsSanmill("[Event \"Club final\"]\n[Variant \"" + v + "\"]\n\n1. d6 *\n") {
+			t.Errorf("IsSanmill of our own record of %s", v)
+		}
 	}
 }
 
