@@ -9,6 +9,7 @@
 //
 //	mfen.go      MFEN records by the grammar alone: ParseMFEN, MFEN.String, the draft's point order and line numbers
 //	position.go  MFEN and mill.Position: ParsePosition, MFEN.Position (under rules the caller names), FromPosition, FormatPosition
+//	obligations.go  the removals owed that both hold: a full board's (full-board=removals)
 //	mifpos.go    MIFPOS envelopes (a position with its manifest): ParseEnvelope, Resolve, EnvelopeFor
 //	mrs.go       MRS manifests: ParseManifest, Validate, the two digests, Manifest.Options and Rules, ManifestFor our rules
 //	jcs.go       the canonical JSON (RFC 8785) behind the digests, and a JSON reader that refuses duplicate names

@@ -184,7 +184,8 @@ func FuzzParseMFEN(f *testing.F) {
 	} {
 		f.Add(s, 0)
 	}
-	presets := []string{"nine-mens-morris", "russian-mill", "nine-mens-morris,reform-ban=yes", "da-san-qi", "dooz", "lasker", "morabaraba", "six-mens-morris"}
+	f.Add("MFEN/1.0 mill24-state-v1 WBWBWBWB/BWBWBWBW/WBWBWBWB w m r 0,0 w:board-full:b:b:1:aa55aa:q;b:board-full:b:w:1:~:w 0 24 -", 8)
+	presets := []string{"nine-mens-morris", "russian-mill", "nine-mens-morris,reform-ban=yes", "da-san-qi", "dooz", "lasker", "morabaraba", "six-mens-morris", "zhi-qi"}
 	f.Fuzz(func(t *testing.T, s string, k int) {
 		m, err := ParseMFEN(s)
 		if err != nil {
@@ -219,4 +220,46 @@ func FuzzParseMFEN(f *testing.F) {
 			t.Fatalf("%q: read as %s, written as %q, read back as %s", s, p, back, q)
 		}
 	})
+}
+
+// TestFullBoardRemovals: the removals of a full board (zhi qi) both ways,
+// before the first removal and between the two.
+func TestFullBoardRemovals(t *testing.T) {
+	r := rules(t, "zhi-qi")
+	const full = "MFEN/1.0 mill24-state-v1 WBWBWBWB/BWBWBWBW/WBWBWBWB w m r 0,0 w:board-full:b:b:1:aa55aa:q;b:board-full:b:w:1:~:w 0 24 -"
+	p, err := ParsePosition(full, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := p.Pending(); !ok || c != mill.White || p.Owed(mill.Black) != 1 {
+		t.Fatalf("%s: pending %v %v, black owes %d", p, c, ok, p.Owed(mill.Black))
+	}
+	if back, err := FormatPosition(p); err != nil || back != full {
+		t.Errorf("%s written as %q, %v; want %q", p, back, err, full)
+	}
+	g := mill.NewGame(r, mill.FromPosition(p))
+	if err := g.PlayText("xd7"); err != nil {
+		t.Fatal(err)
+	}
+	q := g.Position()
+	second, err := FormatPosition(q)
+	if want := "MFEN/1.0 mill24-state-v1 W.WBWBWB/BWBWBWBW/WBWBWBWB b m r 0,0 b:board-full:b:w:1:"; err != nil || !strings.HasPrefix(second, want) || !strings.HasSuffix(second, ":w 0 25 -") {
+		t.Errorf("after xd7: %q, %v; want %s...:w 0 25 -", second, err, want)
+	}
+	if q2, err := ParsePosition(second, r); err != nil || q2.String() != q.String() {
+		t.Errorf("%q reads back as %s, %v; want %s", second, q2, err, q)
+	}
+	for _, bad := range []struct{ mfen, want string }{
+		{strings.Replace(full, "aa55aa", "aa55ab", 1), "target"},
+		{strings.Replace(full, ":~:w", ":~:b", 1), "full board"},
+		{strings.Replace(full, " w m r", " b m r", 1), "actor"},
+		{strings.Replace(full, "board-full", "mill", 2), "full board"},
+	} {
+		if _, err := ParsePosition(bad.mfen, r); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("ParsePosition(%q) = %v, want an error about %q", bad.mfen, err, bad.want)
+		}
+	}
+	if _, err := ParsePosition(full, rules(t, "el-filja")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("under el-filja (counted mills): %v, want ErrUnsupported", err)
+	}
 }

@@ -44,10 +44,18 @@ func (m MFEN) Position(r *mill.Rules) (mill.Position, error) {
 	switch {
 	case m.Outcome != "-" || m.Side == '-' || m.Phase == 'o' || m.Action == 'o':
 		return mill.Position{}, unsupported("the game is over (outcome %s): a morris position is a game in play", m.Outcome)
-	case m.Obligations != "-" || m.Action == 'r':
-		return mill.Position{}, unsupported("a removal is owed (%s): a morris position lies between whole turns, a move taking its captures with it", m.Obligations)
-	case m.Phase != m.Action:
+	case (m.Obligations != "-") != (m.Action == 'r'):
+		return mill.Position{}, fmt.Errorf("%w: action %c and obligations %s: action r exactly when a removal is owed", ErrSyntax, m.Action, m.Obligations)
+	case m.Action != 'r' && m.Phase != m.Action:
 		return mill.Position{}, fmt.Errorf("%w: phase %c and action %c: with nothing owed they are the same", ErrSyntax, m.Phase, m.Action)
+	}
+	var state []string
+	if m.Obligations != "-" {
+		owed, err := parseObligations(m, r)
+		if err != nil {
+			return mill.Position{}, err
+		}
+		state = append(state, owed)
 	}
 	side := mill.White
 	if m.Side == 'b' {
@@ -73,7 +81,6 @@ func (m MFEN) Position(r *mill.Rules) (mill.Position, error) {
 			cells[pt] = 'X'
 		}
 	}
-	var state []string
 	lm, hasLM := m.extension("lm")
 	ul, hasUL := m.extension("ul")
 	for _, e := range m.Extensions {
@@ -141,6 +148,11 @@ func (m MFEN) Position(r *mill.Rules) (mill.Position, error) {
 	p, err := mill.ParsePosition(text)
 	if err != nil {
 		return mill.Position{}, fmt.Errorf("%w: %v", ErrUnsupported, err)
+	}
+	if m.Obligations != "-" {
+		if err := checkTargets(m, p); err != nil {
+			return mill.Position{}, err
+		}
 	}
 	return p, nil
 }
@@ -241,6 +253,7 @@ func FromPosition(p mill.Position) (MFEN, error) {
 				return MFEN{}, unsupported("the last move was a pass (blocked=passes): MFEN has no field for it")
 			case tok == "mw" || tok == "mb":
 				return MFEN{}, unsupported("the first mill of Shah's deferred capture (%s): MFEN has no field for it", tok)
+			case (strings.HasPrefix(tok, "xw") || strings.HasPrefix(tok, "xb")) && fullBoardOwed(p):
 			default:
 				return MFEN{}, unsupported("removals owed (%s): not converted to MFEN obligations yet", st)
 			}
@@ -287,6 +300,13 @@ func FromPosition(p mill.Position) (MFEN, error) {
 	m.Side = "wb"[side]
 	m.Phase = phaseOf(m.Hands[side])
 	m.Action = m.Phase
+	if fullBoardOwed(p) {
+		obl, err := formatObligations(p)
+		if err != nil {
+			return MFEN{}, err
+		}
+		m.Obligations, m.Action = obl, 'r'
+	}
 	if o, how := p.Status(); o != mill.NoOutcome {
 		reason, ok := map[mill.Method]string{
 			mill.Material: "fewer-than-minimum", mill.Blocked: "no-legal-move", mill.Gridlock: "no-legal-move",
@@ -295,7 +315,7 @@ func FromPosition(p mill.Position) (MFEN, error) {
 		if !ok {
 			return MFEN{}, unsupported("a game ended by %s", how)
 		}
-		m.Side, m.Phase, m.Action = '-', 'o', 'o'
+		m.Side, m.Phase, m.Action, m.Obligations = '-', 'o', 'o', "-"
 		m.Outcome = map[mill.Outcome]string{mill.WhiteWon: "w", mill.BlackWon: "b", mill.Draw: "d"}[o] + ":" + reason
 	}
 	if opts.ReformBan {
