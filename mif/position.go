@@ -34,8 +34,9 @@ func check24(r *mill.Rules) error {
 
 // Position checks the record against r and returns it as our position. It
 // refuses, saying why, what our positions do not hold: a finished game, a
-// removal still owed (our moves take their captures with them), state that
-// r does not declare or lacks.
+// removal owed after a mill (our moves take their captures with them) or
+// at the end of placing other than a full board's, state that r does not
+// declare or lacks.
 func (m MFEN) Position(r *mill.Rules) (mill.Position, error) {
 	if err := check24(r); err != nil {
 		return mill.Position{}, err
@@ -233,8 +234,9 @@ func FormatPosition(p mill.Position) (string, error) {
 
 // FromPosition returns p as an MFEN record. It refuses the positions MFEN
 // cannot hold: boards other than the 24-point ones, the capture states of
-// Shah (a first mill, a pass), removals owed at the end of placing, and
-// marked pieces whose owners cannot be told apart (we do not keep them).
+// Shah (a first mill, a pass), removals owed at the end of placing other
+// than a full board's, and marked pieces whose owners cannot be told apart
+// (we do not keep them). A finished position is written with its outcome.
 func FromPosition(p mill.Position) (MFEN, error) {
 	r := p.Rules()
 	if r == nil {
