@@ -200,21 +200,13 @@ var russianMill = func() Weights {
 // placing weights of twelve-man-morris"), where a mill closed while
 // placing may take any piece, so that most of its games are decided
 // before the last placement. The moving weights are Default's.
-var twelveManMorris = func() Weights {
-	w := defaultWeights
-	w.set(Placing, column{Mill: 22, Two: 100, Closable: -1, Mobility: 30, Blocked: -22, Cramp: 29, Reserved: -1, Tempo: 88})
-	return w
-}()
+var twelveManMorris = withPlacing(column{Mill: 22, Two: 100, Closable: -1, Mobility: 30, Blocked: -22, Cramp: 29, Reserved: -1, Tempo: 88})
 
 // twelveMensMorris are Default with the placing weights and tempo fitted
 // to deeper searches of twelve-mens-morris positions (docs/eval.md, "The
 // placing weights of twelve men's morris"). The moving weights are
 // Default's.
-var twelveMensMorris = func() Weights {
-	w := defaultWeights
-	w.set(Placing, column{Mill: 36, Two: 110, Closable: -4, Mobility: 50, Blocked: -58, Cramp: 71, Reserved: -4, Tempo: 93})
-	return w
-}()
+var twelveMensMorris = withPlacing(column{Mill: 36, Two: 110, Closable: -4, Mobility: 50, Blocked: -58, Cramp: 71, Reserved: -4, Tempo: 93})
 
 // twelveMensMorrisSmall are Default with the placing weights and tempo
 // fitted to deeper searches of twelve-mens-morris-small positions (docs/eval.md,
@@ -222,20 +214,20 @@ var twelveMensMorris = func() Weights {
 // placing phase is twelve men's morris's; only its end differs (a full board
 // leaves the side to move blocked, and it loses), and the fit came out
 // within a few points of twelveMensMorris's. The moving weights are Default's.
-var twelveMensMorrisSmall = func() Weights {
-	w := defaultWeights
-	w.set(Placing, column{Mill: 39, Two: 110, Closable: -3, Mobility: 58, Blocked: -58, Cramp: 72, Reserved: -8, Tempo: 93})
-	return w
-}()
+var twelveMensMorrisSmall = withPlacing(column{Mill: 39, Two: 110, Closable: -3, Mobility: 58, Blocked: -58, Cramp: 72, Reserved: -8, Tempo: 93})
 
 // morabaraba are Default with the placing weights and tempo fitted the
 // same way to Morabaraba positions (a mill closed takes one piece for each
 // line it closes). The moving weights are Default's.
-var morabaraba = func() Weights {
+var morabaraba = withPlacing(column{Mill: 44, Two: 116, Closable: -7, Mobility: 49, Blocked: -70, Cramp: 72, Reserved: -3, Tempo: 96})
+
+// withPlacing returns Default with the placing column c: a preset whose
+// placing weights and tempo were fitted, its moving weights Default's.
+func withPlacing(c column) Weights {
 	w := defaultWeights
-	w.set(Placing, column{Mill: 44, Two: 116, Closable: -7, Mobility: 49, Blocked: -70, Cramp: 72, Reserved: -3, Tempo: 96})
+	w.set(Placing, c)
 	return w
-}()
+}
 
 // Evaluate returns the score of p for the side to move. It does not look at
 // the end of the game: the search handles that.
