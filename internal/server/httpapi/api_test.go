@@ -396,7 +396,7 @@ func testWholeGamesEveryPreset(t *testing.T, dsn string) {
 						shown[what] = true
 						var pv positionView
 						ts.must(t, 200, "POST", "/api/position", "", map[string]any{"position": full.Start, "moves": played}, &pv)
-						if pv.Position != p.String() || len(pv.Marked) != p.Marked().Len() || pv.Owed != (colorPair[int]{p.Owed(mill.White), p.Owed(mill.Black)}) || pv.RemovesOwn != p.RemovesOwn() {
+						if pv.Position != p.String() || len(pv.Marked) != p.Marked().Len() || pv.Owed != (colorPair[int]{White: p.Owed(mill.White), Black: p.Owed(mill.Black)}) || pv.RemovesOwn != p.RemovesOwn() {
 							t.Errorf("the position JSON of %s: %s, marked %v, owed %+v, own %v", p, pv.Position, pv.Marked, pv.Owed, pv.RemovesOwn)
 						}
 					}

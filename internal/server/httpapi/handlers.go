@@ -10,6 +10,7 @@ import (
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/wire"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/view"
 )
 
 type signUpBody struct {
@@ -617,20 +618,9 @@ func (a *api) standings(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, rs)
 }
 
-type variantAnswer struct {
-	ID          string `json:"id"`
-	Description string `json:"description"`
-	Rules       string `json:"rules"`
-	Board       string `json:"board"`
-}
-
+// variants: GET /api/variants, the presets (view.Variants).
 func (a *api) variants(w http.ResponseWriter, r *http.Request) error {
-	var out []variantAnswer
-	for _, v := range mill.Variants() {
-		rules := mill.MustRules(v.ID)
-		out = append(out, variantAnswer{ID: v.ID, Description: v.Description, Rules: rules.String(), Board: rules.Board().ID})
-	}
-	return writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, http.StatusOK, view.Variants())
 }
 
 func wirePlayer(u server.User) wire.Player { return wire.Player{ID: u.ID, Name: u.Name, Bot: u.Bot} }

@@ -56,7 +56,7 @@ func TestPositionMarksAndRemovals(t *testing.T) {
 	// El filja when placing ends: white removes two black pieces, then
 	// black one white piece.
 	post(map[string]any{"position": "el-filja BWWBBWBW/BBWWBBWB/WWWBWBBW w 0,0 xw2,xb 0 24"})
-	if v.Owed != (colorPair[int]{2, 1}) || v.RemovesOwn || v.Removal != "white" || len(v.Legal) != 12 {
+	if v.Owed != (colorPair[int]{White: 2, Black: 1}) || v.RemovesOwn || v.Removal != "white" || len(v.Legal) != 12 {
 		t.Errorf("el filja's removals: owed %+v, own %v, removal %q, %d legal moves", v.Owed, v.RemovesOwn, v.Removal, len(v.Legal))
 	}
 	for _, m := range v.Legal {
@@ -65,12 +65,12 @@ func TestPositionMarksAndRemovals(t *testing.T) {
 		}
 	}
 	post(map[string]any{"position": v.Position, "moves": []string{v.Legal[0].Text}})
-	if v.Owed != (colorPair[int]{1, 1}) || v.ToMove != "white" || v.Removal != "white" {
+	if v.Owed != (colorPair[int]{White: 1, Black: 1}) || v.ToMove != "white" || v.Removal != "white" {
 		t.Errorf("after white's first removal: owed %+v, %s to move, removal %q", v.Owed, v.ToMove, v.Removal)
 	}
 	// No mill on the board: each removes one of its own.
 	post(map[string]any{"position": "el-filja WWBWBWBB/BBWBWBWW/WBBWWBBW w 0,0 xw,xb,own 0 24"})
-	if v.Owed != (colorPair[int]{1, 1}) || !v.RemovesOwn || v.Removal != "white" {
+	if v.Owed != (colorPair[int]{White: 1, Black: 1}) || !v.RemovesOwn || v.Removal != "white" {
 		t.Errorf("el filja's own removals: owed %+v, own %v, removal %q", v.Owed, v.RemovesOwn, v.Removal)
 	}
 	for _, m := range v.Legal {
