@@ -25,6 +25,8 @@
 //	tt.go         the transposition table (two atomic words an entry: no locks, no races)
 //	order.go      move ordering: scores, and the moves taken best first
 //	time.go       limits and time management
+//	clock_js.go   under js/wasm (the engine in the browser) the search reads the clock itself: no
+//	              goroutine runs beside it there (clock_other.go: elsewhere it does not)
 //	level.go      playing levels 1 to 10, and the book's moves (Choose)
 //	score.go      scores, mate distances and their text
 package search

@@ -21,6 +21,10 @@ func (e *Engine) Search(ctx context.Context, history []mill.Position, lim Limits
 		ctx, cancel = context.WithDeadline(ctx, start.Add(hard))
 		defer cancel()
 	}
+	if dl, ok := ctx.Deadline(); ok && pollClock {
+		e.deadline = dl
+		defer func() { e.deadline = time.Time{} }()
+	}
 	e.stop.Store(false)
 	// A watcher turns the context's end into the stop flag the threads
 	// poll. Search waits for it before returning (and before the deadline's

@@ -71,6 +71,9 @@ type Engine struct {
 	// noTablebase is set while Choose plays at a level below
 	// TablebaseLevel: the search reads no databases.
 	noTablebase bool
+	// deadline is the context's deadline during a Search, zero otherwise;
+	// read only where pollClock (clock_js.go).
+	deadline time.Time
 }
 
 // New returns an engine.
@@ -170,6 +173,9 @@ func newWorker(e *Engine, id int) *worker {
 func (w *worker) stopped() bool {
 	n := w.nodes.Add(1)
 	if n&1023 == 0 && w.maxNodes > 0 && n >= w.maxNodes {
+		w.e.stop.Store(true)
+	}
+	if pollClock && n&1023 == 0 && !w.e.deadline.IsZero() && time.Now().After(w.e.deadline) {
 		w.e.stop.Store(true)
 	}
 	return w.e.stop.Load()
