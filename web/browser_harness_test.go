@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +68,16 @@ type site struct {
 	requests *storetest.Log
 	// skew moves the server's clock forward (correspondence timers).
 	skew atomic.Int64
+	// http is the site's HTTP server (stop closes it).
+	http *httptest.Server
+}
+
+// stop stops the site as a server that goes down does: no new
+// connections (they are refused), and the open ones cut. The service
+// stays up behind it, for the test to read.
+func (s *site) stop() {
+	s.http.Listener.Close()
+	s.http.CloseClientConnections()
 }
 
 func startSite(t *testing.T) *site { t.Helper(); return startSiteWith(t, nil) }
@@ -109,7 +120,7 @@ func startSiteWith(t *testing.T, change func(*server.Config)) *site {
 			h.ServeHTTP(w, r)
 		})
 	}))
-	s.URL, s.svc, s.log = srv.URL, srv.Service, srv.Log
+	s.URL, s.svc, s.log, s.http = srv.URL, srv.Service, srv.Log, srv.HTTP
 	return s
 }
 
@@ -629,6 +640,10 @@ type debugState struct {
 	FollowedGames []int `json:"followedGames"`
 	// the archive (and a player's page): the games listed
 	Games []int `json:"games"`
+	// a game on this device (#/local/ID)
+	LocalGame   string `json:"localGame"`
+	LocalLevel  int    `json:"localLevel"`
+	LocalRecord string `json:"localRecord"`
 	// the study page
 	Rules    string `json:"rules"`
 	Analysis *struct {

@@ -9,9 +9,30 @@
 // last segment has no dot, so that hash routes (/#/game/12) and path routes
 // (/game/12) both load the client. A missing file is a 404.
 //
+// The client is an installable app that works offline (docs/offline.md):
+// manifest.webmanifest and its icons, and a service worker (sw.js) that
+// keeps, when installed, the files /shell.json lists (every file, the
+// engine's too, but its own: Handler makes the list). The engine runs in
+// the browser too: engine/morris.wasm is cmd/morris-wasm built for js/wasm
+// (application/wasm, gzipped), run in a Web Worker started when first
+// needed, for the study board's analysis and games against the engine "on
+// this device" (a setting) or when the server cannot be reached.
+// TestEngineUpToDate fails when the committed .wasm is not what its sources
+// build (engine.txt says what it was built from), TestIconsUpToDate when
+// the icons are not the logo drawn again; -update makes them.
+//
 // # Where things are
 //
-//	web.go                        Handler: the embedded files, types, caching, gzip
+//	web.go                        Handler: the embedded files, types, caching, gzip, /shell.json
+//	engine.txt                    what static/engine/morris.wasm was built from (TestEngineUpToDate)
+//	static/sw.js                  the service worker: the client and the engine kept for offline use
+//	static/manifest.webmanifest   the app's manifest: names, colours, icons (img/icon-192.png, img/icon-512.png:
+//	                              the logo drawn by icon_test.go)
+//	static/engine/                the engine in the browser: morris.wasm (built from cmd/morris-wasm, committed),
+//	                              wasm_exec.js (Go's, copied by the same build), worker.js (the Web Worker)
+//	static/js/device.js           the engine on this device: the worker started when first needed, the setting
+//	                              "on this device", the calls that go to it (chosen, or the server out of reach)
+//	static/js/offline.js          games against the engine on this device, kept in localStorage, and their records
 //	static/index.html             the page: header, notices, the moderators' warnings, main
 //	static/css/app.css            the look: colours (light and dark, WCAG AA), layouts, the board's SVG classes
 //	static/js/app.js              the router (#/..., or the path), the header, notices, window.morrisDebug
@@ -93,7 +114,10 @@
 //	                   the players you follow (live), games to watch, who is online (a count and a list in pages);
 //	                   #/?seek=ID opens an invitation to a seek, #/?challenge=NAME the challenge form for NAME
 //	#/play             play the engine: variant, level 1-10, colour, clock; a guest token when nobody is signed in
-//	                   (#/play?variant=ID preselects the variant)
+//	                   (#/play?variant=ID preselects the variant); "on this device" plays it in the browser
+//	                   (as when the server cannot be reached); the games kept on this device, their records
+//	#/local/ID         a game against the engine on this device (kept in the browser; no clock): hint,
+//	                   take-back, resignation, the record
 //	#/game/ID          a game: live over /api/game/ID/ws (the token in its first message, to play), replay when it is over
 //	#/signin, #/signup the account (the token in localStorage under morris.session)
 //	#/account          a new password (the other sessions signed out), sign out everywhere, delete the
@@ -141,12 +165,20 @@
 // (a move's), start, end, notify. The board counts the moves it animated in
 // its data-animations (a piece sliding or flying from its point, a placed
 // piece growing in, a captured one fading; none under prefers-reduced-motion).
+// window.morrisDebug.device() says whether the engine on this device was
+// started (started), the calls it answered (device), those the server
+// answered (server) and those it took over from an unreachable server
+// (fallbacks), and the setting (onDevice).
 // window.morrisDebug.language() is the client's language code and
 // window.morrisDebug.missingKeys() the keys the pages asked for that its
 // file lacked (shown in English). window.morrisDebug.state() returns the
 // page's state as plain JSON:
-// always page ("home", "play", "game", "signin", "signup", "account", "user", "study",
-// "rules", "puzzle", "mod", "leaderboard", "archive", "notfound"); on the leaderboard variant,
+// always page ("home", "play", "local", "game", "signin", "signup", "account", "user", "study",
+// "rules", "puzzle", "mod", "leaderboard", "archive", "notfound"); on #/play localGames (the ids of
+// the games kept on this device); on a game on this device (#/local/ID) localGame (its id), moves,
+// ply, cursor, status ("active", "finished", or "missing"), result, method, mySide, localLevel,
+// toMove, position, thinking (the engine's move awaited), legal (on the player's turn), lastError,
+// hint (the hint's move, or "") and localRecord (the record shown, or ""); on the leaderboard variant,
 // total, entries (rank, name, rating, games) and error; on the archive query (the search's
 // fields), games (ids), next (the key of the next page, or "") and error; on a player's page
 // also online, seenMs, follow (followed, followers, following: null on a page not loaded),
@@ -264,7 +296,13 @@
 //	new-game forms  PREFIX-form, PREFIX-variant, PREFIX-control ("none", "realtime", "days"), PREFIX-minutes,
 //	                PREFIX-increment, PREFIX-days, PREFIX-color ("random", "white", "black"), PREFIX-rated,
 //	                PREFIX-level and PREFIX-level-value (the engine), PREFIX-error, PREFIX-submit; PREFIX is
-//	                seek, challenge (lobby) or engine (#/play, inside engine-page)
+//	                seek, challenge (lobby) or engine (#/play, inside engine-page); engine-device (the
+//	                setting "on this device", on #/play and the study board)
+//	device games    on #/play local-games, local-game-ID (data-result), local-games-empty, local-export-all,
+//	                local-export-text; #/local/ID: local-page (data-game), local-missing, local-info,
+//	                local-variant (data-variant), local-where, local-hands, status (data-game-status,
+//	                data-result), game-controls, hint, hint-text (data-move), local-takeback, resign,
+//	                local-export, local-record, local-download, local-new, flip, the board and the move list
 //	accounts        signin-form, signin-name, signin-password, signin-submit, signin-error, signin-to-signup,
 //	                signup-form, signup-name, signup-password, signup-email, signup-submit, signup-error,
 //	                signup-to-signin; nav-account (the header's link to #/account), account-page,
@@ -285,7 +323,8 @@
 //	study           study-page, study-info, study-variant (data-rules), status, study-hands (with
 //	                hand-SIDE and flying-SIDE), tab-analysis, tab-setup, tab-import,
 //	                tab-export, study-new-form, study-variant-select, study-overrides, study-new, study-error,
-//	                engine-toggle, engine-output, engine-score (data-score, data-side: the side it is for), engine-best, engine-pv,
+//	                engine-toggle, engine-device, engine-output, engine-score (data-score, data-side: the side it is for),
+//	                engine-where (data-where: "server" or "device"), engine-best, engine-pv,
 //	                engine-tablebase (data-value), tablebase-moves (li: data-move, data-keeps),
 //	                engine-error, takeback, flip, pass, import-form, import-text, import-submit,
 //	                import-error, import-games, import-game-N, export-text, export-copy, export-download;

@@ -6,11 +6,14 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -41,6 +44,7 @@ var types = map[string]string{
 	".ico":         "image/x-icon",
 	".txt":         "text/plain; charset=utf-8",
 	".webmanifest": "application/manifest+json",
+	".wasm":        "application/wasm",
 }
 
 // The files have no content hash in their names (there is no build step),
@@ -57,7 +61,12 @@ const (
 const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
-func load() (map[string]*file, error) {
+// load reads and compresses the files once for the process: they are
+// embedded, so every Handler serves the same (the engine's 5 MB take a
+// second to gzip at the best compression).
+var load = sync.OnceValues(loadFiles)
+
+func loadFiles() (map[string]*file, error) {
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
 		return nil, err
@@ -93,7 +102,29 @@ func load() (map[string]*file, error) {
 		files["/"+p] = f
 		return nil
 	})
-	return files, err
+	if err != nil {
+		return nil, err
+	}
+	files["/shell.json"] = shell(files)
+	return files, nil
+}
+
+// shell is /shell.json, what the service worker (static/sw.js) keeps when
+// it is installed: every file of the client, the engine's included, but
+// the service worker itself.
+func shell(files map[string]*file) *file {
+	var list []string
+	for p := range files {
+		if p != "/sw.js" {
+			list = append(list, p)
+		}
+	}
+	slices.Sort(list)
+	data, _ := json.Marshal(struct {
+		Files []string `json:"files"`
+	}{list})
+	sum := sha256.Sum256(data)
+	return &file{data: data, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, ctype: types[".json"], cache: revalidate}
 }
 
 // Handler serves the web client: the files of static/, and index.html for

@@ -135,7 +135,7 @@ func TestUnknownAssets(t *testing.T) {
 // refs finds the references to other files in a file: src/href
 // attributes, imports, fetches, url(...) and other quoted paths that end
 // in a known extension.
-var refs = regexp.MustCompile(`["'(\x60](\.{0,2}/?[\w./-]+\.(?:js|css|json|svg|png|ico|html))["')\x60]`)
+var refs = regexp.MustCompile(`["'(\x60](\.{0,2}/?[\w./-]+\.(?:js|css|json|svg|png|ico|html|wasm|webmanifest))["')\x60]`)
 
 // TestEveryFileReachable follows the references from index.html and fails
 // for a file of static/ that nothing reaches (dead weight in the binary)

@@ -3,6 +3,7 @@
 // header) and a game's WebSocket with reconnection.
 
 import { language } from './i18n.js';
+import { serverOrDevice, deviceCall, unreachable } from './device.js';
 
 const SESSION_KEY = 'morris.session';
 
@@ -367,11 +368,20 @@ export class GameSocket {
   }
 }
 
+// orDevice is the server's answer, or the engine on this device's when
+// the server cannot be reached (the same data: cmd/morris-wasm).
+function orDevice(promise, method) {
+  return promise.catch((err) => {
+    if (!unreachable(err)) throw err;
+    return deviceCall(method);
+  });
+}
+
 // Small caches of data that does not change while the page lives.
 let boardsPromise = null;
 export function boards() {
   if (!boardsPromise) {
-    boardsPromise = api('GET', '/api/boards', undefined, { auth: false }).then((list) => {
+    boardsPromise = orDevice(api('GET', '/api/boards', undefined, { auth: false }), 'boards').then((list) => {
       const m = {};
       for (const b of list) m[b.id] = b;
       return m;
@@ -384,7 +394,7 @@ export function boards() {
 let variantsPromise = null;
 export function variants() {
   if (!variantsPromise) {
-    variantsPromise = api('GET', '/api/variants', undefined, { auth: false });
+    variantsPromise = orDevice(api('GET', '/api/variants', undefined, { auth: false }), 'variants');
     variantsPromise.catch(() => { variantsPromise = null; });
   }
   return variantsPromise;
@@ -404,8 +414,9 @@ export function rulesText() {
   return rulesPromise;
 }
 
-// position asks the server for a position with its legal moves:
-// {position} or {rules, seed} plus moves.
+// position asks for a position with its legal moves: {position} or
+// {rules, seed} plus moves; of the server, or of the engine on this device
+// when the player chose it or the server cannot be reached.
 export function position(body, signal) {
-  return api('POST', '/api/position', body, { auth: false, signal });
+  return serverOrDevice(() => api('POST', '/api/position', body, { auth: false, signal }), 'position', body);
 }

@@ -8,6 +8,7 @@ import { session, onSession, signOut, accountStream } from './api.js';
 import { soundOn, setSound, play as playSound, sounds } from './sound.js';
 import * as home from './pages/home.js';
 import * as engine from './pages/engine.js';
+import * as local from './pages/local.js';
 import * as game from './pages/game.js';
 import * as auth from './pages/auth.js';
 import * as user from './pages/user.js';
@@ -20,10 +21,12 @@ import * as leaderboard from './pages/leaderboard.js';
 import * as archive from './pages/archive.js';
 import { accountStatus, showWarning, forgetWarnings } from './moderation.js';
 import { eventRoutes, watchPairings } from './events.js';
+import { deviceStats, warmEngine } from './device.js';
 
 const routes = [
   [/^\/?$/, home.mount, 'home'],
   [/^\/play$/, engine.mount, 'play'],
+  [/^\/local\/([\w-]+)$/, local.mount, 'local'],
   [/^\/game\/(\d+)$/, game.mount, 'game'],
   [/^\/signin$/, auth.mountSignIn, 'signin'],
   [/^\/signup$/, auth.mountSignUp, 'signup'],
@@ -235,7 +238,20 @@ window.morrisDebug = {
   missingKeys: () => missingKeys(),
   // dropConnection closes the game's WebSocket as a network failure would.
   dropConnection: () => debugHooks.drop && debugHooks.drop(),
+  // device: whether the engine on this device was started, the calls
+  // each side answered, and the setting (device.js).
+  device: () => deviceStats(),
 };
+
+// The app works offline and can be installed: the service worker (/sw.js)
+// keeps the client, and the engine once used; installing keeps the engine
+// at once.
+if ('serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch((err) => console.warn('service worker:', err));
+  });
+  window.addEventListener('appinstalled', () => { warmEngine(); });
+}
 
 async function start() {
   await loadLocale();

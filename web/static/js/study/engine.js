@@ -1,10 +1,13 @@
 // The engine on the study board: when switched on, the evaluation, depth,
-// best move and line of the position shown (POST /api/analysis), and the
-// endgame databases' value of it and of each move when they hold it.
+// best move and line of the position shown (POST /api/analysis, or the
+// engine on this device when the player chose it or the server cannot be
+// reached: ../device.js), and the endgame databases' value of it and of
+// each move when they hold it (the server's only).
 
 import { h, replace, debounce } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../api.js';
+import { ask, whereCheckbox } from '../device.js';
 import { errorText, scoreWords } from '../ui.js';
 import { key, body } from './state.js';
 
@@ -12,6 +15,11 @@ export function studyEngine(ctrl) {
   const { st } = ctrl;
   const el = h('div', { class: 'engine-out', testid: 'engine-output', hidden: true });
   const toggle = h('input', { type: 'checkbox', testid: 'engine-toggle', onchange: () => { st.engineOn = toggle.checked; analyse(); } });
+  // The setting "on this device": a change analyses again where chosen.
+  const device = whereCheckbox({ 'data-testid': 'engine-device' }, () => {
+    st.analysisKey = null;
+    analyse();
+  });
   let analysisCtl = null;
 
   // analyse asks for the analysis of the position at the cursor, when the
@@ -40,9 +48,10 @@ export function studyEngine(ctrl) {
     el.hidden = false;
     el.classList.add('thinking');
     try {
-      const a = await api('POST', '/api/analysis', { ...body(st, k), movetimeMs: 1500 }, { auth: false, signal: ctl.signal });
+      const req = { ...body(st, k), movetimeMs: 1500 };
+      const { value: a, where } = await ask(() => api('POST', '/api/analysis', req, { auth: false, signal: ctl.signal }), 'analysis', req);
       if (!ctrl.alive || analysisCtl !== ctl) return;
-      st.analysis = { ...a, side: v.toMove }; // the score is the side to move's
+      st.analysis = { ...a, side: v.toMove, where }; // the score is the side to move's
       st.analysisKey = kk;
     } catch (err) {
       if (err.name === 'AbortError' || !ctrl.alive) return;
@@ -76,6 +85,7 @@ export function studyEngine(ctrl) {
         h('span', { class: 'score', testid: 'engine-score', 'data-score': a.score, 'data-side': a.side, title: t('score.explain') },
           scoreWords(a.score, a.scoreText, a.side, a.proved)),
         h('span', { class: 'muted' }, t('study.depth', { n: a.depth })),
+        h('span', { class: 'muted', testid: 'engine-where', 'data-where': a.where }, a.where === 'device' ? t('device.ranHere') : t('device.ranServer')),
         h('span', {}, t('study.best'), ' ', h('strong', { testid: 'engine-best' }, a.best || '–'))),
       h('div', { class: 'pv', testid: 'engine-pv' }, (a.pv || []).join(' ')),
       // The endgame databases (serve -tablebases), when they hold the
@@ -87,7 +97,7 @@ export function studyEngine(ctrl) {
           h('span', { class: 'mono' }, m.move), ' ', tbText(m.value)))) : null);
   }
 
-  return { el, toggle, analyse, render, stop: () => { if (analysisCtl) analysisCtl.abort(); } };
+  return { el, toggle, device, analyse, render, stop: () => { if (analysisCtl) analysisCtl.abort(); } };
 }
 
 // tbText says a value of the databases ("win in 12", "draw", "loss in
