@@ -22,7 +22,7 @@ import (
 
 const matchSynopsis = `-a SPEC -b SPEC [-variant V] [-rules LIST] [-games N] [-openings N | -openings-file F]
        [-opening-plies K] [-movetime MS | -depth D] [-concurrency N] [-max-plies N] [-records FILE [-resume]]
-       [-adjudicate DIR] [-drawn-openings DIR] [-seed N] [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
+       [-adjudicate DIR] [-drawn-openings DIR] [-balanced-openings CP [-balance-depth D]] [-seed N] [-sprt ELO0,ELO1 [-alpha A] [-beta B]]
 
 Plays N pairs of games between A and B, each opening once with A as white and
 once as black, and prints A's result: wins, draws, losses, score, and the Elo
@@ -44,7 +44,11 @@ With -adjudicate DIR a game ends as soon as the endgame databases in DIR
 prove its position won or lost. With -drawn-openings DIR the random openings
 are only those the databases in DIR call drawn (the others are drawn again),
 so that no pair is decided by its opening: after 4 random placements of nine
-men's morris, about one opening in eight is already won for white.
+men's morris, about one opening in eight is already won for white. Where no
+such databases exist, -balanced-openings MARGIN keeps the random openings
+whose score by a search of the engine (-balance-depth plies, one thread, a
+cleared table: the same openings on every machine) is within MARGIN
+hundredths of a piece of the start position's.
 
 Player specs:
   ` + match.SpecSyntax + `
@@ -76,6 +80,7 @@ type matchConfig struct {
 	resume, quiet             bool
 	seed                      uint64
 	adjudicate, drawnOpenings string // directories of endgame databases
+	balanced, balanceDepth    int    // -balanced-openings MARGIN, -balance-depth D
 	sprtBounds                string
 	alpha, beta               float64
 	set                       map[string]bool // the flags given
@@ -107,6 +112,8 @@ func parseMatchFlags(args []string, stderr io.Writer) (*matchConfig, error) {
 	fs.BoolVar(&c.quiet, "q", false, "print no progress")
 	fs.StringVar(&c.adjudicate, "adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
 	fs.StringVar(&c.drawnOpenings, "drawn-openings", "", "keep only the random openings that the endgame databases in this directory call drawn, so that no game is decided before it starts")
+	fs.IntVar(&c.balanced, "balanced-openings", 0, "keep only the random openings whose score, by a search of the engine to -balance-depth plies, is within this many hundredths of a piece of the start position's (for white); 0 keeps them all")
+	fs.IntVar(&c.balanceDepth, "balance-depth", 12, "with -balanced-openings, the depth of the searches that judge the openings")
 	fs.StringVar(&c.sprtBounds, "sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
 	fs.Float64Var(&c.alpha, "alpha", 0.05, "with -sprt, the chance of accepting ELO1 when ELO0 holds")
 	fs.Float64Var(&c.beta, "beta", 0.05, "with -sprt, the chance of accepting ELO0 when ELO1 holds")
@@ -138,6 +145,10 @@ func (c *matchConfig) validate() error {
 		return badInput("-resume goes on with the games of -records FILE: give the file")
 	case c.drawnOpenings != "" && c.openingsFile != "":
 		return badInput("-drawn-openings chooses among random openings, not those of -openings-file")
+	case c.balanced < 0 || c.balanceDepth < 1 || c.balanceDepth > 40:
+		return badInput("-balanced-openings %d, -balance-depth %d: want a margin of 0 or more and a depth of 1 to 40", c.balanced, c.balanceDepth)
+	case c.balanced > 0 && c.openingsFile != "":
+		return badInput("-balanced-openings chooses among random openings, not those of -openings-file")
 	}
 	pf := positionFlags{variant: c.variant, rules: c.rules}
 	g, err := pf.game()
@@ -311,30 +322,50 @@ func (c *matchConfig) openings(dbs *matchDatabases, stderr io.Writer) ([]match.O
 		n = c.pairs
 	}
 	rng := rand.New(rand.NewPCG(c.seed, 0x6f70656e))
-	if c.drawnOpenings == "" {
+	if c.drawnOpenings == "" && c.balanced == 0 {
 		return match.RandomOpenings(c.r, n, c.openingPlies, rng), nil
 	}
-	db, err := dbs.open("drawn-openings", c.drawnOpenings)
-	if err != nil {
-		return nil, err
-	}
-	// A position the databases do not hold is refused too: it is not
-	// known to be drawn.
+	var drawn func(mill.Position) bool
 	held := false
-	drawn := func(p mill.Position) bool {
-		v, ok := db.Value(p)
-		held = held || ok
-		return ok && v.Result == egdb.Draw
+	if c.drawnOpenings != "" {
+		db, err := dbs.open("drawn-openings", c.drawnOpenings)
+		if err != nil {
+			return nil, err
+		}
+		// A position the databases do not hold is refused too: it is not
+		// known to be drawn.
+		drawn = func(p mill.Position) bool {
+			v, ok := db.Value(p)
+			held = held || ok
+			return ok && v.Result == egdb.Draw
+		}
 	}
-	openings, refused, err := match.RandomOpeningsWhere(c.r, n, c.openingPlies, rng, drawn)
+	var bal *match.Balance
+	if c.balanced > 0 {
+		bal = match.NewBalance(c.r, c.balanceDepth, c.balanced)
+	}
+	keep := func(p mill.Position) bool {
+		if drawn != nil && !drawn(p) {
+			return false
+		}
+		return bal == nil || bal.Keep(p)
+	}
+	openings, refused, err := match.RandomOpeningsWhere(c.r, n, c.openingPlies, rng, keep)
 	switch {
-	case err != nil && !held:
+	case err != nil && drawn != nil && !held:
 		return nil, badInput("-drawn-openings: the databases of %s hold no position after %d plies (the placing phase is built by morris solve -game)", c.drawnOpenings, c.openingPlies)
 	case err != nil:
-		return nil, badInput("-drawn-openings: %v", err)
+		return nil, badInput("openings: %v", err)
 	}
 	if !c.quiet {
-		fmt.Fprintf(stderr, "openings: %d drawn by the databases, %d refused as won or lost\n", len(openings), refused)
+		switch {
+		case bal != nil && drawn != nil:
+			fmt.Fprintf(stderr, "openings: %d drawn by the databases and within %d of the start's score %+d at depth %d, %d refused\n", len(openings), bal.Margin, bal.Start(), bal.Depth, refused)
+		case bal != nil:
+			fmt.Fprintf(stderr, "openings: %d within %d of the start's score %+d for white at depth %d, %d refused\n", len(openings), bal.Margin, bal.Start(), bal.Depth, refused)
+		default:
+			fmt.Fprintf(stderr, "openings: %d drawn by the databases, %d refused as won or lost\n", len(openings), refused)
+		}
 	}
 	return openings, nil
 }

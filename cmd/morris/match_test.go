@@ -13,6 +13,7 @@ import (
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/egdb/egdbtest"
+	"github.com/morrisgame/morris/internal/engine/match"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 )
@@ -466,6 +467,55 @@ func TestMatchPerfect(t *testing.T) {
 		code := run(context.Background(), []string{"match", "-a", "random", "-b", "perfect:" + tc.dir, "-variant", tc.variant}, strings.NewReader(""), &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), tc.want) || out.Len() > 0 {
 			t.Errorf("%s, %s: got exit %d, %q, output %q; want exit 2, %q and no game", tc.variant, tc.dir, code, errb.String(), out.String(), tc.want)
+		}
+	}
+}
+
+// TestMatchBalancedOpenings: -balanced-openings keeps the random openings
+// a search judges as even as the start, says how many it refused, draws
+// the same ones again on -resume, and refuses bad margins and depths.
+func TestMatchBalancedOpenings(t *testing.T) {
+	records := filepath.Join(t.TempDir(), "balanced.pgn")
+	args := []string{"-a", "random", "-b", "greedy", "-variant", "twelve-mens-morris-small", "-games", "4",
+		"-balanced-openings", "50", "-balance-depth", "4", "-seed", "7", "-records", records}
+	var out, errb bytes.Buffer
+	if err := cmdMatch(context.Background(), args, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "openings: 4 within 50 of the start's score ") || strings.Contains(errb.String(), ", 0 refused") {
+		t.Errorf("stderr %q, want 4 openings within 50 and some refused", errb.String())
+	}
+	r := mill.MustRules("twelve-mens-morris-small")
+	b := match.NewBalance(r, 4, 50)
+	games := readRecords(t, records)
+	if len(games) != 8 {
+		t.Fatalf("%d records, want 8", len(games))
+	}
+	for i, g := range games {
+		p := g.Positions()[4]
+		if d := b.Score(p) - b.Start(); d < -50 || d > 50 {
+			t.Errorf("game %d: its opening ends %+d from the start's score, want within 50", i+1, d)
+		}
+	}
+	// The same line with -resume finds every game played.
+	errb.Reset()
+	if err := cmdMatch(context.Background(), append(args, "-resume"), strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("-resume: %v\n%s", err, errb.String())
+	}
+	if n := len(readRecords(t, records)); n != 8 {
+		t.Errorf("-resume: %d records, want the same 8", n)
+	}
+	for _, flags := range [][]string{
+		{"-balanced-openings", "-1"},
+		{"-balanced-openings", "50", "-balance-depth", "0"},
+		{"-balanced-openings", "50", "-balance-depth", "41"},
+		{"-balanced-openings", "50", "-openings-file", records},
+	} {
+		args := append([]string{"-a", "random", "-b", "greedy"}, flags...)
+		err := cmdMatch(context.Background(), args, strings.NewReader(""), &out, &errb)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: got %v, want a usage error", flags, err)
 		}
 	}
 }

@@ -34,6 +34,7 @@
 //	convert.go   WonPositions, Convert: a player from the won positions of records against the perfect defence
 //	spec.go      players from text specs: level:N, perfect:DIR, random, greedy, cmd:PATH ARGS
 //	match.go     openings, Run, results
+//	balanced.go  Balance: random openings kept when a search finds them as even as the start
 //	resume.go    Resume: the games of a stopped match, from their records
 //	elo.go       the Elo difference and its margin
 //	sprt.go      the sequential test (GSPRT) on pairs of games that stops a match
