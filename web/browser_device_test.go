@@ -150,6 +150,27 @@ func TestBrowserDeviceParity(t *testing.T) {
 				pos.position, pos.depth, got.Best, got.Score, got.Nodes, want, res.Score, res.Nodes)
 		}
 	}
+	// A time limit stops the browser's search (search/clock_js.go): level
+	// 10 thinks at most 2 s a move, and searches of the start to depth 30
+	// stop in time.
+	mid := "nine-mens-morris 1BWW2B1/2W3W1/BBBB2BB w 0,0 - 0 40"
+	mv := deviceCall[struct {
+		Move   string `json:"move"`
+		Depth  int    `json:"depth"`
+		TimeMs int64  `json:"timeMs"`
+	}](p, "move", map[string]any{"position": mid, "level": 10, "game": "parity"})
+	if pos, _ := mill.ParsePosition(mid); !slices.ContainsFunc(pos.Moves(nil), func(m mill.Move) bool { return pos.MoveText(m) == mv.Move }) || mv.TimeMs > 3000 {
+		b.fatalf("level 10 in the browser: %s at depth %d in %d ms; want a legal move in 2 s", mv.Move, mv.Depth, mv.TimeMs)
+	}
+	// Without the clock read in the search an iteration runs to its end:
+	// over 60 ms late, for one of these at least.
+	for _, ms := range []int64{200, 450, 700} {
+		an := deviceCall[deviceAnalysis](p, "analysis", map[string]any{"rules": "nine-mens-morris", "depth": 30, "movetimeMs": ms, "fresh": true})
+		t.Logf("an analysis of %d ms in the browser: depth %d in %d ms", ms, an.Depth, an.TimeMs)
+		if an.TimeMs > ms+60 || an.Depth >= 30 || an.Best == "" {
+			b.fatalf("an analysis of %d ms in the browser: depth %d in %d ms, best %q", ms, an.Depth, an.TimeMs, an.Best)
+		}
+	}
 }
 
 // waitOfflineReady waits until the service worker controls the page and
@@ -269,15 +290,28 @@ func TestBrowserDeviceStudy(t *testing.T) {
 	p.open("/study")
 	before := p.waitState("the study board", func(s debugState) bool { return s.Page == "study" && len(s.Legal) > 0 })
 	waitOfflineReady(p)
+	// The setting first, the server up: the analysis runs here, and the
+	// server is not asked for it.
+	p.click("engine-device")
+	p.click("engine-toggle")
+	st := p.waitState("the analysis by the setting", func(s debugState) bool { return s.Analysis != nil && (s.Analysis.Best != "" || s.Analysis.Error != "") })
+	if st.Analysis.Where != "device" || !slices.Contains(st.Legal, st.Analysis.Best) {
+		b.fatalf("with \"on this device\": the analysis %+v, want a legal move from the device", *st.Analysis)
+	}
+	if strings.Contains(s.requests.String(), "/api/analysis") {
+		b.fatalf("with \"on this device\" the server was asked for the analysis:\n%s", s.requests.String())
+	}
+	p.click("engine-device")
+	p.click("engine-toggle")
 	s.stop()
 	m := chooseMove(before.Legal)
 	p.clickMove(m)
-	st := p.waitState("the move played with the server stopped", func(s debugState) bool { return len(s.Moves) == 1 && s.Cursor == 1 && len(s.Legal) > 0 })
+	p.waitState("the move played with the server stopped", func(s debugState) bool { return len(s.Moves) == 1 && s.Cursor == 1 && len(s.Legal) > 0 })
 	p.click("engine-toggle")
 	st = p.waitState("the analysis on this device", func(s debugState) bool {
 		return s.Analysis != nil && (s.Analysis.Best != "" || s.Analysis.Error != "")
 	})
-	if st.Analysis.Error != "" || !slices.Contains(st.Legal, st.Analysis.Best) || st.Analysis.Depth < 4 {
+	if st.Analysis.Error != "" || st.Analysis.Where != "device" || !slices.Contains(st.Legal, st.Analysis.Best) || st.Analysis.Depth < 4 {
 		b.fatalf("the analysis on this device: best %q at depth %d (error %q); want one of %v", st.Analysis.Best, st.Analysis.Depth, st.Analysis.Error, st.Legal)
 	}
 	p.waitJS("the analysis says where it ran", `document.querySelector('[data-testid="engine-where"]').dataset.where === 'device'`)

@@ -652,6 +652,7 @@ type debugState struct {
 		Depth int      `json:"depth"`
 		PV    []string `json:"pv"`
 		Error string   `json:"error"`
+		Where string   `json:"where"` // "server" or "device"
 	} `json:"analysis"`
 }
 

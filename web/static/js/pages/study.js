@@ -164,7 +164,8 @@ function debugState(ctrl) {
     toMove: st.view ? st.view.toMove : null,
     position: st.view ? st.view.position : null,
     legal: st.view && st.viewKey === key(st, st.cursor) ? st.view.legal.map((m) => m.text) : [],
-    analysis: st.analysis,
+    // The analysis of the position shown (or its error): none while it is awaited.
+    analysis: st.analysis && (st.analysis.error || st.analysisKey === key(st, st.cursor)) ? st.analysis : null,
     review: ctrl.review.debug(),
   };
 }
