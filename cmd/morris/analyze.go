@@ -210,7 +210,7 @@ func (a *analyzer) position(ctx context.Context, g *mill.Game) {
 	}
 	res := a.search(ctx, g.Positions(), a.lim)
 	fmt.Fprintf(a.out, "best move: %s\n", p.MoveText(res.Move))
-	fmt.Fprintf(a.out, "score:     %s for %s, the side to move\n", search.ScoreTextAlong(p, res.PV, res.Score), p.SideToMove())
+	fmt.Fprintf(a.out, "score:     %s for %s, the side to move\n", scoreLine(p, res.PV, res.Score), p.SideToMove())
 	fmt.Fprintf(a.out, "pv:        %s\n", pvText(p, res.PV))
 	fmt.Fprintf(a.out, "depth:     %d (%d nodes)\n", res.Depth, res.Nodes)
 	if a.tb != nil {
@@ -218,6 +218,24 @@ func (a *analyzer) position(ctx context.Context, g *mill.Game) {
 			fmt.Fprintf(a.out, "databases: %s\n", databasesText(p.SideToMove(), r, plies))
 		}
 	}
+}
+
+// scoreLine is the score s of p, with pv its principal variation, as
+// analyze prints it: "mate N" for a forced end the search saw, "cp N"
+// for an evaluation, and for a win or loss the databases prove without
+// its distance (a compact file, or a win longer than the no-progress rule
+// leaves) the words, not the number that ranks it above every evaluation
+// ("cp 24257" said nothing a reader could use).
+func scoreLine(p mill.Position, pv []mill.Move, s int) string {
+	if !search.IsMate(s) {
+		switch search.Proved(s) {
+		case 1:
+			return "won (the databases)"
+		case -1:
+			return "lost (the databases)"
+		}
+	}
+	return search.ScoreTextAlong(p, pv, s)
 }
 
 // databasesText says what the databases hold of a position whose side to

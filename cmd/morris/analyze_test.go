@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/morrisgame/morris/egdb"
+	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/review"
 	"github.com/morrisgame/morris/search"
 )
@@ -127,5 +130,53 @@ func TestAnalyzeSameSide(t *testing.T) {
 		if got := review.ParentScore(tc.s, tc.same); got != tc.want {
 			t.Errorf("review.ParentScore(%d, %v) = %d, want %d", tc.s, tc.same, got, tc.want)
 		}
+	}
+}
+
+// TestAnalyzeCompactWin: a 3v3 win analyzed with a compact file (W/D/L,
+// no distances) prints the score as a win the databases prove, not the
+// number that ranks such wins above every evaluation.
+func TestAnalyzeCompactWin(t *testing.T) {
+	dir := t.TempDir()
+	r := mill.MustRules("nine-mens-morris")
+	if _, err := (egdb.Builder{Rules: r, Dir: dir, Keys: []egdb.Key{{White: 3, Black: 3}}}).Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db, err := egdb.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compact := filepath.Join(t.TempDir(), "3v3.wdl")
+	if err := egdb.WriteCompact(db, compact, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Won for white in more plies than a 2-ply search sees.
+	var won mill.Position
+	for i := 0; i < 24 && won == (mill.Position{}); i++ {
+		for j := 0; j < 24; j++ {
+			w := mill.Points(1)<<i | mill.Points(1)<<((i+5)%24) | mill.Points(1)<<((i+11)%24)
+			b := mill.Points(1)<<j | mill.Points(1)<<((j+7)%24) | mill.Points(1)<<((j+13)%24)
+			if w&b != 0 {
+				continue
+			}
+			p, err := r.SetUp(w, b, mill.White, 0, 0)
+			if err != nil {
+				continue
+			}
+			if v, ok := db.Value(p); ok && v.Result == egdb.Win && v.Plies >= 7 {
+				won = p
+				break
+			}
+		}
+	}
+	if won == (mill.Position{}) {
+		t.Fatal("no 3v3 win of 7 plies or more found")
+	}
+	out, errs, err := analyze("-depth", "2", "-position", won.String(), "-tablebases", compact)
+	if err != nil {
+		t.Fatalf("%v: %s", err, errs)
+	}
+	if !strings.Contains(out, "score:     won (the databases) for white") || strings.Contains(out, "cp ") {
+		t.Errorf("%s with a compact file: got\n%s\nwant the score as a win the databases prove", won, out)
 	}
 }
