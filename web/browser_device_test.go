@@ -187,7 +187,7 @@ func waitOfflineReady(p *page) {
 // expectOffline lets through the console errors of requests to a stopped
 // server.
 func expectOffline(p *page) {
-	for _, e := range []string{"ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE", "ERR_FAILED", "Failed to fetch", "WebSocket connection"} {
+	for _, e := range []string{"ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE", "ERR_INCOMPLETE_CHUNKED_ENCODING", "ERR_FAILED", "Failed to fetch", "WebSocket connection"} {
 		p.expectConsoleError(e)
 	}
 }
@@ -250,9 +250,11 @@ func TestBrowserDeviceEngineGame(t *testing.T) {
 	if st.LocalLevel != 4 {
 		b.fatalf("the game on this device: level %d, want 4", st.LocalLevel)
 	}
+	// Level 4 errs at random: the game may end early (a blockade), but
+	// not before both sides have placed pieces.
 	st = playLocal(p, 24)
-	if len(st.Moves) < 20 {
-		b.fatalf("the game ended after %d moves: %v", len(st.Moves), st.Moves)
+	if len(st.Moves) < 8 || (st.Status == "active" && len(st.Moves) < 24) {
+		b.fatalf("the game has %d moves (%s): %v", len(st.Moves), st.Status, st.Moves)
 	}
 	// Every move is legal: the native rules replay them.
 	g := mill.NewGame(mill.MustRules("nine-mens-morris"), mill.WithSeed(0))

@@ -64,7 +64,8 @@ func (p *page) shoot(dir, name string) {
 
 // TestBrowserScreenshots takes the README's pictures of the main pages:
 // the lobby, a game against the engine, a game between people, the study
-// page with the engine's analysis, a rules page and a game on a phone.
+// page with the engine's analysis, a rules page, a game on a phone, and a
+// game on this device on a phone with the server stopped.
 func TestBrowserScreenshots(t *testing.T) {
 	dir := screenshotDir()
 	if dir == "" {
@@ -230,6 +231,30 @@ func TestBrowserScreenshots(t *testing.T) {
 	phone.open(fmt.Sprintf("/game/%d", annBob))
 	phone.waitState("the game", func(s debugState) bool { return gameLoaded(s) && s.Connection == "open" })
 	phone.shoot(dir, "phone")
+
+	// The app offline on a phone: a game on this device, the server
+	// stopped, the page reloaded from the service worker (last: the site
+	// is down after it).
+	off := b.newPage("offline")
+	expectOffline(off)
+	off.run("phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	off.open("/play")
+	off.waitVisible("engine-form")
+	waitOfflineReady(off)
+	off.click("engine-device")
+	off.choose("engine-level", "5")
+	off.choose("engine-color", "white")
+	off.click("engine-submit")
+	id := off.waitState("a game on this device", func(s debugState) bool { return s.Page == "local" }).LocalGame
+	playLocal(off, 14)
+	for _, pg := range b.pages { // the other pages lose the server too
+		expectOffline(pg)
+	}
+	s.stop()
+	off.run("reload offline", chromedp.Reload())
+	off.open("/local/" + id)
+	off.waitState("the game after the reload", func(s debugState) bool { return s.Page == "local" && len(s.Legal) > 0 })
+	off.shoot(dir, "offline")
 }
 
 // clubAndEvent makes the screenshots' club and event: Mill Friends, a
