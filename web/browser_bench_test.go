@@ -102,6 +102,7 @@ func BenchmarkBrowserEngine(b *testing.B) {
 		games = append(games, g.Positions())
 	}
 
+	b.ReportAllocs() // the test binary's: the native searches' (none) and the page's driving
 	var wasmNodes, nativeNodes uint64
 	var wasmTime, nativeTime time.Duration
 	b.ResetTimer()
