@@ -281,9 +281,10 @@ func TestBrowserDeviceEngineGame(t *testing.T) {
 	}
 }
 
-// TestBrowserDeviceStudy: the study board loaded, the server stops; the
-// engine's analysis of the position shown comes from the worker, as does
-// the view of a move played.
+// TestBrowserDeviceStudy: the analysis by the setting "on this device";
+// then the study board loaded, the server stops: the engine's analysis of
+// the position shown comes from the worker, as does the view of a move
+// played, and the set-up tab's game against the engine is played here.
 func TestBrowserDeviceStudy(t *testing.T) {
 	s := startSite(t)
 	b := newBrowser(t, s, 2*time.Minute)
@@ -318,6 +319,22 @@ func TestBrowserDeviceStudy(t *testing.T) {
 	}
 	p.waitJS("the analysis says where it ran", `document.querySelector('[data-testid="engine-where"]').dataset.where === 'device'`)
 	p.waitJS("the best move drawn", fmt.Sprintf(`document.querySelector('[data-testid="board-hint"]') && document.querySelector('[data-testid="board-hint"]').dataset.move === %q`, st.Analysis.Best))
+
+	// The set-up tab plays the engine from the position shown: here, the
+	// server being out of reach. Black is to move: the engine begins.
+	from := st.Position
+	p.click("tab-setup")
+	p.choose("setup-level", "2")
+	p.choose("setup-color", "white")
+	p.click("setup-play")
+	st = p.waitState("the game from the position, on this device", func(s debugState) bool { return s.Page == "local" && len(s.Moves) >= 1 })
+	pos, err := mill.ParsePosition(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := pos.ParseMove(st.Moves[0]); err != nil || !pos.Legal(m) {
+		b.fatalf("the engine's first move %q is not legal in %s: %v", st.Moves[0], from, err)
+	}
 }
 
 // TestBrowserOfflineApp: the manifest and the service worker are what

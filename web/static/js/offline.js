@@ -32,13 +32,15 @@ export function saveOfflineGame(g) {
 }
 
 // newOfflineGame makes a game of the play form's body ({variant, level,
-// color}): the player's side drawn when it is random, a seed for the rules
-// that draw the first player by lot.
-export function newOfflineGame({ variant, level, color }) {
+// color}) or the set-up tab's ({position, level, color}): the player's side
+// drawn when it is random, a seed for the rules that draw the first player
+// by lot.
+export function newOfflineGame({ variant, position, level, color }) {
   const side = color === 'white' || color === 'black' ? color : (Math.random() < 0.5 ? 'white' : 'black');
   const g = {
     id: 'd' + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36),
-    rules: variant, seed: Math.floor(Math.random() * 1e9), level: Math.max(1, Math.min(10, Number(level) || 3)),
+    rules: position ? position.trim().split(/\s+/)[0] : variant, position: position || '',
+    seed: Math.floor(Math.random() * 1e9), level: Math.max(1, Math.min(10, Number(level) || 3)),
     side, player: (session() && session().name) || '', moves: [], result: '*', method: '', created: Date.now(),
   };
   saveOfflineGame(g);
@@ -47,7 +49,7 @@ export function newOfflineGame({ variant, level, color }) {
 
 // request names the game's position for the engine (view.Request).
 export function request(g, moves = g.moves) {
-  return { rules: g.rules, seed: g.seed, moves };
+  return g.position ? { position: g.position, moves } : { rules: g.rules, seed: g.seed, moves };
 }
 
 function date(ms) {

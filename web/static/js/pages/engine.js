@@ -11,6 +11,7 @@ import { api, ensureToken, variants, session } from '../api.js';
 import { play as playSound } from '../sound.js';
 import { onDevice, whereCheckbox, unreachable } from '../device.js';
 import { offlineGames, newOfflineGame, allRecords } from '../offline.js';
+import { presetOf } from '../notation.js';
 import { gameForm, resultText, variantName, sideName, errorText } from '../ui.js';
 
 export function mount(main, _params, app, query) {
@@ -70,7 +71,7 @@ function renderKept(el) {
   const out = h('div', {});
   el.replaceChildren(h('h2', {}, t('local.kept')),
     games.length ? h('ul', { class: 'plain-list' }, games.map((g) => h('li', { testid: 'local-game-' + g.id, 'data-result': g.result },
-      h('a', { href: '#/local/' + g.id }, variantName(g.rules), ' · ', t('local.level', { n: g.level }), ' · ', sideName(g.side), ' · ',
+      h('a', { href: '#/local/' + g.id }, variantName(presetOf(g.rules)), ' · ', t('local.level', { n: g.level }), ' · ', sideName(g.side), ' · ',
         g.result === '*' ? t('local.goingOn') + ' · ' + t('lobby.ply', { n: g.moves.length }) : g.result + ' ' + resultText(g.result, g.method)))))
       : h('p', { class: 'muted', testid: 'local-games-empty' }, t('local.none')),
     games.length ? h('button', {

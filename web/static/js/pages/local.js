@@ -10,7 +10,7 @@ import { boards, rulesText } from '../api.js';
 import { deviceCall } from '../device.js';
 import { offlineGame, saveOfflineGame, request, offlineRecord } from '../offline.js';
 import { Board, handStones } from '../board.js';
-import { parseMove, parsePosition, diagonalMills, adjacentNames } from '../notation.js';
+import { parseMove, parsePosition, diagonalMills, adjacentNames, presetOf } from '../notation.js';
 import { MoveList, replayKeys, resultText, sideName, errorText, variantName, scoreWords } from '../ui.js';
 import { play as playSound, moveKind } from '../sound.js';
 
@@ -188,7 +188,7 @@ export function mount(main, params, app) {
   function render() {
     const v = ctrl.view && ctrl.viewKey === ctrl.cursor ? ctrl.view : null;
     replace(info,
-      h('div', { class: 'variant', testid: 'local-variant', 'data-variant': g.rules }, variantName(g.rules), ' · ', t('local.level', { n: g.level })),
+      h('div', { class: 'variant', testid: 'local-variant', 'data-variant': g.rules }, variantName(presetOf(g.rules)), ' · ', t('local.level', { n: g.level })),
       h('div', { class: 'muted small', testid: 'local-where' }, t('local.onDevice')));
     moveList.set(g.moves, ctrl.cursor, v && v.start ? parsePosition(v.start) : null);
     if (ctrl.board && v) {

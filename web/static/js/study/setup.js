@@ -10,6 +10,8 @@ import { presetOf, writePosition } from '../notation.js';
 import { sideName, errorText, copyButton } from '../ui.js';
 import { play as playSound } from '../sound.js';
 import { currentView } from './state.js';
+import { onDevice, unreachable } from '../device.js';
+import { newOfflineGame } from '../offline.js';
 
 export function studySetup(ctrl) {
   const { st, app } = ctrl;
@@ -125,17 +127,32 @@ export function studySetup(ctrl) {
     app.notify(t('setup.legal'));
   }
 
-  // play starts a game against the engine from the position.
+  // play starts a game against the engine from the position: on the
+  // server, or on this device when the player chose it or the server
+  // cannot be reached (../device.js).
   async function play(level, color) {
     const su = st.setup;
     const pos = setupText(ctrl);
+    const local = () => {
+      const g = newOfflineGame({ position: pos, level, color });
+      playSound('start');
+      app.navigate('/local/' + g.id);
+    };
     try {
       await fetchPosition({ position: pos });
+      if (onDevice()) {
+        local();
+        return;
+      }
       await ensureToken();
       const g = await api('POST', '/api/challenge/ai', { position: pos, level, color });
       playSound('start');
       app.navigate('/game/' + g.id);
     } catch (err) {
+      if (unreachable(err)) {
+        local();
+        return;
+      }
       su.error = errorText(err);
       renderTab();
     }
