@@ -60,7 +60,7 @@
 //	                              page, or the account stream's gameStart looked up among the running events), or a
 //	                              prompt when they are on a game going on or the game is a correspondence one
 //	static/js/i18n.js             t(key, params) over i18n/LANG.json; en is the fallback; LANGUAGES, the switch's list
-//	static/js/pages/*.js          the pages: home (lobby), engine, game, auth, account, user, study, rules, puzzle,
+//	static/js/pages/*.js          the pages: home (lobby), engine, local (a game on this device), game, auth, account, user, study, rules, puzzle,
 //	                              mod (the moderators'), clubs (the list, search, a new club; a player's clubs), club,
 //	                              tournaments (the list by status, preset and club; the lobby's section), tournament-form
 //	                              (a new event), tournament (an event, live from its stream);
