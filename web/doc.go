@@ -39,7 +39,12 @@
 //	static/js/api.js              session (token in localStorage), JSON calls, the account stream (NDJSON over
 //	                              fetch + ReadableStream), GameSocket (WebSocket, commands with ids, reconnection
 //	                              with exponential backoff and ?since=<last version>), cached boards/variants/rules
-//	static/js/board.js            Board: the SVG board from GET /api/boards; click, tap, drag and keyboard; captures chosen
+//	static/js/board.js            Board: the SVG board from GET /api/boards; click, tap, drag and keyboard; captures chosen;
+//	                              "board-update" and "board-announce" events for blind.js
+//	static/js/blind.js            blind mode (docs/accessibility.md): moves typed in either notation with the legal ones
+//	                              offered (a combobox), read commands, one live region announcing every change
+//	static/js/settings.js         the player's settings in localStorage: blind mode, theme (auto, light, dark, high
+//	                              contrast), board and piece styles; the header's toggle and panel, the account page's
 //	static/js/notation.js         position text, move text and rules strings read on the client
 //	static/js/record.js           a game record written on the client (the analysis board's export)
 //	static/js/ui.js               shared parts: names, the new-game form, MoveList with the replay buttons and keys
@@ -169,6 +174,8 @@
 // started (started), the calls it answered (device), those the server
 // answered (server) and those it took over from an unreachable server
 // (fallbacks), and the setting (onDevice).
+// window.morrisDebug.announcements() lists what blind mode's live region
+// (blind-live) said on the page, in order.
 // window.morrisDebug.language() is the client's language code and
 // window.morrisDebug.missingKeys() the keys the pages asked for that its
 // file lacked (shown in English). window.morrisDebug.state() returns the
@@ -232,10 +239,18 @@
 //	                lang, lang-select (the language switch: a select of the codes of LANGUAGES), nav-menu
 //	                (the menu's button, aria-expanded: on a phone's width the links, the language and the
 //	                account are folded in menu behind it),
-//	                notice-open-lobby, notice-open-game (a correspondence reminder), main, not-found, boot-error
+//	                notice-open-lobby, notice-open-game (a correspondence reminder), main, not-found, boot-error;
+//	                blind-toggle (blind mode, aria-pressed), settings-toggle (aria-expanded) and the panel below
+//	                the header: settings-panel, settings-panel-blind (a tick), settings-panel-NAME-VALUE (radio
+//	                buttons: theme auto, light, dark, contrast; boardStyle wood, plain; pieceStyle plain, marked),
+//	                settings-close; the same panel on the account page with the prefix account-settings
 //	board           board (data-board = the board id), board-svg, board-holder, board-hint (the engine's
 //	                best move on the study board, the hint of a game against the engine, a puzzle's
-//	                answer; data-move = its text), announcer (screen-reader messages);
+//	                answer; data-move = its text);
+//	                blind mode (blind.js, on the game, local, study and puzzle pages): blind (the section),
+//	                blind-form (shown in blind mode), blind-input (the combobox), blind-options (its listbox),
+//	                blind-option-MOVE (an option, data-move), blind-live (the page's live region: every
+//	                announcement, the board's messages too; data-count = how many were made);
 //	                point-NAME for every point, e.g. point-d6, with data-piece = "white", "black",
 //	                "marked" (a piece marked by a mill while placing, da san qi: drawn grey with a
 //	                cross, of no side) or "", data-point = its index, aria-label "d6, empty" / "d6,

@@ -22,6 +22,8 @@ import * as archive from './pages/archive.js';
 import { accountStatus, showWarning, forgetWarnings } from './moderation.js';
 import { eventRoutes, watchPairings } from './events.js';
 import { deviceStats, warmEngine } from './device.js';
+import { applySettings, blindToggle, settingsButton } from './settings.js';
+import { announcements } from './blind.js';
 
 const routes = [
   [/^\/?$/, home.mount, 'home'],
@@ -154,8 +156,9 @@ function renderAccount() {
       playSound('move');
     },
   }, soundOn() ? t('sound.on') : t('sound.off'));
+  const prefs = headerSettings();
   if (!s) {
-    replace(el, sound,
+    replace(el, prefs.blind, prefs.btn, sound,
       h('a', { href: '#/signin', class: 'btn-link', testid: 'nav-signin' }, t('nav.signin')),
       h('a', { href: '#/signup', class: 'btn small', testid: 'nav-signup' }, t('nav.signup')));
     return;
@@ -163,7 +166,7 @@ function renderAccount() {
   // The moderators' page, for a moderator (GET /api/account says).
   const modLink = h('a', { href: '#/mod', class: 'btn-link', testid: 'nav-mod', hidden: true }, t('nav.moderation'));
   accountStatus().then((st) => { if (st && st.moderator && session() && session().token === s.token) modLink.hidden = false; });
-  replace(el, sound, modLink,
+  replace(el, prefs.blind, prefs.btn, sound, modLink,
     h('a', { href: '#/user/' + encodeURIComponent(s.name), class: 'me', testid: 'nav-me', 'data-name': s.name },
       s.name, s.guest ? h('span', { class: 'badge' }, t('account.guest')) : null),
     s.guest ? h('a', { href: '#/signup', class: 'btn-link', testid: 'nav-signup' }, t('nav.signup'))
@@ -176,6 +179,19 @@ function renderAccount() {
         app.navigate('/');
       },
     }, t('nav.signout')));
+}
+
+// headerSettings are the header's blind-mode toggle and settings button
+// (made once, kept across the account area's redraws), the settings'
+// panel put below the header.
+let prefsMade = null;
+function headerSettings() {
+  if (!prefsMade) {
+    const { btn, box } = settingsButton();
+    prefsMade = { blind: blindToggle(), btn };
+    document.querySelector('.topbar').after(box);
+  }
+  return prefsMade;
 }
 
 // The header's language switch, on every page.
@@ -196,6 +212,16 @@ function notify(text, kind = 'info', action) {
     h('button', { type: 'button', class: 'notice-close', 'aria-label': t('common.close'), onclick: () => { el.hidden = true; } }, '×'));
   el.dataset.kind = kind;
   el.hidden = false;
+  // A page in blind mode says it in its own live region (blind.js), so that
+  // a screen reader hears one voice: the notice is then shown, not spoken.
+  const claimed = !window.dispatchEvent(new CustomEvent('morris-announce', { detail: text, cancelable: true }));
+  if (claimed) {
+    el.removeAttribute('role');
+    el.setAttribute('aria-live', 'off');
+  } else {
+    el.setAttribute('role', 'status');
+    el.setAttribute('aria-live', 'polite');
+  }
   clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => { el.hidden = true; }, kind === 'error' ? 8000 : 5000);
 }
@@ -241,6 +267,8 @@ window.morrisDebug = {
   // device: whether the engine on this device was started, the calls
   // each side answered, and the setting (device.js).
   device: () => deviceStats(),
+  // announcements: what blind mode's live region said on this page.
+  announcements: () => announcements(),
 };
 
 // The app works offline and can be installed: the service worker (/sw.js)
@@ -254,6 +282,7 @@ if ('serviceWorker' in navigator) {
 }
 
 async function start() {
+  applySettings();
   await loadLocale();
   translate(document);
   setUpMenu();

@@ -213,6 +213,8 @@ export class Board {
     }
     this.render();
     if (opts.lastMove && !this.static) this.animate(before, opts.lastMove);
+    // The page's blind mode (blind.js) reads the page again on each.
+    this.el.dispatchEvent(new CustomEvent('board-update', { bubbles: true }));
   }
 
   // animate shows a move that took the board from cells before to the
@@ -470,6 +472,8 @@ export class Board {
     if (this.slidesFrom(p).length) {
       this.selected = p;
       this.render();
+      const name = (i) => this.data.points[i].name;
+      this.announce(t('board.selectedTargets', { name: name(p), targets: [...new Set(this.slidesFrom(p).map((m) => name(m.to)))].join(', ') }));
       return;
     }
     const places = this.placesAt(p);

@@ -6,6 +6,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, session, setSession } from '../api.js';
 import { errorText } from '../ui.js';
+import { settingsPanel } from '../settings.js';
 
 function field(label, input, hint) {
   return h('label', { class: 'field' }, h('span', {}, label), input, hint ? h('small', { class: 'muted' }, hint) : null);
@@ -24,7 +25,8 @@ export function mount(main, _params, app) {
     main.append(h('div', { class: 'single' }, h('section', { class: 'panel narrow auth', testid: 'account-none' },
       h('h1', {}, t('accountPage.title')),
       h('p', {}, s ? t('accountPage.guest') : t('accountPage.signIn'), ' ',
-        h('a', { href: s ? '#/signup' : '#/signin?to=/account' }, s ? t('auth.signUp') : t('auth.signIn'))))));
+        h('a', { href: s ? '#/signup' : '#/signin?to=/account' }, s ? t('auth.signUp') : t('auth.signIn'))),
+      h('h2', {}, t('settings.title')), settingsPanel('account-settings'))));
     app.debug(() => ({}));
     return;
   }
@@ -113,7 +115,9 @@ export function mount(main, _params, app) {
     h('p', { class: 'muted' }, t('accountPage.signOutWhat')),
     allError, allButton,
     h('h2', {}, t('accountPage.delete')),
-    deleteForm)));
+    deleteForm,
+    h('h2', {}, t('settings.title')),
+    settingsPanel('account-settings'))));
   current.focus();
   app.debug(() => ({}));
 }

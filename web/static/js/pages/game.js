@@ -10,9 +10,10 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { boards, variants, rulesText, position as fetchPosition } from '../api.js';
-import { parsePosition } from '../notation.js';
+import { parsePosition, placingCaptures } from '../notation.js';
+import { blindPanel } from '../blind.js';
 import { MoveList, replayKeys, errorText } from '../ui.js';
-import { newState, canPlay, shownPly } from '../game/state.js';
+import { newState, canPlay, shownPly, live, currentView } from '../game/state.js';
 import { gameSocket } from '../game/socket.js';
 import { gameBoard } from '../game/board.js';
 import { premoves } from '../game/premove.js';
@@ -42,7 +43,9 @@ export function mount(main, params, app, query) {
   ctrl.ground = gameBoard(ctrl);
   ctrl.premove = premoves(ctrl);
   Object.assign(ctrl, { setup, refresh, renderAll, goTo });
+  ctrl.blind = blindPanel({ root: main, source: () => blindSource(ctrl), play: (m) => ctrl.ground.sendMove(m) });
   main.append(layout(ctrl));
+  ctrl.blind.focus();
 
   ctrl.socket = gameSocket(ctrl);
   const offKeys = replayKeys(ctrl.moveList);
@@ -117,6 +120,7 @@ export function mount(main, params, app, query) {
     ctrl.status.stop();
     ctrl.result.stop();
     ctrl.chat.stop();
+    ctrl.blind.stop();
   };
 }
 
@@ -124,16 +128,36 @@ export function mount(main, params, app, query) {
 // beside it the game's facts, status, controls, moves, result, review and
 // chat.
 function layout(ctrl) {
-  const announcer = h('div', { class: 'sr-only', 'aria-live': 'assertive', testid: 'announcer' });
   const holder = ctrl.ground.holder;
-  holder.addEventListener('board-announce', (ev) => { announcer.textContent = ev.detail; });
   const toolbar = h('div', { class: 'board-toolbar' },
     h('button', { type: 'button', class: 'btn small', testid: 'flip', onclick: () => { if (ctrl.board) { ctrl.board.flip(); ctrl.players.renderCards(); } } }, t('game.flip')));
   return h('div', { class: 'game-layout', testid: 'game-page', 'data-game': ctrl.id },
-    h('div', { class: 'board-col' }, ctrl.players.top, holder, ctrl.players.bottom, toolbar),
+    h('div', { class: 'board-col' }, ctrl.players.top, holder, ctrl.players.bottom, toolbar, ctrl.blind.el),
     h('aside', { class: 'side-col panel' }, ctrl.players.info, ctrl.event.el, ctrl.status.el, ctrl.offers.el, ctrl.controls.el,
-      ctrl.result.box, ctrl.moveList.el, ctrl.result.after, ctrl.result.reviewEl, ctrl.chat.el),
-    announcer);
+      ctrl.result.box, ctrl.moveList.el, ctrl.result.after, ctrl.result.reviewEl, ctrl.chat.el));
+}
+
+// blindSource is what blind mode reads of the page (blind.js): the
+// position shown (of now, or of the replay once its text has come), the
+// moves this player may make, the clocks, the end.
+function blindSource(ctrl) {
+  const { st } = ctrl;
+  if (!st.full || !ctrl.boardData) return null;
+  const k = shownPly(st);
+  const now = live(st);
+  const text = now ? st.position : st.positions[k];
+  if (!text) return null;
+  const v = now ? currentView(st) || parsePosition(text) : parsePosition(text);
+  const rules = st.full.rules || st.full.variant;
+  return {
+    data: ctrl.boardData, view: v, key: text, moves: st.moves, ply: k, live: now,
+    legal: canPlay(st) && !st.sending && !st.pendingConfirm && currentView(st) ? currentView(st).legal : [],
+    startToMove: parsePosition(st.full.start).toMove, mySide: st.mySide,
+    names: { white: st.full.white.name, black: st.full.black.name },
+    clocks: st.clocks ? { white: ctrl.clock.left('white'), black: ctrl.clock.left('black') } : null,
+    over: st.status !== 'active' ? { result: st.result, method: st.method } : null,
+    marks: placingCaptures(rules, st.rulesData) === 'mark',
+  };
 }
 
 // debugState is the page's state for window.morrisDebug.state() (doc.go).

@@ -10,9 +10,10 @@ import { boards, rulesText } from '../api.js';
 import { deviceCall } from '../device.js';
 import { offlineGame, saveOfflineGame, request, offlineRecord } from '../offline.js';
 import { Board, handStones } from '../board.js';
-import { parseMove, parsePosition, diagonalMills, adjacentNames, presetOf } from '../notation.js';
+import { parseMove, parsePosition, diagonalMills, adjacentNames, presetOf, placingCaptures } from '../notation.js';
 import { MoveList, replayKeys, resultText, sideName, errorText, variantName, scoreWords } from '../ui.js';
 import { play as playSound, moveKind } from '../sound.js';
+import { blindPanel } from '../blind.js';
 
 export function mount(main, params, app) {
   app.title(t('local.title'));
@@ -33,10 +34,13 @@ export function mount(main, params, app) {
   const moveList = new MoveList({ onGo: (k) => go(k) });
   const views = new Map(); // moves joined -> the view
 
+  const blind = blindPanel({ root: main, source: blindSource, play: (m) => playMine(m) });
   main.append(h('div', { class: 'game-layout', testid: 'local-page', 'data-game': g.id },
     h('div', { class: 'board-col' }, hands, holder,
-      h('div', { class: 'board-toolbar' }, h('button', { type: 'button', class: 'btn small', testid: 'flip', onclick: () => ctrl.board && ctrl.board.flip() }, t('game.flip')))),
+      h('div', { class: 'board-toolbar' }, h('button', { type: 'button', class: 'btn small', testid: 'flip', onclick: () => ctrl.board && ctrl.board.flip() }, t('game.flip'))),
+      blind.el),
     h('aside', { class: 'side-col panel' }, info, status, moveList.el, controls, out)));
+  blind.focus();
   const offKeys = replayKeys(moveList);
 
   const live = () => ctrl.cursor === g.moves.length;
@@ -185,6 +189,18 @@ export function mount(main, params, app) {
     render();
   }
 
+  // blindSource is what blind mode reads of the page (blind.js).
+  function blindSource() {
+    const v = ctrl.view && ctrl.viewKey === ctrl.cursor ? ctrl.view : null;
+    if (!v || !ctrl.boardData) return null;
+    return {
+      data: ctrl.boardData, view: v, key: v.position, moves: g.moves, ply: ctrl.cursor, live: live(),
+      legal: myTurn() && !ctrl.thinking ? v.legal : [], startToMove: v.start ? parsePosition(v.start).toMove : 'white',
+      mySide: g.side, names: null, clocks: null, over: active() ? null : { result: g.result, method: g.method },
+      marks: placingCaptures(g.rules, ctrl.data.rules) === 'mark',
+    };
+  }
+
   function render() {
     const v = ctrl.view && ctrl.viewKey === ctrl.cursor ? ctrl.view : null;
     replace(info,
@@ -247,5 +263,6 @@ export function mount(main, params, app) {
   return () => {
     ctrl.alive = false;
     offKeys();
+    blind.stop();
   };
 }

@@ -16,6 +16,7 @@ import { Board } from '../board.js';
 import { sideName, errorText } from '../ui.js';
 import { play as playSound, moveKind } from '../sound.js';
 import { adjacentNames, parseMove } from '../notation.js';
+import { blindPanel } from '../blind.js';
 
 export function mount(main, params, app) {
   const wanted = params[0] ? Number(params[0]) : 0;
@@ -34,10 +35,25 @@ export function mount(main, params, app) {
   const retry = h('button', { type: 'button', class: 'btn small', testid: 'puzzle-retry', hidden: true, onclick: tryAgain }, t('puzzle.retry'));
   const next = h('a', { class: 'btn primary', href: '#/puzzle', testid: 'puzzle-next', hidden: true,
     onclick: (e) => { e.preventDefault(); if (location.hash === '#/puzzle') location.reload(); else app.navigate('/puzzle'); } }, t('puzzle.next'));
+  // blindSource is what blind mode reads of the page (blind.js): the line
+  // played, the position shown, the puzzle's verdict as its note.
+  const blind = blindPanel({
+    root: main, play: (m) => move(m), source: () => {
+      if (!board || !st.view) return null;
+      const back = !!(answerMove() && st.before);
+      const v = back ? st.before : st.view;
+      return {
+        data: boardData, view: v, key: v.position, moves: st.line, ply: st.line.length - (back ? 1 : 0), live: true,
+        legal: st.status === 'solving' ? v.legal : [], startToMove: st.puzzle.toMove, mySide: st.puzzle.toMove,
+        names: null, clocks: null, over: null, marks: false, note: status.textContent,
+      };
+    },
+  });
   main.append(h('div', { class: 'game-layout', testid: 'puzzle-page' },
-    h('div', { class: 'board-col' }, boardHolder),
+    h('div', { class: 'board-col' }, boardHolder, blind.el),
     h('aside', { class: 'side-col panel' }, h('h1', {}, t('puzzle.title')), info, status, solutionText, showSolution, retry, result, next)));
 
+  blind.focus();
   load();
 
   async function load() {
@@ -203,5 +219,8 @@ export function mount(main, params, app) {
     answer: answerMove(),
     retries: st.retries,
   }));
-  return () => { alive = false; };
+  return () => {
+    alive = false;
+    blind.stop();
+  };
 }

@@ -8,7 +8,8 @@
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { boards, variants, rulesText } from '../api.js';
-import { parsePosition, presetOf } from '../notation.js';
+import { parsePosition, presetOf, placingCaptures } from '../notation.js';
+import { blindPanel } from '../blind.js';
 import { MoveList, replayKeys, resultText, sideName, errorText, rulesName } from '../ui.js';
 import { newState, key, currentView } from '../study/state.js';
 import { studyBoard } from '../study/board.js';
@@ -42,7 +43,9 @@ export function mount(main, _params, app, query, gameId) {
   ctrl.exportTab = studyExport(ctrl);
   ctrl.tabs = studyTabs(ctrl);
   ctrl.renderAll = () => renderAll(ctrl);
+  ctrl.blind = blindPanel({ root: main, source: () => blindSource(ctrl), play: (m) => ctrl.ground.play(m) });
   main.append(layout(ctrl));
+  ctrl.blind.focus();
 
   const offKeys = replayKeys(ctrl.moveList);
 
@@ -68,6 +71,7 @@ export function mount(main, _params, app, query, gameId) {
     ctrl.review.stop();
     offKeys();
     ctrl.engine.stop();
+    ctrl.blind.stop();
   };
 }
 
@@ -79,8 +83,22 @@ function layout(ctrl) {
     h('button', { type: 'button', class: 'btn small', testid: 'takeback', onclick: () => ctrl.ground.takeBack() }, t('study.takeback')),
     ctrl.ground.passBtn);
   return h('div', { class: 'game-layout study', testid: 'study-page' },
-    h('div', { class: 'board-col' }, ctrl.ground.hands, ctrl.ground.holder, toolbar),
+    h('div', { class: 'board-col' }, ctrl.ground.hands, ctrl.ground.holder, toolbar, ctrl.blind.el),
     h('aside', { class: 'side-col panel' }, ctrl.info, ctrl.status, ctrl.tabs.el, ctrl.tabs.body));
+}
+
+// blindSource is what blind mode reads of the page (blind.js): the moves
+// are played for both sides at the cursor, as on the board.
+function blindSource(ctrl) {
+  const { st } = ctrl;
+  const v = currentView(st);
+  if (!v || st.setup || !ctrl.boardData) return null;
+  return {
+    data: ctrl.boardData, view: v, key: v.position, moves: st.moves, ply: st.cursor, live: true,
+    legal: v.status === '*' ? v.legal : [], startToMove: parsePosition(st.start || st.freshStart || v.start).toMove,
+    mySide: null, names: null, clocks: null, over: v.status !== '*' ? { result: v.status, method: v.method } : null,
+    marks: placingCaptures(st.rules, ctrl.data && ctrl.data.rules) === 'mark',
+  };
 }
 
 function renderAll(ctrl) {
