@@ -325,3 +325,127 @@ func TestBrowserBlindGame(t *testing.T) {
 		t.Errorf("the live region: role %q, %v; want status, atomic", regions[0].Role, regions[0].Props)
 	}
 }
+
+// TestBrowserBlindAccessibility: the study board in blind mode as the
+// accessibility tree gives it to a screen reader: one live region; the
+// move field a combobox with a name, its list's options with theirs and
+// the active one set by the arrow keys; every control of the page named
+// (the header's settings open too); the board's points buttons named by
+// point and content, reached by the keyboard (Shift+Tab from the field,
+// the arrows), a placement made with Enter and said.
+func TestBrowserBlindAccessibility(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("reader")
+	p.open("/study")
+	p.waitJS("the study board", `!!document.querySelector('[data-testid="point-d6"][aria-label]')`)
+	p.tabTo("blind-toggle", 40)
+	p.key(kb.Enter)
+	p.waitJS("the field shown", `!document.querySelector('[data-testid="blind-form"]').hidden`)
+
+	tree := p.axTree()
+	if r := liveRegions(tree); len(r) != 1 {
+		t.Errorf("%d live regions in blind mode, want one: %+v", len(r), r)
+	}
+	combo := func(tree []axNode) axNode {
+		for _, n := range tree {
+			if n.Role == "combobox" {
+				return n
+			}
+		}
+		b.fatalf("no combobox in the accessibility tree")
+		return axNode{}
+	}
+	c := combo(tree)
+	if c.Name != "Your move or a command (h for help)" || c.Props["autocomplete"] != "list" || c.Props["expanded"] != false {
+		t.Errorf("the combobox: name %q, %v; want its label, autocomplete list, not expanded", c.Name, c.Props)
+	}
+	if u := unnamed(tree); len(u) > 0 {
+		t.Errorf("controls without a name: %v", u)
+	}
+	p.key(kb.Enter) // the toggle keeps the focus: Enter again turns blind mode off
+	p.waitJS("blind mode off", `document.documentElement.dataset.blind === 'off' && document.querySelector('[data-testid="blind-form"]').hidden`)
+	if r := liveRegions(p.axTree()); len(r) < 2 {
+		t.Errorf("%d live regions with blind mode off, want the page's own back (the status line) beside the board's", len(r))
+	}
+	p.key(kb.Enter)
+	p.waitJS("blind mode on again", `document.documentElement.dataset.blind === 'on'`)
+
+	// The settings panel open: every control named still.
+	p.key(kb.Tab)
+	p.waitJS("the settings' button focused", `document.activeElement.dataset.testid === 'settings-toggle'`)
+	p.key(kb.Enter)
+	p.waitJS("the settings open", `!document.getElementById('settings-box').hidden`)
+	if u := unnamed(p.axTree()); len(u) > 0 {
+		t.Errorf("controls without a name, the settings open: %v", u)
+	}
+	p.key(kb.Escape)
+	p.waitJS("the settings closed", `document.getElementById('settings-box').hidden && document.activeElement.dataset.testid === 'settings-toggle'`)
+
+	// The field: "d" offers the placements on d's points.
+	p.run("focus the field", chromedp.Focus(tid("blind-input")))
+	p.run("type d", chromedp.KeyEvent("d"))
+	p.waitJS("options", `document.querySelectorAll('[data-testid="blind-options"] [role="option"]').length > 0`)
+	p.key(kb.ArrowDown)
+	p.waitJS("an active option", `!!document.querySelector('[data-testid="blind-input"]').getAttribute('aria-activedescendant')`)
+	tree = p.axTree()
+	c = combo(tree)
+	if c.Props["expanded"] != true || c.Props["activedescendant"] != "related" {
+		t.Errorf("the combobox after d and the down arrow: %v; want expanded, an active descendant", c.Props)
+	}
+	var opts []string
+	selected := 0
+	for _, n := range tree {
+		if n.Role == "option" && !n.Ignored && strings.Contains(n.Name, " · ") { // not the selects' options
+			opts = append(opts, n.Name)
+			if n.Props["selected"] == true {
+				selected++
+			}
+		}
+	}
+	if len(opts) != 6 || selected != 1 {
+		t.Errorf("the options after d: %q (%d selected); want the six placements on d1..d7, one selected", opts, selected)
+	}
+	for _, o := range opts {
+		if !strings.HasPrefix(o, "d") || !strings.Contains(o, "White places on") {
+			t.Errorf("option %q: want a d-point and its words", o)
+		}
+	}
+	p.key(kb.Escape)
+	p.waitJS("the list closed", `document.querySelector('[data-testid="blind-options"]').hidden && document.querySelector('[data-testid="blind-input"]').value === ''`)
+
+	// Shift+Tab back to the board's point in the tab order (the roving
+	// tabindex), the arrows to d6, its name and role in the tree, Enter.
+	for range 6 {
+		p.run("shift+tab", chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+		if p.focused() != "" {
+			break
+		}
+	}
+	if p.focused() == "" {
+		b.fatalf("Shift+Tab from the field did not reach the board")
+	}
+	p.keyTo("d6")
+	found := false
+	for _, n := range p.axTree() {
+		if n.Name == "d6, empty, legal move" {
+			found = true
+			if n.Role != "button" || n.Props["focused"] != true {
+				t.Errorf("point d6 in the tree: role %q, %v; want a focused button", n.Role, n.Props)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no node named \"d6, empty, legal move\" in the accessibility tree")
+	}
+	n := p.saidCount()
+	p.key(kb.Enter)
+	p.waitSaid(n, `^White places on d6$`)
+	p.waitJS("d6 white", `document.querySelector('[data-testid="point-d6"]').dataset.piece === 'white'`)
+	// Black's reply typed; then the replay's arrows (the board's focus
+	// left) say the position shown.
+	p.run("focus the field", chromedp.Focus(tid("blind-input")))
+	p.typeIn("d2")
+	p.waitSaid(n, `^Black places on d2$`)
+	p.command("l", `^1: White places on d6\. 2: Black places on d2$`)
+}
