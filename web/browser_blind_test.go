@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -448,4 +449,89 @@ func TestBrowserBlindAccessibility(t *testing.T) {
 	p.typeIn("d2")
 	p.waitSaid(n, `^Black places on d2$`)
 	p.command("l", `^1: White places on d6\. 2: Black places on d2$`)
+}
+
+// TestBrowserThemes: the theme, the board's and the pieces' styles chosen
+// in the settings panel change the page at once and are there after a
+// reload; a theme chosen overrides the system's (dark on a light system,
+// light on a dark one); high contrast makes the page black and the board
+// white; marked pieces carry a ring (white) and a dot (black).
+func TestBrowserThemes(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("themes")
+	scheme := func(v string) {
+		p.run(v+" system", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia,
+				emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}})
+			return err
+		}))
+	}
+	scheme("light")
+	p.open("/study")
+	p.waitJS("the board", `!!document.querySelector('[data-testid="point-d6"]')`)
+	bg := func() string {
+		return eval[string](p, `getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()`)
+	}
+	look := func() string {
+		return eval[string](p, `(() => { const d = document.documentElement.dataset; return [d.theme, d.boardStyle, d.pieceStyle].join(' '); })()`)
+	}
+	if got := look(); got != "auto wood plain" || bg() != "#f2efe9" {
+		t.Fatalf("the defaults: %q, background %s; want auto wood plain on #f2efe9", got, bg())
+	}
+	p.click("settings-toggle")
+	p.click("settings-panel-theme-contrast")
+	p.click("settings-panel-boardStyle-plain")
+	p.click("settings-panel-pieceStyle-marked")
+	if got := look(); got != "contrast plain marked" {
+		t.Fatalf("after the choices: %q, want contrast plain marked", got)
+	}
+	if bg() != "#000000" {
+		t.Errorf("high contrast: background %s, want #000000", bg())
+	}
+	// A piece of each side to see their marks: white places, black places.
+	p.waitJS("d6 playable", `document.querySelector('[data-testid="point-d6"]').classList.contains('is-target')`)
+	p.click("point-d6")
+	p.waitJS("d6 white", `document.querySelector('[data-testid="point-d6"]').dataset.piece === 'white'`)
+	p.waitJS("d2 playable", `document.querySelector('[data-testid="point-d2"]').classList.contains('is-target')`)
+	p.click("point-d2")
+	p.waitJS("d2 black", `document.querySelector('[data-testid="point-d2"]').dataset.piece === 'black'`)
+	check := func(when string) {
+		marks := eval[[]string](p, `['d6', 'd2'].map((n) => { const c = getComputedStyle(document.querySelector('[data-testid="point-' + n + '"] .piece-inner')); return c.r + ' ' + c.fill + ' ' + c.strokeWidth; })`)
+		if marks[0] != "20px none 6px" || marks[1] != "9px rgb(255, 255, 255) 2.5px" {
+			t.Errorf("%s: the marks of white's and black's pieces: %q; want a ring (20px none 6px) and a dot (9px white)", when, marks)
+		}
+		if fill := eval[string](p, `getComputedStyle(document.querySelector('.board-bg')).fill`); fill != "rgb(18, 18, 18)" {
+			t.Errorf("%s: the plain board's fill %s, want the high contrast panel's rgb(18, 18, 18)", when, fill)
+		}
+	}
+	check("chosen")
+	p.run("reload", chromedp.Reload())
+	p.waitJS("the board again", `!!document.querySelector('[data-testid="point-d6"]')`)
+	if got := look(); got != "contrast plain marked" || bg() != "#000000" {
+		t.Errorf("after a reload: %q on %s, want contrast plain marked on #000000", got, bg())
+	}
+	p.click("point-d6")
+	p.waitJS("d6 white", `document.querySelector('[data-testid="point-d6"]').dataset.piece === 'white'`)
+	p.click("point-d2")
+	p.waitJS("d2 black", `document.querySelector('[data-testid="point-d2"]').dataset.piece === 'black'`)
+	check("after a reload")
+	if !eval[bool](p, `document.querySelector('[data-testid="settings-panel-theme-contrast"]').checked`) {
+		t.Errorf("after a reload the panel does not show high contrast chosen")
+	}
+	// A theme chosen wins over the system's.
+	p.click("settings-toggle")
+	p.click("settings-panel-theme-dark")
+	if bg() != "#1b1c1e" {
+		t.Errorf("dark chosen on a light system: background %s, want #1b1c1e", bg())
+	}
+	scheme("dark")
+	p.click("settings-panel-theme-light")
+	if bg() != "#f2efe9" {
+		t.Errorf("light chosen on a dark system: background %s, want #f2efe9", bg())
+	}
+	p.click("settings-panel-theme-auto")
+	if bg() != "#1b1c1e" {
+		t.Errorf("auto on a dark system: background %s, want #1b1c1e", bg())
+	}
 }
