@@ -535,3 +535,33 @@ func TestBrowserThemes(t *testing.T) {
 		t.Errorf("auto on a dark system: background %s, want #1b1c1e", bg())
 	}
 }
+
+// TestBrowserBlindScreenshot takes the README's picture of blind mode (as
+// TestBrowserScreenshots, with -screenshots or MORRIS_SCREENSHOTS=DIR;
+// only blind.png): a game between people in blind mode, the legal moves
+// offered for what is typed, the last announcement in the live region.
+func TestBrowserBlindScreenshot(t *testing.T) {
+	dir := screenshotDir()
+	if dir == "" {
+		t.Skip("screenshots: run with -screenshots or MORRIS_SCREENSHOTS=DIR")
+	}
+	s := startSite(t)
+	tok := map[string]string{"white": s.account(t, "ann", "annpass1"), "black": s.account(t, "bob", "bobpass1")}
+	id := s.gameBetween(t, tok["white"], "bob", tok["black"], map[string]any{"variant": "nine-mens-morris", "clock": map[string]int{"initialMs": 600000, "incrementMs": 5000}})
+	s.playByAPI(t, id, tok["white"], tok["black"], 9)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("ann")
+	p.run("viewport", chromedp.EmulateViewport(1280, 1600))
+	p.signIn("bob", "bobpass1")
+	p.tabTo("blind-toggle", 40)
+	p.key(kb.Enter)
+	p.openGame(id)
+	p.waitState("bob's turn", func(st debugState) bool { return len(st.Legal) > 0 })
+	p.waitJS("the move field focused", `document.activeElement && document.activeElement.dataset.testid === 'blind-input'`)
+	p.command("l 3", `^7: `)
+	p.run("type", chromedp.KeyEvent("d"))
+	p.waitJS("options", `document.querySelectorAll('[data-testid="blind-options"] [role="option"]').length > 0`)
+	p.key(kb.ArrowDown)
+	// shoot blurs the field, which keeps its list: the picture shows both.
+	p.shoot(dir, "blind")
+}
