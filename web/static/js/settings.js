@@ -100,7 +100,13 @@ export function settingsPanel(testid) {
     h('p', {}, h('label', { for: id + '-blind' }, blind, ' ', t('settings.blindLong'))),
     h('p', { class: 'muted small' }, t('settings.blindHelp')),
     groups);
-  window.addEventListener('morris-settings', () => {
+  // The account page draws a panel of its own at each visit: once it is
+  // gone from the page, its listener goes too.
+  window.addEventListener('morris-settings', function follow() {
+    if (!el.isConnected) {
+      window.removeEventListener('morris-settings', follow);
+      return;
+    }
     blind.checked = blindOn();
     for (const input of el.querySelectorAll('input[type=radio]')) {
       const name = input.name.slice(id.length + 1);
