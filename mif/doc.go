@@ -11,6 +11,7 @@
 //	position.go  MFEN and mill.Position: ParsePosition, MFEN.Position (under rules the caller names), FromPosition, FormatPosition
 //	obligations.go  the removals owed that both hold: a full board's (full-board=removals)
 //	mifpos.go    MIFPOS envelopes (a position with its manifest): ParseEnvelope, Resolve, EnvelopeFor
+//	sanmill.go   Sanmill's FEN (not MIF, the same state): ParseSanmillFEN; CarriesNoRules and ParseUnder for either
 //	mrs.go       MRS manifests: ParseManifest, Validate, the two digests, Manifest.Options and Rules, ManifestFor our rules
 //	jcs.go       the canonical JSON (RFC 8785) behind the digests, and a JSON reader that refuses duplicate names
 //

@@ -19,8 +19,11 @@ import (
 //     the settings of Sanmill's named rule sets; those we cannot play are
 //     refused with what differs;
 //   - annotations ("d6??", "$4") and variations in ( ) are dropped;
-//   - a set-up position (FEN and SetUp tags) is refused: its FEN is Sanmill's
-//     own text, which we do not read.
+//   - a set-up position (FEN and SetUp tags) becomes our Position tag: its
+//     FEN is Sanmill's own text, read under the record's rules by the
+//     reader FromSanmill is given (mif.ParseSanmillFEN; this package reads
+//     no position format but ours); a FEN it cannot read (a removal owed,
+//     say), or any FEN without a reader, refuses the record, saying why.
 
 // ErrSanmill is wrapped by the errors of FromSanmill: a record of Sanmill's
 // that we cannot read as it is.
@@ -80,21 +83,36 @@ func IsSanmill(text string) bool {
 	return false
 }
 
+// FENReader reads Sanmill's FEN as a position under r.
+type FENReader func(fen string, r *mill.Rules) (mill.Position, error)
+
 // FromSanmill turns the records of Sanmill in text into our record text,
-// to be read by Scanner. An error says which record (by line) cannot be,
-// and why.
-func FromSanmill(text string) (string, error) {
+// to be read by Scanner; readFEN reads the FEN of a record from a set-up
+// position (nil refuses such records). An error says which record (by
+// line) cannot be, and why.
+func FromSanmill(text string, readFEN FENReader) (string, error) {
 	var out strings.Builder
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	depth, inComment := 0, false
+	// Of the record being read: its rules (ours), its FEN and the line of
+	// it, and whether its tags are behind (a tag after them starts the
+	// next record).
+	rules, fen, fenLine, inTags := "nine-mens-morris", "", 0, false
 	for n, line := range strings.Split(text, "\n") {
 		if depth == 0 && !inComment {
 			if m := sanmillTag.FindStringSubmatch(line); m != nil {
+				if !inTags {
+					rules, fen, inTags = "nine-mens-morris", "", true
+				}
 				switch m[1] {
-				case "FEN", "SetUp":
-					return "", fmt.Errorf("%w: line %d: a game from a set-up position (Sanmill's FEN is not read)", ErrSanmill, n+1)
+				case "SetUp":
+					continue
+				case "FEN":
+					fen, fenLine = m[2], n+1
+					continue
 				case "Variant":
 					if _, err := mill.LookupVariant(m[2]); err == nil {
+						rules = m[2]
 						break // a preset of ours, as we write it
 					}
 					r, ok := sanmillRules[strings.ToLower(m[2])]
@@ -104,15 +122,36 @@ func FromSanmill(text string) (string, error) {
 					case r.why != "":
 						return "", fmt.Errorf("%w: line %d: %s", ErrSanmill, n+1, r.why)
 					}
+					rules = r.rules
 					preset, overrides, _ := strings.Cut(r.rules, ",")
 					fmt.Fprintf(&out, "[Variant %q]\n", preset)
 					if overrides != "" {
 						fmt.Fprintf(&out, "[Rules %q]\n", overrides)
 					}
 					continue
+				case "Rules":
+					// Ours, after a Variant of ours.
+					rules += "," + m[2]
 				}
 				out.WriteString(line + "\n")
 				continue
+			}
+			if inTags {
+				inTags = false
+				if fen != "" {
+					if readFEN == nil {
+						return "", fmt.Errorf("%w: line %d: a game from a set-up position (Sanmill's FEN is not read here)", ErrSanmill, fenLine)
+					}
+					r, err := mill.ParseRules(rules)
+					if err != nil {
+						return "", fmt.Errorf("%w: line %d: the rules %q: %v", ErrSanmill, fenLine, rules, err)
+					}
+					p, err := readFEN(fen, r)
+					if err != nil {
+						return "", fmt.Errorf("%w: line %d: %v", ErrSanmill, fenLine, err)
+					}
+					fmt.Fprintf(&out, "[Position %q]\n", p.String())
+				}
 			}
 		}
 		// Movetext: drop variations and annotations, keep comments.

@@ -28,7 +28,7 @@ func TestFromSanmill(t *testing.T) {
 		if !IsSanmill(text) {
 			t.Errorf("%s: IsSanmill = false", c.variant)
 		}
-		ours, err := FromSanmill(text)
+		ours, err := FromSanmill(text, readFEN)
 		if err != nil {
 			t.Errorf("%s: %v", c.variant, err)
 			continue
@@ -56,10 +56,10 @@ func TestFromSanmill(t *testing.T) {
 		{strings.Replace(sanmillGame, "%s", "Morabaraba", 1), "10 moves"},
 		{strings.Replace(sanmillGame, "%s", "Custom", 1), "custom"},
 		{strings.Replace(sanmillGame, "%s", "Checkers", 1), "unknown"},
-		{strings.Replace(sanmillGame, "[Round", "[FEN \"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\"]\r\n[SetUp \"1\"]\r\n[Round", 1), "set-up"},
+		{"[Event \"Sanmill-Game\"]\n[Variant \"Nine Men's Morris\"]\n[FEN \"OOO*****/********/@@****** b m r 3 0 2 0 0 1 0 0 0 0 0 0 20\"]\n[SetUp \"1\"]\n\n20... xd5 *\n", "line 3: mif: not expressible in morris: a removal owed"},
 	}
 	for _, c := range refused {
-		_, err := FromSanmill(c.text)
+		_, err := FromSanmill(c.text, readFEN)
 		if !errors.Is(err, ErrSanmill) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("FromSanmill: %v, want an error about %q", err, c.want)
 		}
@@ -68,6 +68,66 @@ func TestFromSanmill(t *testing.T) {
 		if IsSanmill("[Event \"Club final\"]\n[Variant \"" + v + "\"]\n\n1. d6 *\n") {
 			t.Errorf("IsSanmill of our own record of %s", v)
 		}
+	}
+}
+
+// readFEN stands in for mif.ParseSanmillFEN (record may not import mif):
+// the two FENs the tests use, and a removal owed refused as mif refuses it.
+func readFEN(fen string, r *mill.Rules) (mill.Position, error) {
+	switch fen {
+	case "@*******/O*******/*****O** b p p 2 7 1 8 0 0 0 0 0 0 0 0 2":
+		g := mill.NewGame(r)
+		for _, m := range []string{"d6", "d5", "a1"} {
+			if err := g.PlayText(m); err != nil {
+				return mill.Position{}, err
+			}
+		}
+		return g.Position(), nil
+	}
+	return mill.Position{}, errors.New("mif: not expressible in morris: a removal owed")
+}
+
+// TestFromSanmillSetUp: a record of Sanmill's from a set-up position (its
+// FEN and SetUp tags) starts from that position, under the record's rules;
+// the next record, without a FEN, from the start again.
+func TestFromSanmillSetUp(t *testing.T) {
+	text := "[Event \"Sanmill-Game\"]\r\n[Site \"Sanmill\"]\r\n[Variant \"Nine Men's Morris\"]\r\n" +
+		"[FEN \"@*******/O*******/*****O** b p p 2 7 1 8 0 0 0 0 0 0 0 0 2\"]\r\n[SetUp \"1\"]\r\n\r\n" +
+		"2... b6 3. d1 a4 *\r\n\r\n" +
+		"[Event \"Sanmill-Game\"]\r\n[Variant \"Nine Men's Morris\"]\r\n\r\n1. d6 d5 *\r\n"
+	ours, err := FromSanmill(text, readFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := NewScanner(strings.NewReader(ours))
+	var games []*mill.Game
+	for sc.Scan() {
+		g, err := sc.Record().Game()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, ours)
+		}
+		games = append(games, g)
+	}
+	if _, err := FromSanmill(text, nil); !errors.Is(err, ErrSanmill) || !strings.Contains(err.Error(), "line 4: a game from a set-up position") {
+		t.Errorf("without a reader of FENs: %v, want the record refused", err)
+	}
+	if sc.Err() != nil || len(games) != 2 {
+		t.Fatalf("%d games, %v\n%s", len(games), sc.Err(), ours)
+	}
+	want := mill.NewGame(mill.MustRules("nine-mens-morris"))
+	for _, m := range strings.Fields("d6 d5 a1") {
+		if err := want.PlayText(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := games[0].Positions()[0]; got.String() != want.Position().String() {
+		t.Errorf("the set-up game starts at %s, want %s\n%s", got, want.Position(), ours)
+	}
+	if n := len(games[0].Moves()); n != 3 {
+		t.Errorf("the set-up game: %d moves, want 3", n)
+	}
+	if got := games[1].Positions()[0]; got.Ply() != 0 || len(games[1].Moves()) != 2 {
+		t.Errorf("the second game starts at %s with %d moves, want the start and 2", got, len(games[1].Moves()))
 	}
 }
 
@@ -87,7 +147,7 @@ func FuzzFromSanmill(f *testing.F) {
 	f.Add(strings.Replace(sanmillGame, "%s", "Nine Men's Morris", 1))
 	f.Add("[Variant \"Zhi Qi\"]\n\n1. d6 (1. d5 {(} d3) {)} $1 d5!? *")
 	f.Fuzz(func(t *testing.T, text string) {
-		ours, err := FromSanmill(text)
+		ours, err := FromSanmill(text, readFEN)
 		if err != nil {
 			if !errors.Is(err, ErrSanmill) {
 				t.Fatalf("%v does not wrap ErrSanmill", err)

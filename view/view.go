@@ -3,7 +3,6 @@ package view
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
@@ -102,8 +101,8 @@ func (b Request) Game() (*mill.Game, error) {
 			return nil, err
 		}
 		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
-	case mif.IsMFEN(b.Position):
-		// MFEN carries no rules: the body's rules give them.
+	case mif.CarriesNoRules(b.Position):
+		// MFEN and Sanmill's FEN carry no rules: the body's rules give them.
 		if b.Seed != nil {
 			return nil, errors.New("a position has its side to move: no seed with it")
 		}
@@ -114,13 +113,13 @@ func (b Request) Game() (*mill.Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := mif.ParsePosition(strings.TrimSpace(b.Position), r)
+		p, err := mif.ParseUnder(b.Position, r)
 		if err != nil {
 			return nil, err
 		}
 		g = mill.NewGame(r, mill.FromPosition(p))
 	case b.Position != "" && (b.Rules != "" || b.Seed != nil):
-		return nil, errors.New("a position carries its rules: give position or rules, not both (or give an MFEN position with rules)")
+		return nil, errors.New("a position carries its rules: give position or rules, not both (or give an MFEN position or Sanmill's FEN with rules)")
 	case b.Position != "":
 		p, err := mill.ParsePosition(b.Position)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 	"github.com/morrisgame/morris/review"
@@ -123,7 +124,7 @@ func (c *analyzeConfig) run(ctx context.Context, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return usageError{err}
 	}
-	text, err := record.FromSanmill(string(data))
+	text, err := record.FromSanmill(string(data), mif.ParseSanmillFEN)
 	if err != nil {
 		return badInput("%s: %v", c.file, err)
 	}

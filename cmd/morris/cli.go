@@ -212,20 +212,20 @@ func (pf *positionFlags) game() (*mill.Game, error) {
 			return nil, usageError{err}
 		}
 		g = mill.NewGame(p.Rules(), mill.FromPosition(p))
-	case mif.IsMFEN(pf.position):
-		// MFEN carries no rules: -variant and -rules give them.
+	case mif.CarriesNoRules(pf.position):
+		// MFEN and Sanmill's FEN carry no rules: -variant and -rules give them.
 		r, err := rules()
 		if err != nil {
 			return nil, err
 		}
-		p, err := mif.ParsePosition(strings.TrimSpace(pf.position), r)
+		p, err := mif.ParseUnder(pf.position, r)
 		if err != nil {
 			return nil, usageError{err}
 		}
 		g = mill.NewGame(r, mill.FromPosition(p))
 	case pf.position != "":
 		if pf.variant != "" || pf.rules != "" {
-			return nil, badInput("-position carries its own rules: give -variant and -rules only without it (or with an MFEN position)")
+			return nil, badInput("-position carries its own rules: give -variant and -rules only without it (or with an MFEN position or Sanmill's FEN)")
 		}
 		p, err := mill.ParsePosition(pf.position)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
 	"github.com/morrisgame/morris/view"
@@ -164,7 +165,7 @@ func (a *api) readRecords(w http.ResponseWriter, r *http.Request) error {
 	text := b.Text
 	if record.IsSanmill(text) {
 		var err error
-		if text, err = record.FromSanmill(text); err != nil {
+		if text, err = record.FromSanmill(text, mif.ParseSanmillFEN); err != nil {
 			return httpError(http.StatusBadRequest, "%v", err)
 		}
 	}
