@@ -172,3 +172,57 @@ func ParseUnder(s string, r *mill.Rules) (mill.Position, error) {
 	}
 	return ParsePosition(s, r)
 }
+
+// FormatSanmillFEN writes p as Sanmill's FEN, for a record of Sanmill's
+// from a set-up position. It refuses what Sanmill's FEN would say
+// differently or not at all: a board other than the two of 24 points,
+// a removal owed, the state of a re-forming ban or of one-time mills.
+func FormatSanmillFEN(p mill.Position) (string, error) {
+	r := p.Rules()
+	if err := check24(r); err != nil {
+		return "", err
+	}
+	opts := r.Options()
+	if _, owed := p.Pending(); owed {
+		return "", unsupported("a removal owed: Sanmill's FEN of it is not written")
+	}
+	if opts.ReformBan || opts.OneTimeMills {
+		return "", unsupported("the rules %s keep state (a re-forming ban, one-time mills) that is not written in Sanmill's FEN", r)
+	}
+	var b strings.Builder
+	var on [2]int
+	for i, n := range sanmillRings {
+		if i > 0 && i%8 == 0 {
+			b.WriteByte('/')
+		}
+		pt, _ := r.Board().PointByName(n)
+		c, ok := p.At(pt)
+		switch {
+		case ok && c == mill.White:
+			b.WriteByte('O')
+			on[0]++
+		case ok:
+			b.WriteByte('@')
+			on[1]++
+		case p.Marked().Has(pt):
+			b.WriteByte('X')
+		default:
+			b.WriteByte('*')
+		}
+	}
+	us := p.SideToMove()
+	side, phase, action := "w", "m", "s"
+	if us == mill.Black {
+		side = "b"
+	}
+	if p.InHand(us) > 0 {
+		phase, action = "p", "p"
+	}
+	move := 1 + (p.Ply()-int(us))/2
+	if move < 1 {
+		move = 1
+	}
+	fmt.Fprintf(&b, " %s %s %s %d %d %d %d 0 0 0 0 0 0 0 %d %d", side, phase, action,
+		on[0], p.InHand(mill.White), on[1], p.InHand(mill.Black), p.Quiet(), move)
+	return b.String(), nil
+}

@@ -3,7 +3,6 @@ package mif
 import (
 	"errors"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -11,45 +10,9 @@ import (
 	"github.com/morrisgame/morris/mill/milltest"
 )
 
-// sanmillFEN writes p as Sanmill's FEN, for the tests: the format as
-// ParseSanmillFEN's comment describes it, with no removal owed.
-func sanmillFEN(p mill.Position) string {
-	var b strings.Builder
-	var on [2]int
-	for i, n := range sanmillRings {
-		if i > 0 && i%8 == 0 {
-			b.WriteByte('/')
-		}
-		pt, _ := p.Rules().Board().PointByName(n)
-		switch c, ok := p.At(pt); {
-		case ok && c == mill.White:
-			b.WriteByte('O')
-			on[0]++
-		case ok:
-			b.WriteByte('@')
-			on[1]++
-		default:
-			b.WriteByte('*')
-		}
-	}
-	side, phase, action := "w", "m", "s"
-	if p.SideToMove() == mill.Black {
-		side = "b"
-	}
-	if p.InHand(p.SideToMove()) > 0 {
-		phase, action = "p", "p"
-	}
-	move := 1 + (p.Ply()-int(p.SideToMove()))/2
-	f := []string{b.String(), side, phase, action}
-	for _, n := range []int{on[0], p.InHand(mill.White), on[1], p.InHand(mill.Black), 0, 0, 0, 0, 0, 0, 0, p.Quiet(), move} {
-		f = append(f, strconv.Itoa(n))
-	}
-	return strings.Join(f, " ")
-}
-
 // TestSanmillFEN: Sanmill's FEN of the start and of a position written
-// by hand read as ours; random positions of three presets read back as
-// themselves; and what morris cannot hold, or what is not the format, is
+// by hand read as ours and are written back the same; random positions of
+// three presets written and read back as themselves; and what morris cannot hold, or what is not the format, is
 // refused with the reason.
 func TestSanmillFEN(t *testing.T) {
 	nine := mill.MustRules("nine-mens-morris")
@@ -79,6 +42,9 @@ func TestSanmillFEN(t *testing.T) {
 			t.Errorf("%q: %v", c.fen, err)
 			continue
 		}
+		if back, err := FormatSanmillFEN(c.want); err != nil || back != c.fen {
+			t.Errorf("%s as Sanmill's FEN: %q, %v; want %q", c.want, back, err, c.fen)
+		}
 		if p.String() != c.want.String() {
 			t.Errorf("%q: got %s, want %s", c.fen, p, c.want)
 		}
@@ -92,7 +58,10 @@ func TestSanmillFEN(t *testing.T) {
 			if o, _ := p.Status(); o != mill.NoOutcome {
 				continue
 			}
-			fen := sanmillFEN(p)
+			fen, err := FormatSanmillFEN(p)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
 			got, err := ParseSanmillFEN(fen, r)
 			if err != nil {
 				t.Fatalf("%s: %q: %v", p, fen, err)

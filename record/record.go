@@ -179,10 +179,12 @@ func number(ply int) string {
 
 // startPly returns the ply of the start position: the last field of the
 // Position tag, or 0. A bad Position tag counts as 0 here; Game reports it.
+// A record in Sanmill's form (ToSanmill) has a FEN tag instead, whose side
+// to move and move number give the ply.
 func (r *Record) startPly() int {
 	v, ok := r.lookup("Position")
 	if !ok {
-		return 0
+		return sanmillStartPly(r.Tag("FEN"))
 	}
 	f := strings.Fields(v)
 	if len(f) != 7 {

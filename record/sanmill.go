@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/morrisgame/morris/mill"
@@ -186,4 +187,90 @@ func FromSanmill(text string, readFEN FENReader) (string, error) {
 		out.WriteString(b.String() + "\n")
 	}
 	return out.String(), nil
+}
+
+// sanmillNames are the names Sanmill's records give the rule sets it
+// shares with us, as ToSanmill writes them.
+var sanmillNames = []string{
+	"Nine Men's Morris", "Twelve Men's Morris", "Lasker Morris", "El Filja", "Russian Mill",
+	"Cheng San Qi", "Zhi Qi", "Da San Qi", "Cham Gonu", "Nerenchi",
+}
+
+// SanmillName returns the name of Sanmill's rule set that is r, or an
+// error that says what Sanmill has closest.
+func SanmillName(r *mill.Rules) (string, error) {
+	var near []string
+	for _, name := range sanmillNames {
+		ours := sanmillRules[strings.ToLower(name)].rules
+		if ours == r.String() {
+			return name, nil
+		}
+		if preset, _, _ := strings.Cut(ours, ","); preset == r.Variant() {
+			near = append(near, fmt.Sprintf("%s is %s", name, ours))
+		}
+	}
+	if len(near) > 0 {
+		return "", fmt.Errorf("%w: Sanmill has no rule set that is %s (%s)", ErrSanmill, r, strings.Join(near, "; "))
+	}
+	return "", fmt.Errorf("%w: Sanmill has no rule set that is %s", ErrSanmill, r)
+}
+
+// ToSanmill returns rec as Sanmill reads records: its rule set's name in
+// the Variant tag (no Rules tag), a game from a set-up position with
+// Sanmill's FEN (written by writeFEN, mif.FormatSanmillFEN) and SetUp
+// tags, the moves in the standard notation with their comments. Rules
+// Sanmill does not have, or a start it cannot say, are an error that says
+// why.
+func ToSanmill(rec *Record, writeFEN func(mill.Position) (string, error)) (*Record, error) {
+	g, err := rec.Game()
+	if err != nil {
+		return nil, err
+	}
+	name, err := SanmillName(g.Rules())
+	if err != nil {
+		return nil, err
+	}
+	out := &Record{Comment: rec.Comment, Result: rec.Result}
+	for _, t := range rec.Tags {
+		switch t.Name {
+		case "Variant", "Rules", "Seed", "Position":
+		default:
+			out.SetTag(t.Name, t.Value)
+		}
+	}
+	out.SetTag("Variant", name)
+	if start := g.Start(); start != g.Rules().Start() {
+		fen, err := writeFEN(start)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the start %s: %v", ErrSanmill, start, err)
+		}
+		out.SetTag("FEN", fen)
+		out.SetTag("SetUp", "1")
+	}
+	for i, text := range g.MoveTexts(mill.Standard) {
+		m := MoveText{Text: text}
+		if i < len(rec.Moves) {
+			m.Comment = rec.Moves[i].Comment
+		}
+		out.Moves = append(out.Moves, m)
+	}
+	return out, nil
+}
+
+// sanmillStartPly returns the ply of Sanmill's FEN: 2 × (its move number
+// − 1), plus 1 with black to move; 0 for a text that is not one.
+func sanmillStartPly(fen string) int {
+	f := strings.Fields(fen)
+	if len(f) < 17 || (f[1] != "w" && f[1] != "b") {
+		return 0
+	}
+	n, err := strconv.Atoi(f[16])
+	if err != nil || n < 1 || n > 32768 {
+		return 0
+	}
+	ply := 2 * (n - 1)
+	if f[1] == "b" {
+		ply++
+	}
+	return ply
 }

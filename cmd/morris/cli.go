@@ -33,7 +33,8 @@ Usage:
   morris moves   [position flags]       list the legal moves, one a line
   morris perft   [position flags] -depth D [-divide] [-detail]
                                         count move sequences of D turns
-  morris replay  FILE...                check game records move by move ("-" reads standard input)
+  morris replay  [-sanmill] FILE...     check game records move by move ("-" reads standard input);
+                                        -sanmill writes them as Sanmill reads them
   morris engine  [-variant V] [-level N] [-hash MB] [-threads N]
                                         speak the engine protocol on standard input and output (docs/protocol.md)
   morris analyze [position flags] [-depth D | -movetime MS] [-v]
@@ -458,8 +459,29 @@ func cmdPerft(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	return nil
 }
 
+// toSanmill writes the records of r as Sanmill reads them.
+func toSanmill(r io.Reader, stdout io.Writer) error {
+	sc := record.NewScanner(r)
+	w := record.NewWriter(stdout)
+	for sc.Scan() {
+		rec := sc.Record()
+		out, err := record.ToSanmill(rec, mif.FormatSanmillFEN)
+		if err != nil {
+			return fmt.Errorf("the record at line %d: %w", rec.Line, err)
+		}
+		if err := w.Write(out); err != nil {
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return sc.Err()
+}
+
 func cmdReplay(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "FILE...", stderr)
+	fs := newFlags("replay", "[-sanmill] FILE...", stderr)
+	sanmill := fs.Bool("sanmill", false, "write the records as Sanmill reads them (its rule set's name, its FEN for a set-up position) instead of replaying them")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -479,6 +501,13 @@ func cmdReplay(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 			}
 			defer f.Close()
 			r = f
+		}
+		if *sanmill {
+			if err := toSanmill(r, stdout); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", name, err)
+				bad++
+			}
+			continue
 		}
 		if len(fs.Args()) > 1 {
 			fmt.Fprintf(stdout, "%s:\n", name)

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/morrisgame/morris/internal/golden"
 	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
 )
 
 // checkGolden compares got with testdata/name.golden (go test -update
@@ -81,6 +83,60 @@ func TestReplay(t *testing.T) {
 		t.Errorf("bad records: got exit %d, stderr %q; want exit 1", code, errs)
 	}
 	checkGolden(t, "replay-bad", out)
+}
+
+// TestReplaySanmill: replay -sanmill writes our records as Sanmill reads
+// them (its rule set's name, its FEN and SetUp for a set-up start, the
+// moves numbered from the FEN's move), and they read back through
+// FromSanmill as the same games; rules Sanmill lacks are refused with
+// what it has closest.
+func TestReplaySanmill(t *testing.T) {
+	ours := "[White \"ann\"]\n[Variant \"russian-mill\"]\n[Rules \"protection=none\"]\n\n1. a1 b2 2. d1 b6 3. g1xb2 {the first mill} d6 4. d2 *\n\n" +
+		"[Position \"nine-mens-morris W7/5W2/5B2 b 7,8 - 0 3\"]\n\n2... b6 3. d1 *\n"
+	file := filepath.Join(t.TempDir(), "ours.pgn")
+	if err := os.WriteFile(file, []byte(ours), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI("replay", "-sanmill", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`[Variant "Russian Mill"]`, `[White "ann"]`, "{the first mill}",
+		`[FEN "@*******/O*******/*****O** b p p 2 7 1 8 0 0 0 0 0 0 0 0 2"]`, `[SetUp "1"]`, "2... b6 3. d1 *"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay -sanmill: no %s in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "[Rules") || strings.Contains(out, "[Position") {
+		t.Errorf("replay -sanmill: tags of ours left in\n%s", out)
+	}
+	back, err := record.FromSanmill(out, mif.ParseSanmillFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := record.NewScanner(strings.NewReader(ours)), record.NewScanner(strings.NewReader(back))
+	for a.Scan() {
+		if !b.Scan() {
+			t.Fatalf("fewer games back: %v\n%s", b.Err(), back)
+		}
+		ga, err1 := a.Record().Game()
+		gb, err2 := b.Record().Game()
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%v, %v\n%s", err1, err2, back)
+		}
+		if ga.Start() != gb.Start() || ga.Rules().String() != gb.Rules().String() || !slices.Equal(ga.MoveTexts(mill.Standard), gb.MoveTexts(mill.Standard)) {
+			t.Errorf("back from Sanmill's form: %s %v, want %s %v", gb.Start(), gb.MoveTexts(mill.Standard), ga.Start(), ga.MoveTexts(mill.Standard))
+		}
+	}
+	if b.Scan() {
+		t.Errorf("more games back than went out")
+	}
+	if err := os.WriteFile(file, []byte("[Variant \"russian-mill\"]\n\n1. a1 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCLI("replay", "-sanmill", file); code != 1 || !strings.Contains(errs, "Sanmill has no rule set that is russian-mill (Russian Mill is russian-mill,protection=none)") {
+		t.Errorf("rules Sanmill lacks: exit %d, %q", code, errs)
+	}
 }
 
 // TestDivideEveryPreset runs perft -divide from the set-up positions of the

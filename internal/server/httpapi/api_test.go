@@ -24,7 +24,9 @@ import (
 	"github.com/morrisgame/morris/internal/server/store"
 	"github.com/morrisgame/morris/internal/server/store/storetest"
 	"github.com/morrisgame/morris/internal/server/wire"
+	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
 )
 
 // testServer is the API over a real socket (httptest listens on
@@ -492,6 +494,23 @@ func testWholeGamesEveryPreset(t *testing.T, dsn string) {
 			code, rec := ts.do(t, "GET", fmt.Sprintf("/api/game/%d/export", c.Game), "", nil)
 			if code != 200 || !bytes.Contains(rec, []byte(`[Variant "`+v.ID+`"]`)) {
 				t.Errorf("export: %d %s", code, rec)
+			}
+			// In Sanmill's form where Sanmill has the rules: read back
+			// as Sanmill's record, the same moves.
+			code, srec := ts.do(t, "GET", fmt.Sprintf("/api/game/%d/export?format=sanmill", c.Game), "", nil)
+			if _, err := record.SanmillName(start.Rules()); err != nil {
+				if code != 400 || !bytes.Contains(srec, []byte("Sanmill has no rule set")) {
+					t.Errorf("export in Sanmill's form of %s: %d %s, want 400", v.ID, code, srec)
+				}
+			} else {
+				back, err := record.FromSanmill(string(srec), mif.ParseSanmillFEN)
+				sc := record.NewScanner(strings.NewReader(back))
+				if code != 200 || err != nil || !sc.Scan() {
+					t.Fatalf("export in Sanmill's form: %d %v %v\n%s", code, err, sc.Err(), srec)
+				}
+				if g, err := sc.Record().Game(); err != nil || strings.Join(g.MoveTexts(mill.Standard), " ") != strings.Join(played, " ") {
+					t.Errorf("export in Sanmill's form, read back: %v, %v; want %v", g, err, played)
+				}
 			}
 		})
 	}

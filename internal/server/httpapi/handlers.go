@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,7 +11,9 @@ import (
 
 	"github.com/morrisgame/morris/internal/server"
 	"github.com/morrisgame/morris/internal/server/wire"
+	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
+	"github.com/morrisgame/morris/record"
 	"github.com/morrisgame/morris/view"
 )
 
@@ -343,14 +347,47 @@ func (a *api) export(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	format := r.URL.Query().Get("format")
+	if format != "" && format != "morris" && format != "sanmill" {
+		return httpError(http.StatusBadRequest, "format %q: want morris (the default) or sanmill", format)
+	}
 	rec, err := a.svc.Export(r.Context(), id)
 	if err != nil {
 		return err
 	}
+	name := "morris-" + strconv.FormatInt(id, 10) + ".pgn"
+	if format == "sanmill" {
+		// The record as Sanmill reads it: its rule set's name, its FEN.
+		if rec, err = sanmillRecord(rec); err != nil {
+			return httpError(http.StatusBadRequest, "%v", err)
+		}
+		name = "morris-" + strconv.FormatInt(id, 10) + "-sanmill.pgn"
+	}
 	w.Header().Set("Content-Type", "application/x-morris-record; charset=utf-8")
-	w.Header().Set("Content-Disposition", "attachment; filename=\"morris-"+strconv.FormatInt(id, 10)+".pgn\"")
+	w.Header().Set("Content-Disposition", "attachment; filename=\""+name+"\"")
 	_, err = w.Write(rec)
 	return err
+}
+
+// sanmillRecord turns our record of one game into Sanmill's form.
+func sanmillRecord(ours []byte) ([]byte, error) {
+	sc := record.NewScanner(bytes.NewReader(ours))
+	if !sc.Scan() {
+		return nil, fmt.Errorf("the game's record: %v", sc.Err())
+	}
+	out, err := record.ToSanmill(sc.Record(), mif.FormatSanmillFEN)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	w := record.NewWriter(&b)
+	if err := w.Write(out); err != nil {
+		return nil, err
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 type moveBody struct {
