@@ -298,13 +298,22 @@ func (a *analyzer) game(ctx context.Context, n int, rec *record.Record) error {
 		if counted[c] {
 			avg = strconv.Itoa(s.AverageLoss)
 		}
-		fmt.Fprintf(a.out, "%s: %d moves, average loss %s, %d inaccurate move(s) (?!), %d mistake(s) (?), %d blunder(s) (??)\n",
-			mill.Color(c), s.Moves, avg, s.Inaccuracies, s.Mistakes, s.Blunders)
+		fmt.Fprintf(a.out, "%s: %s, average loss %s, %s (?!), %s (?), %s (??)\n", mill.Color(c),
+			count(s.Moves, "move", "moves"), avg, count(s.Inaccuracies, "inaccuracy", "inaccuracies"),
+			count(s.Mistakes, "mistake", "mistakes"), count(s.Blunders, "blunder", "blunders"))
 	}
 	if rerr != nil {
 		return rerr
 	}
 	return err
+}
+
+// count is n with the word for one or for several: "1 move", "3 moves".
+func count(n int, one, several string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + several
 }
 
 // moveNumber is the number of the move of ply as records write it: "12." for
