@@ -45,8 +45,9 @@ func visibleJS(id string) string {
 // TestBrowserPhoneHeader: on a phone held upright the header is one line,
 // at most a fifth of the screen, in every language: the site's name
 // shown, the links, the language and the account folded behind the menu's
-// button, which opens and closes them; the study page begins with its
-// board; and no page is wider than the phone.
+// button, which opens and closes them; the study page and a game's page
+// show the whole board without scrolling, the study page's first; and no
+// page is wider than the phone.
 func TestBrowserPhoneHeader(t *testing.T) {
 	s := startSite(t)
 	b := newBrowser(t, s, 90*time.Second)
@@ -91,9 +92,23 @@ func TestBrowserPhoneHeader(t *testing.T) {
 	p.waitState("the study page", func(s debugState) bool { return s.Page == "study" })
 	p.waitJS("the menu folded after a link", `!(`+visibleJS("lang-select")+`)`)
 	p.waitVisible("board-svg")
-	// The board first: its top within the first fifth of the screen.
+	// The board first: its top within the first fifth of the screen, and
+	// all of it on the screen without scrolling.
 	if top := eval[float64](p, `document.querySelector('[data-testid="board-svg"]').getBoundingClientRect().top + scrollY`); top > phoneH/5 {
 		b.fatalf("the study board starts %.0f px down a %d px screen; want it first", top, phoneH)
+	}
+	p.run("scrolled to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+	if !eval[bool](p, boardOnScreenJS) {
+		b.fatalf("the study board is not wholly on a %d×%d screen: %s", phoneW, phoneH, eval[string](p, boardRectJS))
+	}
+	// A game between people, as its players see it: the same.
+	ann, bob := s.account(t, "ann", "annpass1"), s.account(t, "bob", "bobpass1")
+	g := s.finishedGame(t, ann, bob, "bob", 12)
+	p.openGame(g.ID)
+	p.waitVisible("board-svg")
+	p.run("scrolled to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+	if !eval[bool](p, boardOnScreenJS) {
+		b.fatalf("a game's board is not wholly on a %d×%d screen: %s", phoneW, phoneH, eval[string](p, boardRectJS))
 	}
 	for _, code := range []string{"en", "de", "fr", "es", "nl", "zh"} {
 		if code != "en" {
@@ -116,6 +131,13 @@ func TestBrowserPhoneHeader(t *testing.T) {
 		b.fatalf("with no puzzle the page shows an empty board above its message")
 	}
 }
+
+// boardOnScreenJS is true when the board lies wholly on the screen as the
+// page opens (scrolled to the top); boardRectJS says where it lies.
+const (
+	boardOnScreenJS = `(() => { const r = document.querySelector('[data-testid="board-svg"]').getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; })()`
+	boardRectJS     = `(() => { const r = document.querySelector('[data-testid="board-svg"]').getBoundingClientRect(); return JSON.stringify({left: r.left, top: r.top, right: r.right, bottom: r.bottom, innerWidth, innerHeight}); })()`
+)
 
 // contrastJS returns the contrast ratio (WCAG) between the border of the
 // first element matching sel and the background it lies on.

@@ -58,6 +58,8 @@ export function blindPanel({ root, source, play }) {
   let options = [];
   let active = -1;
   let warned = { white: Infinity, black: Infinity };
+  let waiting = null; // a move typed on the player's turn before its legal moves came
+  let heldSince = 0; // when a change was first held back for the legal moves (update)
 
   function say(text) {
     if (!text) return;
@@ -120,11 +122,30 @@ export function blindPanel({ root, source, play }) {
     const s = source();
     if (!s || !s.view) return;
     if (s.view.toMove) movers[s.ply] = s.view.toMove;
+    // A move typed as soon as "Your turn" was said, before the page had
+    // the position's legal moves: played now that it has them.
+    if (waiting && ((s.live && s.legal && s.legal.length) || !myTurn(s))) {
+      const text = waiting;
+      waiting = null;
+      if (myTurn(s)) submit(text);
+    }
     const key = s.ply + '|' + s.key + '|' + (s.over ? s.over.result : '') + '|' + (s.note || '');
     if (prev && key === prev.key) {
       refreshOptions(s);
       return;
     }
+    // On the player's turn the page asks for the legal moves after the
+    // position has come: "Your turn" is said once they are there (or after
+    // a second and a half without them), so that a move typed or an "m"
+    // asked at once finds them.
+    if (myTurn(s) && !(s.legal && s.legal.length) && Date.now() - (heldSince || Date.now()) < 1500) {
+      if (!heldSince) {
+        heldSince = Date.now();
+        setTimeout(schedule, 1600);
+      }
+      return;
+    }
+    heldSince = 0;
     const was = prev;
     prev = { key, ply: s.ply, live: s.live, over: !!s.over, note: s.note || '' };
     refreshOptions(s);
@@ -199,6 +220,12 @@ export function blindPanel({ root, source, play }) {
     submit(input.value);
   });
 
+  // myTurn: the page shows the live position of a game in play, and its
+  // side to move is the player's.
+  function myTurn(s) {
+    return !!(s && s.live && !s.over && s.mySide && s.view && s.view.toMove === s.mySide);
+  }
+
   // submit runs a command, or plays the move typed.
   function submit(text) {
     const s = source();
@@ -212,6 +239,10 @@ export function blindPanel({ root, source, play }) {
       return;
     }
     const legal = (s.live && s.legal) || [];
+    if (!legal.length && myTurn(s)) {
+      waiting = text; // the legal moves are on their way (update plays it)
+      return;
+    }
     if (!legal.length) {
       input.select();
       say(s.over ? t('blind.gameOver', { result: resultText(s.over.result, s.over.method) }) : t('blind.notNow'));
