@@ -229,6 +229,21 @@ func (p Position) Legal(m Move) bool {
 	return false
 }
 
+// LineTexts returns the standard texts of the moves of line played in turn
+// from p, as far as they are legal: a principal variation is legal as far
+// as it goes, and this guards its text.
+func (p Position) LineTexts(line []Move) []string {
+	out := make([]string, 0, len(line)) // never nil: a JSON list, not null
+	for _, m := range line {
+		if !p.Legal(m) {
+			break
+		}
+		out = append(out, p.MoveText(m))
+		p = p.Play(m)
+	}
+	return out
+}
+
 // Check returns nil if m is legal in p, or an error that says why not,
 // wrapping ErrIllegalMove (or ErrGameOver when the game is over).
 func (p Position) Check(m Move) error {

@@ -191,14 +191,7 @@ func (en *engine) analysis(b analysisBody) (analysisAnswer, error) {
 	if !res.Move.IsZero() {
 		a.Best = root.MoveText(res.Move)
 	}
-	p := root
-	for _, m := range res.PV {
-		if !p.Legal(m) {
-			break
-		}
-		a.PV = append(a.PV, p.MoveText(m))
-		p = p.Play(m)
-	}
+	a.PV = root.LineTexts(res.PV)
 	return a, nil
 }
 

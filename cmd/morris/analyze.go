@@ -187,18 +187,7 @@ func (a *analyzer) search(ctx context.Context, history []mill.Position, lim sear
 
 // pvText returns a principal variation in the standard notation.
 func pvText(p mill.Position, pv []mill.Move) string {
-	var b strings.Builder
-	for i, m := range pv {
-		if !p.Legal(m) {
-			break
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(p.MoveText(m))
-		p = p.Play(m)
-	}
-	return b.String()
+	return strings.Join(p.LineTexts(pv), " ")
 }
 
 // position analyzes the current position of g.

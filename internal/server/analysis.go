@@ -151,14 +151,7 @@ func (s *Service) analyzeHeld(ctx context.Context, history []mill.Position, dept
 	if !res.Move.IsZero() {
 		a.Best = root.MoveText(res.Move)
 	}
-	p := root
-	for _, m := range res.PV {
-		if !p.Legal(m) {
-			break
-		}
-		a.PV = append(a.PV, p.MoveText(m))
-		p = p.Play(m)
-	}
+	a.PV = root.LineTexts(res.PV)
 	return a, nil
 }
 
