@@ -33,6 +33,19 @@ var sanmillRings = [24]string{
 	"d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7",
 }
 
+// sanmillToDraft[i] is the index in the draft's order (pointNames) of the
+// i-th point of Sanmill's board.
+var sanmillToDraft = func() (to [24]int) {
+	for i, n := range sanmillRings {
+		for k, d := range pointNames {
+			if d == n {
+				to[i] = k
+			}
+		}
+	}
+	return to
+}()
+
 // IsSanmillFEN reports whether s looks like Sanmill's FEN: a board of
 // three rings of O, @, * and X.
 func IsSanmillFEN(s string) bool {
@@ -70,13 +83,9 @@ func ParseSanmillFEN(s string, r *mill.Rules) (mill.Position, error) {
 	for i := range m.Board {
 		m.Board[i] = '.'
 	}
-	at := map[string]int{}
-	for i, n := range pointNames {
-		at[n] = i
-	}
 	var on [2]int
 	for i, c := range strings.Join(rings, "") {
-		k := at[sanmillRings[i]]
+		k := sanmillToDraft[i]
 		switch c {
 		case 'O':
 			m.Board[k] = 'W'
