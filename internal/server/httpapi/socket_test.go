@@ -129,3 +129,47 @@ func TestSocketSignIn(t *testing.T) {
 		}
 	})
 }
+
+// TestSocketRevokedWhileWriting: a token revoked while a line is on its
+// way to the socket still ends it with the policy-violation close, never a
+// dropped connection. Keep-alives every 200 µs keep a write in flight at
+// almost every moment; before the fix (the write's context was the one a
+// revocation cancels, and coder/websocket drops the connection when a
+// write's context ends) about one round in five ended in EOF.
+func TestSocketRevokedWhileWriting(t *testing.T) {
+	rates := server.DefaultRates // a hundred sign-ins of one account
+	rates.TokenUserBurst, rates.TokenBurst, rates.CommandBurst = 200, 200, 1000
+	ts := newTestServer(t, server.Config{KeepAlive: 200 * time.Microsecond, Rates: rates})
+	ann, bob := ts.account(t, "ann"), ts.account(t, "bob")
+	token := func() string { // another sign-in of bob's
+		var tok tokenAnswer
+		ts.must(t, 200, "POST", "/api/token", "", map[string]string{"name": "bob", "password": "secret-bob"}, &tok)
+		return tok.Token
+	}
+	var c wire.Challenge
+	ts.must(t, 201, "POST", "/api/challenge/bob", ann, map[string]any{"color": "white"}, &c)
+	ts.must(t, 200, "POST", fmt.Sprintf("/api/challenge/%d/accept", c.ID), bob, nil, &c)
+	u := fmt.Sprintf("ws%s/api/game/%d/ws", strings.TrimPrefix(ts.URL, "http"), c.Game)
+	for round := range 100 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		tok := token()
+		ws, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + tok}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ws.Read(ctx); err != nil { // lines are flowing
+			t.Fatal(err)
+		}
+		ts.must(t, 204, "DELETE", "/api/token", tok, nil, nil)
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+					t.Errorf("round %d: the socket after its token was revoked: %v, want the policy-violation close", round, err)
+				}
+				break
+			}
+		}
+		ws.CloseNow()
+		cancel()
+	}
+}

@@ -244,11 +244,19 @@ func (a *api) gameSocket(w http.ResponseWriter, r *http.Request) error {
 	// The viewer's blocks hide chat lines from the moment it is signed in.
 	viewer := server.NewViewer(user)
 
-	var mu sync.Mutex // one writer at a time: events and answers
+	// write sends one message, one writer at a time (events and answers).
+	// Once the socket is ending it sends nothing, and a write's context is
+	// the request's, not ctx: a write whose context ends closes the
+	// connection at once (coder/websocket), and a socket whose token was
+	// revoked while a line was on its way must still be closed with a word.
+	var mu sync.Mutex
 	write := func(b []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
-		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		wctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 		defer cancel()
 		return c.Write(wctx, websocket.MessageText, b)
 	}
