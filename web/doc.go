@@ -14,7 +14,8 @@
 // keeps, when installed, the files /shell.json lists (every file, the
 // engine's too, but its own: Handler makes the list). The engine runs in
 // the browser too: engine/morris.wasm is cmd/morris-wasm built for js/wasm
-// (application/wasm, gzipped), run in a Web Worker started when first
+// (application/wasm; committed gzipped as engine/morris.wasm.gz and served
+// as it is, so that no server gzips 5 MB at its start), run in a Web Worker started when first
 // needed, for the study board's analysis and games against the engine "on
 // this device" (a setting) or when the server cannot be reached.
 // TestEngineUpToDate fails when the committed .wasm is not what its sources
@@ -24,11 +25,11 @@
 // # Where things are
 //
 //	web.go                        Handler: the embedded files, types, caching, gzip, /shell.json
-//	engine.txt                    what static/engine/morris.wasm was built from (TestEngineUpToDate)
+//	engine.txt                    what static/engine/morris.wasm.gz was built from (TestEngineUpToDate)
 //	static/sw.js                  the service worker: the client and the engine kept for offline use
 //	static/manifest.webmanifest   the app's manifest: names, colours, icons (img/icon-192.png, img/icon-512.png:
 //	                              the logo drawn by icon_test.go)
-//	static/engine/                the engine in the browser: morris.wasm (built from cmd/morris-wasm, committed),
+//	static/engine/                the engine in the browser: morris.wasm.gz (built from cmd/morris-wasm, committed gzipped),
 //	                              wasm_exec.js (Go's, copied by the same build), worker.js (the Web Worker)
 //	static/js/device.js           the engine on this device: the worker started when first needed, the setting
 //	                              "on this device", the calls that go to it (chosen, or the server out of reach)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -29,7 +30,7 @@ import (
 // builds it again (docs/offline.md).
 const (
 	enginePkg   = "github.com/morrisgame/morris/cmd/morris-wasm"
-	engineWasm  = "static/engine/morris.wasm"
+	engineWasm  = "static/engine/morris.wasm.gz" // served as /engine/morris.wasm (web.go)
 	engineExec  = "static/engine/wasm_exec.js"
 	engineStamp = "engine.txt"
 )
@@ -135,6 +136,23 @@ func buildEngine(t *testing.T) (wasm, exec_ []byte) {
 	return nil, nil
 }
 
+// gzipBest is data gzipped at the best compression, as the server would
+// have sent it.
+func gzipBest(t *testing.T, data []byte) []byte {
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // stamp is engine.txt: what the committed engine was built from.
 type stamp struct{ goVersion, inputs, wasm string }
 
@@ -173,7 +191,7 @@ func TestEngineUpToDate(t *testing.T) {
 	if golden.Updating() {
 		wasm, wasmExec := buildEngine(t)
 		s := stamp{goVersion: goVersion(t), inputs: engineInputs(t), wasm: sum(wasm)}
-		for path, data := range map[string][]byte{engineWasm: wasm, engineExec: wasmExec, engineStamp: []byte(s.String())} {
+		for path, data := range map[string][]byte{engineWasm: gzipBest(t, wasm), engineExec: wasmExec, engineStamp: []byte(s.String())} {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -185,9 +203,13 @@ func TestEngineUpToDate(t *testing.T) {
 	if got := engineInputs(t); got != st.inputs {
 		t.Fatalf("the engine's sources changed since %s was built (inputs %s, built from %s): build it again (go test ./web -run TestEngineUpToDate -update)", engineWasm, got, st.inputs)
 	}
-	committed, err := os.ReadFile(engineWasm)
+	gz, err := os.ReadFile(engineWasm)
 	if err != nil {
 		t.Fatal(err)
+	}
+	committed, err := gunzip(gz)
+	if err != nil {
+		t.Fatalf("%s: %v", engineWasm, err)
 	}
 	if sum(committed) != st.wasm {
 		t.Fatalf("%s is not the file %s names (sha256 %s, want %s): build it again", engineWasm, engineStamp, sum(committed), st.wasm)

@@ -7,6 +7,8 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -62,8 +64,10 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 	"img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
 // load reads and compresses the files once for the process: they are
-// embedded, so every Handler serves the same (the engine's 5 MB take a
-// second to gzip at the best compression).
+// embedded, so every Handler serves the same. A file committed gzipped
+// (name.gz: the engine, whose 5 MB take seconds to gzip at the best
+// compression, more under the race detector) is served as name, its
+// gzipped bytes as they are.
 var load = sync.OnceValues(loadFiles)
 
 func loadFiles() (map[string]*file, error) {
@@ -80,8 +84,15 @@ func loadFiles() (map[string]*file, error) {
 		if err != nil {
 			return err
 		}
+		var gz []byte
+		if name, ok := strings.CutSuffix(p, ".gz"); ok {
+			gz, p = data, name
+			if data, err = gunzip(gz); err != nil {
+				return fmt.Errorf("%s.gz: %w", p, err)
+			}
+		}
 		sum := sha256.Sum256(data)
-		f := &file{data: data, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, cache: revalidate}
+		f := &file{data: data, gz: gz, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, cache: revalidate}
 		ext := path.Ext(p)
 		f.ctype = types[ext]
 		if f.ctype == "" {
@@ -90,7 +101,7 @@ func loadFiles() (map[string]*file, error) {
 		if ext == ".svg" || ext == ".png" || ext == ".ico" {
 			f.cache = icon
 		}
-		if ext != ".png" && ext != ".ico" && len(data) > 512 {
+		if gz == nil && ext != ".png" && ext != ".ico" && len(data) > 512 {
 			var b bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 			zw.Write(data)
@@ -160,6 +171,15 @@ func Handler() http.Handler {
 		}
 		serve(w, r, f)
 	})
+}
+
+// gunzip is the content of gzipped bytes.
+func gunzip(gz []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
 
 func serve(w http.ResponseWriter, r *http.Request, f *file) {

@@ -1,6 +1,6 @@
 // Command morris-wasm is the engine of the web client, built for the
 // browser: the rules core (mill), the search, the opening book and the
-// records, compiled with GOOS=js GOARCH=wasm to web/static/engine/morris.wasm
+// records, compiled with GOOS=js GOARCH=wasm to web/static/engine/morris.wasm(.gz)
 // and run in a Web Worker (web/static/engine/worker.js) when the player
 // plays or analyses "on this device", or the server cannot be reached. It
 // answers the calls the server's API answers, with the same values and the

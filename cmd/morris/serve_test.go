@@ -59,9 +59,12 @@ type serverProc struct {
 	client *http.Client
 }
 
+// startServer starts a server and waits up to 30 s for it to be healthy:
+// it starts in about half a second, but the race detector makes that five
+// and the whole suite running beside it (CI) more.
 func startServer(t testing.TB, args ...string) *serverProc {
 	t.Helper()
-	return startServerWithin(t, 10*time.Second, args...)
+	return startServerWithin(t, 30*time.Second, args...)
 }
 
 // startServerWithin is startServer that waits up to wait for the server
