@@ -91,7 +91,7 @@ func TestBuiltin(t *testing.T) {
 			q = q.Play(m)
 		}
 	}
-	for _, v := range []string{"nine-mens-morris", "six-mens-morris", "seven-mens-morris"} {
+	for _, v := range []string{"nine-mens-morris", "six-mens-morris", "seven-mens-morris", "twelve-mens-morris", "twelve-mens-morris-small", "twelve-mens-morris-large", "mill", "cheng-san-qi", "el-filja"} {
 		if by[v] == 0 {
 			t.Errorf("no built-in puzzle of %s (have %v)", v, by)
 		}

@@ -13,7 +13,7 @@ import (
 const noTablebases = "none"
 
 // tablebaseUsage is the help of every -tablebases flag that feeds the engine.
-const tablebaseUsage = "endgame databases for the engine, asked before the built-in ones (nine men's morris up to 10 pieces and its first 11 plies, six and seven men's morris whole): a directory made by morris solve, or a compact file made by morris solve -compact (with its distances, if written beside it); \"none\" for no databases at all, not even the built-in"
+const tablebaseUsage = "endgame databases for the engine, asked before the built-in ones (nine men's morris up to 10 pieces and its first 11 plies, six and seven men's morris whole, the small endgames of the other presets with databases): a directory made by morris solve, or a compact file made by morris solve -compact (with its distances, if written beside it); \"none\" for no databases at all, not even the built-in"
 
 // openPerfect opens what -tablebases names: "" and "none" are nil (no
 // databases of the user's), a regular file is a compact file (morris solve

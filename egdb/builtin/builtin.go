@@ -22,6 +22,18 @@ var (
 	sixMens []byte
 	//go:embed data/seven-mens-morris.wdl
 	sevenMens []byte
+	//go:embed data/twelve-mens-morris.wdl
+	twelveMens []byte
+	//go:embed data/twelve-mens-morris-small.wdl
+	twelveMensSmall []byte
+	//go:embed data/twelve-mens-morris-large.wdl
+	twelveMensLarge []byte
+	//go:embed data/mill.wdl
+	millFile []byte
+	//go:embed data/cheng-san-qi.wdl
+	chengSanQi []byte
+	//go:embed data/el-filja.wdl
+	elFilja []byte
 )
 
 // A File is a database built into the program.
@@ -44,8 +56,18 @@ var What = map[string]string{
 	"nine-mens-morris-opening": "-game -placed 11: every position of the first 11 plies (the placing phase with at most 11 pieces placed)",
 	"six-mens-morris":          "-game: the whole game",
 	"seven-mens-morris":        "-game: the whole game",
+	"twelve-mens-morris":       "-max 10: every sector of the moving phase with at most 10 pieces on the board",
+	"twelve-mens-morris-small": "-max 10: every sector of the moving phase with at most 10 pieces on the board",
+	"twelve-mens-morris-large": "-max 8: every sector of the moving phase with at most 8 pieces on the board",
+	"mill":                     "-max 9: every sector of the moving phase with at most 9 pieces on the board",
+	"cheng-san-qi":             "-max 9: every sector of the moving phase with at most 9 pieces on the board",
+	"el-filja":                 "-max 9: every sector of the moving phase with at most 9 pieces on the board",
 }
 
+// embedded are the files, each with the preset it was made for. Each way
+// of playing the moving phase among the presets that have databases has
+// one (egdb.Supported; presets that play it alike share it: lasker, for
+// one, is answered by nine men's morris's).
 var embedded = []struct {
 	name, variant string
 	data          []byte
@@ -54,6 +76,12 @@ var embedded = []struct {
 	{"nine-mens-morris-opening", "nine-mens-morris", nineMensOpening},
 	{"six-mens-morris", "six-mens-morris", sixMens},
 	{"seven-mens-morris", "seven-mens-morris", sevenMens},
+	{"twelve-mens-morris", "twelve-mens-morris", twelveMens},
+	{"twelve-mens-morris-small", "twelve-mens-morris-small", twelveMensSmall},
+	{"twelve-mens-morris-large", "twelve-mens-morris-large", twelveMensLarge},
+	{"mill", "mill", millFile},
+	{"cheng-san-qi", "cheng-san-qi", chengSanQi},
+	{"el-filja", "el-filja", elFilja},
 }
 
 // Files returns the databases built into the program, opened at the first

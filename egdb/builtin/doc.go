@@ -2,7 +2,10 @@
 // carries, so that it plays them perfectly with no file to build or fetch:
 // compact files of wins, draws and losses (egdb.WriteCompact) of nine men's
 // morris with at most 10 pieces on the board and in its first 11 plies
-// (the opening), and of six and seven men's morris whole. About 30 MB in
+// (the opening), of six and seven men's morris whole, and of the small
+// endgames of every other way of playing the moving phase that has
+// databases (twelve men's morris on its boards, mill, cheng san qi, el
+// filja: up to 10, 9 or 8 pieces, as the size allows). About 50 MB in
 // all; docs/egdb.md ("Built in") says what each covers and how to make
 // them again.
 //

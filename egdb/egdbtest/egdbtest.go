@@ -5,6 +5,7 @@ package egdbtest
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/morrisgame/morris/egdb"
@@ -29,4 +30,24 @@ func Build(t testing.TB, r *mill.Rules, keys ...egdb.Key) (*egdb.DB, string) {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db, dir
+}
+
+// RandomPosition draws a position of rules r with w pieces of White and b
+// of Black on the board, none in hand, White to move, that is not over.
+func RandomPosition(rng *rand.Rand, r *mill.Rules, w, b int) mill.Position {
+	for {
+		perm := rng.Perm(r.Board().Len())
+		var W, B mill.Points
+		for _, i := range perm[:w] {
+			W |= 1 << i
+		}
+		for _, i := range perm[w : w+b] {
+			B |= 1 << i
+		}
+		if p, err := r.SetUp(W, B, mill.White, 0, 0); err == nil {
+			if o, _ := p.Status(); o == mill.NoOutcome {
+				return p
+			}
+		}
+	}
 }
