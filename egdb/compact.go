@@ -779,8 +779,9 @@ func (c *Compact) Value(p mill.Position) (Value, bool) {
 // MoveValues returns every legal move of p with its value for the side to
 // move (a win, draw or loss, with its plies where the distances were
 // added), best first as DB.MoveValues orders them (without plies: wins,
-// draws, losses, each in the order of p.Moves), if every position after a
-// move of p is in the file or ends the game by material.
+// draws, losses, each in the order of p.Moves; a move that ends the game
+// by material is a win in 1 either way), if every position after a move of
+// p is in the file or ends the game by material.
 func (c *Compact) MoveValues(p mill.Position) ([]MoveValue, bool) {
 	moves := p.Moves(nil)
 	if len(moves) == 0 {
@@ -791,7 +792,7 @@ func (c *Compact) MoveValues(p mill.Position) ([]MoveValue, bool) {
 	for _, m := range moves {
 		q := p.Play(m)
 		s := q.SideToMove()
-		v := Value{Loss, UnknownPlies}
+		v := Value{Loss, 0} // lost by material at once: a win in 1, known without distances
 		if q.OnBoard(s)+q.InHand(s) >= minPieces {
 			var ok bool
 			if v, ok = c.Value(q); !ok {

@@ -405,7 +405,12 @@ func (db *DB) Probe(p mill.Position) (result, plies int, ok bool) {
 // the way (the databases know nothing of that draw). ok is false for a
 // drawn position, for one the DB does not hold, and for a win too long to
 // be sure of. A match can end its games with it (morris match -adjudicate).
-func (db *DB) Verdict(p mill.Position) (o mill.Outcome, v Value, ok bool) {
+func (db *DB) Verdict(p mill.Position) (o mill.Outcome, v Value, ok bool) { return Verdict(db, p) }
+
+// Verdict is DB.Verdict for any databases: sector files, or a compact file
+// (whose wins and losses are sure only with its distances: without them,
+// under rules with a no-progress draw, ok is false).
+func Verdict(db Perfect, p mill.Position) (o mill.Outcome, v Value, ok bool) {
 	if st, _ := p.Status(); st != mill.NoOutcome {
 		return mill.NoOutcome, Value{}, false
 	}
@@ -413,7 +418,7 @@ func (db *DB) Verdict(p mill.Position) (o mill.Outcome, v Value, ok bool) {
 	if !ok || v.Result == Draw {
 		return mill.NoOutcome, v, false
 	}
-	if d := p.Rules().Options().DrawAfter; d > 0 && p.Quiet()+v.Plies >= d {
+	if d := p.Rules().Options().DrawAfter; d > 0 && (v.Plies == UnknownPlies || p.Quiet()+v.Plies >= d) {
 		return mill.NoOutcome, v, false
 	}
 	winner := p.SideToMove()

@@ -232,6 +232,18 @@ func (c *Compact) addDistances(data []byte) error {
 	return nil
 }
 
+// HasDistances reports whether the distances of every sector of the file
+// were added (AddDistances; OpenCompact adds those found beside it): then
+// every win and loss has its plies, as in the sector files.
+func (c *Compact) HasDistances() bool {
+	for _, k := range c.keys {
+		if c.sectors[k].d == nil {
+			return false
+		}
+	}
+	return len(c.keys) > 0
+}
+
 // plies returns the distance of index i of sec, whose result is r (a win
 // or a loss), or UnknownPlies where the file has no distances for it.
 func (c *Compact) plies(sec *compactSector, i int64, r Result) int {

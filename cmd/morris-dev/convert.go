@@ -47,7 +47,7 @@ example, level 10 with a compact file against the whole game's files:
 	if err != nil {
 		return usageError{err}
 	}
-	db, err := match.OpenTablebases(*judge)
+	db, err := match.OpenTruth(*judge, true)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,9 @@ With -adjudicate DIR a game ends as soon as the endgame databases in DIR
 prove its position won or lost. With -drawn-openings DIR the random openings
 are only those the databases in DIR call drawn (the others are drawn again),
 so that no pair is decided by its opening: after 4 random placements of nine
-men's morris, about one opening in eight is already won for white. Where no
+men's morris, about one opening in eight is already won for white. Either
+flag, and perfect:, also takes the databases' compact file (morris solve
+-compact FILE; -adjudicate and perfect: with its distances). Where no
 such databases exist, -balanced-openings MARGIN keeps the random openings
 whose score by a search of the engine (-balance-depth plies, one thread, a
 cleared table: the same openings on every machine) is within MARGIN
@@ -110,8 +112,8 @@ func parseMatchFlags(args []string, stderr io.Writer) (*matchConfig, error) {
 	fs.BoolVar(&c.resume, "resume", false, "go on with the match whose first games -records FILE holds (run with the same flags): count them and play the rest")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the openings and the players' random choices")
 	fs.BoolVar(&c.quiet, "q", false, "print no progress")
-	fs.StringVar(&c.adjudicate, "adjudicate", "", "end a game as soon as the endgame databases in this directory prove it won or lost (before the no-progress draw); drawn positions are played on")
-	fs.StringVar(&c.drawnOpenings, "drawn-openings", "", "keep only the random openings that the endgame databases in this directory call drawn, so that no game is decided before it starts")
+	fs.StringVar(&c.adjudicate, "adjudicate", "", "end a game as soon as the endgame databases in this directory (or compact file with its distances) prove it won or lost (before the no-progress draw); drawn positions are played on")
+	fs.StringVar(&c.drawnOpenings, "drawn-openings", "", "keep only the random openings that the endgame databases in this directory (or compact file) call drawn, so that no game is decided before it starts")
 	fs.IntVar(&c.balanced, "balanced-openings", 0, "keep only the random openings whose score, by a search of the engine to -balance-depth plies, is within this many hundredths of a piece of the start position's (for white); 0 keeps them all")
 	fs.IntVar(&c.balanceDepth, "balance-depth", 12, "with -balanced-openings, the depth of the searches that judge the openings")
 	fs.StringVar(&c.sprtBounds, "sprt", "", "stop at a verdict of the sequential test of Elo ELO0 against ELO1 (e.g. 0,10)")
@@ -266,20 +268,23 @@ type matchDatabases struct {
 	checked map[string]bool
 }
 
-func (d *matchDatabases) open(flag, dir string) (*egdb.DB, error) {
-	db, err := match.OpenTablebases(dir)
+// open opens the databases of flag: a directory, or a compact file
+// (morris solve -compact); distances asks that a compact file has its
+// distances beside it (-adjudicate: a win is
+// adjudged only when it comes before the no-progress draw).
+func (d *matchDatabases) open(flag, dir string, distances bool) (match.Truth, error) {
+	if !d.quiet && !d.checked[dir] {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			fmt.Fprintf(d.stderr, "checking the files of %s\n", dir)
+		}
+	}
+	d.checked[dir] = true
+	db, err := match.OpenTruth(dir, distances)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usageError{fmt.Errorf("-%s %s: %w", flag, dir, err)}
 	}
 	if !db.Covers(d.rules) {
 		return nil, badInput("-%s %s: the databases are of %s, not of %s", flag, dir, db.Rules(), d.rules)
-	}
-	if !d.quiet && !d.checked[dir] {
-		fmt.Fprintf(d.stderr, "checking the files of %s\n", dir)
-	}
-	d.checked[dir] = true
-	if err := db.Wait(); err != nil {
-		return nil, fmt.Errorf("-%s %s: %w", flag, dir, err)
 	}
 	return db, nil
 }
@@ -289,12 +294,12 @@ func (c *matchConfig) adjudicator(dbs *matchDatabases) (match.Adjudicator, error
 	if c.adjudicate == "" {
 		return nil, nil
 	}
-	db, err := dbs.open("adjudicate", c.adjudicate)
+	db, err := dbs.open("adjudicate", c.adjudicate, true)
 	if err != nil {
 		return nil, err
 	}
 	return func(p mill.Position) (mill.Outcome, string, bool) {
-		o, v, ok := db.Verdict(p)
+		o, v, ok := egdb.Verdict(db, p)
 		if !ok {
 			return mill.NoOutcome, "", false
 		}
@@ -328,7 +333,7 @@ func (c *matchConfig) openings(dbs *matchDatabases, stderr io.Writer) ([]match.O
 	var drawn func(mill.Position) bool
 	held := false
 	if c.drawnOpenings != "" {
-		db, err := dbs.open("drawn-openings", c.drawnOpenings)
+		db, err := dbs.open("drawn-openings", c.drawnOpenings, false)
 		if err != nil {
 			return nil, err
 		}

@@ -456,7 +456,45 @@ func TestMatchPerfect(t *testing.T) {
 	if !strings.Contains(out.String(), "perfect:") {
 		t.Errorf("got %q, want the result of the perfect player", out.String())
 	}
+	// The whole game's compact file plays as its directory does, given its
+	// distances; without them it is refused. match-errors and -adjudicate
+	// read it too.
+	db, err := egdb.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	file := filepath.Join(t.TempDir(), "game.wdl")
+	bare := filepath.Join(t.TempDir(), "bare.wdl")
+	for _, f := range []string{file, bare} {
+		if err := egdb.WriteCompact(db, f, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := egdb.WriteDistances(db, egdb.DistancesPath(file), nil); err != nil {
+		t.Fatal(err)
+	}
+	records := filepath.Join(t.TempDir(), "perfect.pgn")
+	for _, spec := range []string{dir, file} {
+		out.Reset()
+		errb.Reset()
+		os.Remove(records)
+		if code := run(context.Background(), []string{"match", "-a", "perfect:" + spec, "-b", "level:1", "-variant", "nine-mens-morris,pieces=3",
+			"-games", "2", "-opening-plies", "0", "-adjudicate", spec, "-records", records, "-q"}, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("perfect:%s: exit %d: %s", spec, code, errb.String())
+		}
+	}
+	var tallies [2]bytes.Buffer
+	for i, spec := range []string{dir, bare} {
+		if code := run(context.Background(), []string{"match-errors", "-tablebases", spec, records}, strings.NewReader(""), &tallies[i], &errb); code != 0 {
+			t.Fatalf("match-errors -tablebases %s: exit %d: %s", spec, code, errb.String())
+		}
+	}
+	if tallies[0].String() != tallies[1].String() {
+		t.Errorf("match-errors from the directory:\n%s\nfrom the compact file:\n%s", tallies[0].String(), tallies[1].String())
+	}
 	for _, tc := range []struct{ variant, dir, want string }{
+		{"nine-mens-morris,pieces=3", bare, "-distances"},
 		{"nine-mens-morris,pieces=3", partial, "the databases lack"},
 		{"nine-mens-morris,pieces=4", dir, "the databases lack"},
 		{"nine-mens-morris,pieces=3,flying=never", dir, "the databases are of"},

@@ -9,7 +9,6 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/internal/engine/match"
 )
 
@@ -19,7 +18,7 @@ import (
 func cmdMatchErrors(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	const synopsis = "-tablebases DIR [-v] FILE... (\"-\" reads standard input)"
 	fs := newFlags("match-errors", synopsis, stderr)
-	dir := fs.String("tablebases", "", "the endgame databases of the whole game (morris solve -game -dir DIR)")
+	dir := fs.String("tablebases", "", "the endgame databases of the whole game (morris solve -game -dir DIR, or their compact file: morris solve -compact FILE)")
 	verbose := fs.Bool("v", false, "list every error: game, ply, player, move, what it threw away")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -33,7 +32,7 @@ func cmdMatchErrors(_ context.Context, args []string, stdin io.Reader, stdout, s
 	case fs.NArg() == 0:
 		return badInput("give the record files (\"-\" reads standard input)")
 	}
-	db, err := match.OpenTablebases(*dir)
+	db, err := match.OpenTruth(*dir, false)
 	if err != nil {
 		return usageError{err}
 	}
@@ -55,7 +54,7 @@ func cmdMatchErrors(_ context.Context, args []string, stdin io.Reader, stdout, s
 
 // matchErrorsOf judges the moves of the records of the file name ("-":
 // stdin) by db.
-func matchErrorsOf(name string, stdin io.Reader, db *egdb.DB) (match.ErrorTally, error) {
+func matchErrorsOf(name string, stdin io.Reader, db match.Truth) (match.ErrorTally, error) {
 	in := stdin
 	if name != "-" {
 		f, err := os.Open(name)

@@ -168,10 +168,12 @@ func (t *ErrorTally) Merge(u ErrorTally) {
 // error. Databases of other rules than a record's are an error, as are
 // records that do not read or replay. Errors waits for the check of the
 // databases' files (a sector not yet checked would read as missing).
-func Errors(r io.Reader, db *egdb.DB) (ErrorTally, error) {
+func Errors(r io.Reader, db Truth) (ErrorTally, error) {
 	var t ErrorTally
-	if err := db.Wait(); err != nil {
-		return t, err
+	if w, ok := db.(interface{ Wait() error }); ok {
+		if err := w.Wait(); err != nil {
+			return t, err
+		}
 	}
 	index := map[string]int{}
 	judge := NewPerfect("", db)

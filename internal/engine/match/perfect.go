@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 
 	"github.com/morrisgame/morris/egdb"
 	"github.com/morrisgame/morris/mill"
@@ -47,13 +48,13 @@ import (
 // records show it.
 type Perfect struct {
 	name string
-	db   *egdb.DB
+	db   Truth
 	rng  *rand.Rand
 	ok   *mill.Rules // the rules CheckPerfect last accepted
 }
 
 // NewPerfect returns a perfect player reading db.
-func NewPerfect(name string, db *egdb.DB) *Perfect {
+func NewPerfect(name string, db Truth) *Perfect {
 	return &Perfect{name: name, db: db, rng: rand.New(rand.NewPCG(7, 8))}
 }
 
@@ -124,7 +125,7 @@ func (p *Perfect) losingReplies(q mill.Position) int {
 }
 
 // MoveValues returns every legal move of the current position of g with its
-// value for the side to move, best first (egdb.DB.MoveValues), except that
+// value for the side to move, best first (egdb.Perfect.MoveValues), except that
 // a move after which the game is over by the rules core (repetition and the
 // no-progress counter included) is worth that end: a win in 1, a loss in 1
 // or a draw. It fails when a position after a move is in no sector of the
@@ -185,27 +186,73 @@ func sortMoveValues(vals []egdb.MoveValue) {
 
 func (p *Perfect) Close() error { return nil }
 
+// Truth is the databases of a whole game that a perfect player plays from
+// and a match's moves are judged by: the sector files of a directory
+// (*egdb.DB) or a compact file with its distances (*egdb.Compact), which
+// give every position the same value. OpenTruth opens either.
+type Truth interface {
+	egdb.Perfect
+	Rules() *mill.Rules
+	Keys() []egdb.Key
+}
+
+var (
+	_ Truth = (*egdb.DB)(nil)
+	_ Truth = (*egdb.Compact)(nil)
+)
+
+// OpenTruth opens path, a directory of sector files (OpenTablebases, its
+// files' check waited for) or a compact file (with the distances written
+// beside it, if distances is set: a perfect player and -adjudicate need
+// them, the judging of errors does not), once for the process.
+func OpenTruth(path string, distances bool) (Truth, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		c, err := openCompact(path)
+		if err != nil {
+			return nil, err
+		}
+		if distances && !c.HasDistances() {
+			return nil, fmt.Errorf("%s has no distances beside it (%s): perfect play keeps the fastest win and the slowest loss, so it needs them; write them with morris solve ... -compact %s -distances", path, egdb.DistancesPath(path), path)
+		}
+		return c, nil
+	}
+	db, err := OpenTablebases(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Wait(); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
 // CheckPerfect reports whether db can play the whole game of r perfectly:
 // it was built for rules that play like r, placing included, and holds
 // every sector of the game (egdb.Builder.Plan of the start's sector), its files
 // checked. The error says what is missing and how to build it.
-func CheckPerfect(db *egdb.DB, r *mill.Rules) error {
+func CheckPerfect(db Truth, r *mill.Rules) error {
 	if !db.Covers(r) {
 		return fmt.Errorf("the databases are of %s, not of %s: build those of %s with: morris solve -variant %s -game -dir DIR", db.Rules(), r, r, r)
 	}
 	if err := egdb.PlacingSupported(r); err != nil {
 		return fmt.Errorf("no perfect player for %s: %w", r, err)
 	}
-	if err := db.Wait(); err != nil {
-		return err
+	if w, ok := db.(interface{ Wait() error }); ok {
+		if err := w.Wait(); err != nil {
+			return err
+		}
 	}
 	plan, err := egdb.Builder{Rules: r, Keys: []egdb.Key{egdb.StartKey(r)}}.Plan()
 	if err != nil {
 		return err
 	}
+	have := map[egdb.Key]bool{}
+	for _, k := range db.Keys() {
+		have[k] = true
+	}
 	var missing []egdb.Key
 	for _, s := range plan {
-		if _, ok := db.Counts(s.Key); !ok {
+		if !have[s.Key] {
 			missing = append(missing, s.Key)
 		}
 	}

@@ -2,7 +2,9 @@ package match
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -181,6 +183,92 @@ func TestPerfectRefuses(t *testing.T) {
 	for _, text := range []string{"perfect:", "perfect:" + dir + ",depth=3"} {
 		if _, err := ParseSpec(text, Limits{}); err == nil {
 			t.Errorf("%q: got no error", text)
+		}
+	}
+}
+
+// TestPerfectFromCompact: the perfect player reads a compact file with its
+// distances as it reads the sector files: from the same openings and
+// seeds it plays the same games, move for move, against level 1 and
+// against itself (four men a side, a draw, so that its drawing choices
+// among equal moves are compared too). Without the distances the file is
+// refused, with how to write them; the errors of a record are judged the
+// same from the file, distances or not.
+func TestPerfectFromCompact(t *testing.T) {
+	for _, pieces := range []string{"pieces=3", "pieces=4"} {
+		r := mill.MustRules("nine-mens-morris", pieces)
+		db, gameDir, fromDir := wholeGame(t, r)
+		dir := t.TempDir()
+		file := dir + "/game.wdl"
+		if err := egdb.WriteCompact(db, file, nil); err != nil {
+			t.Fatal(err)
+		}
+		bare := dir + "/bare.wdl" // the same file, no distances beside it
+		if err := egdb.WriteCompact(db, bare, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := egdb.WriteDistances(db, egdb.DistancesPath(file), nil); err != nil {
+			t.Fatal(err)
+		}
+		fromFile, err := ParseSpec("perfect:"+file+",name=perfect", Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fromFile.Check(r); err != nil {
+			t.Fatalf("%s: the compact file refused: %v", pieces, err)
+		}
+		level1, err := ParseSpec("level:1", Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		openings := []Opening{{}, {Seed: 9}, {Seed: 10}}
+		var records [2]strings.Builder
+		for i, perfect := range []Spec{fromDir, fromFile} {
+			for _, b := range []Spec{level1, perfect} {
+				res, err := Run(context.Background(), Config{Rules: r, A: perfect, B: b, Pairs: len(openings), Openings: openings, Seed: 5})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, gm := range res.Games {
+					if gm.Fault != "" {
+						t.Fatalf("%s, game %d: %s", pieces, gm.Index, gm.Fault)
+					}
+					fmt.Fprintf(&records[i], "%v %v\n", gm.Game.Outcome(), gm.Game.Moves())
+				}
+			}
+		}
+		if records[0].String() != records[1].String() {
+			t.Errorf("%s: from the sector files\n%s\nfrom the compact file\n%s", pieces, records[0].String(), records[1].String())
+		}
+
+		spec, err := ParseSpec("perfect:"+bare, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := spec.Check(r); err == nil || !strings.Contains(err.Error(), "-distances") {
+			t.Errorf("%s: a compact file without distances: got %v, want it refused with how to write them", pieces, err)
+		}
+		res, err := Run(context.Background(), Config{Rules: r, A: level1, B: fromDir, Pairs: 2, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := writeRecords(t, res.Games...).String()
+		var tallies []ErrorTally
+		for _, path := range []string{gameDir, file, bare} {
+			truth, err := OpenTruth(path, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tally, err := Errors(strings.NewReader(text), truth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tallies = append(tallies, tally)
+		}
+		// Without distances the errors are the same, their lines without
+		// the plies.
+		if !reflect.DeepEqual(tallies[0], tallies[1]) || !reflect.DeepEqual(tallies[0].Players, tallies[2].Players) || len(tallies[0].List) != len(tallies[2].List) {
+			t.Errorf("%s: the errors judged from the sector files, the compact file and the file without distances differ:\n%+v\n%+v\n%+v", pieces, tallies[0], tallies[1], tallies[2])
 		}
 	}
 }

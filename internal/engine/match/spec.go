@@ -18,13 +18,15 @@ import (
 // SpecSyntax describes the player specs that ParseSpec reads.
 const SpecSyntax = `level:N[,depth=D][,movetime=MS][,tablebases=DIR|FILE|none]
                                     the built-in engine at level 1..10, with the
-                                    built-in endgame databases (nine men's morris up
-                                    to 10 pieces, six and seven men's whole), after
+                                    built-in endgame databases (the small endgames of
+                                    every preset with databases, six and seven men's
+                                    morris whole), after
                                     those of morris solve in DIR or a compact FILE
                                     (morris solve -compact) if given; none: no
                                     databases at all
   perfect:DIR                       perfect play from the databases of the whole game
-                                    (morris solve -variant V -game -dir DIR): the
+                                    (morris solve -variant V -game -dir DIR, or their
+                                    compact file FILE with its distances FILE.dist): the
                                     fastest win, the slowest loss, a draw kept
   random                            a random mover
   greedy                            one ply ahead: takes, closes, blocks, else random
@@ -139,13 +141,14 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 	return bad("want level:N, random, greedy or cmd:PATH ARGS...")
 }
 
-// parsePerfect reads perfect:DIR[,name=NAME]. The spec's Check refuses
-// databases that do not hold the whole game of the match's rules.
+// parsePerfect reads perfect:DIR[,name=NAME] (DIR, or a compact file with
+// its distances: OpenTruth). The spec's Check refuses databases that do
+// not hold the whole game of the match's rules.
 func parsePerfect(text, spec string) (Spec, error) {
 	parts := strings.Split(spec, ",")
 	dir, name := parts[0], text
 	if dir == "" {
-		return Spec{}, fmt.Errorf("player %q: want perfect:DIR, the databases of morris solve -game", text)
+		return Spec{}, fmt.Errorf("player %q: want perfect:DIR, the databases of morris solve -game (or their compact file with its distances)", text)
 	}
 	for _, kv := range parts[1:] {
 		k, v, ok := strings.Cut(kv, "=")
@@ -154,8 +157,8 @@ func parsePerfect(text, spec string) (Spec, error) {
 		}
 		name = v
 	}
-	open := func() (*egdb.DB, error) {
-		db, err := OpenTablebases(dir)
+	open := func() (Truth, error) {
+		db, err := OpenTruth(dir, true)
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", text, err)
 		}
