@@ -28,10 +28,8 @@ import (
 // no history before it, so that a win by the databases is a win by the
 // rules whenever its line is shorter than the rule's limit.
 func WonPositions(r io.Reader, db Truth) (map[Phase][]mill.Position, error) {
-	if w, ok := db.(interface{ Wait() error }); ok {
-		if err := w.Wait(); err != nil {
-			return nil, err
-		}
+	if err := checked(db); err != nil {
+		return nil, err
 	}
 	out := map[Phase][]mill.Position{}
 	seen := map[string]bool{}

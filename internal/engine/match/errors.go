@@ -170,10 +170,8 @@ func (t *ErrorTally) Merge(u ErrorTally) {
 // databases' files (a sector not yet checked would read as missing).
 func Errors(r io.Reader, db Truth) (ErrorTally, error) {
 	var t ErrorTally
-	if w, ok := db.(interface{ Wait() error }); ok {
-		if err := w.Wait(); err != nil {
-			return t, err
-		}
+	if err := checked(db); err != nil {
+		return t, err
 	}
 	index := map[string]int{}
 	judge := NewPerfect("", db)

@@ -201,6 +201,17 @@ var (
 	_ Truth = (*egdb.Compact)(nil)
 )
 
+// checked waits for the check of db's files where they are checked in
+// the background (a directory opened by OpenTablebases: a sector not yet
+// checked would read as missing); a compact file checks its blocks as it
+// reads them.
+func checked(db Truth) error {
+	if w, ok := db.(interface{ Wait() error }); ok {
+		return w.Wait()
+	}
+	return nil
+}
+
 // OpenTruth opens path, a directory of sector files (OpenTablebases, its
 // files' check waited for) or a compact file (with the distances written
 // beside it, if distances is set: a perfect player and -adjudicate need
@@ -220,7 +231,7 @@ func OpenTruth(path string, distances bool) (Truth, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := db.Wait(); err != nil {
+	if err := checked(db); err != nil {
 		return nil, err
 	}
 	return db, nil
@@ -237,10 +248,8 @@ func CheckPerfect(db Truth, r *mill.Rules) error {
 	if err := egdb.PlacingSupported(r); err != nil {
 		return fmt.Errorf("no perfect player for %s: %w", r, err)
 	}
-	if w, ok := db.(interface{ Wait() error }); ok {
-		if err := w.Wait(); err != nil {
-			return err
-		}
+	if err := checked(db); err != nil {
+		return err
 	}
 	plan, err := egdb.Builder{Rules: r, Keys: []egdb.Key{egdb.StartKey(r)}}.Plan()
 	if err != nil {
