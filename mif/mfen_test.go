@@ -118,6 +118,9 @@ func TestRefusals(t *testing.T) {
 		{"nine-mens-morris", "MFEN/1.0 mill24-state-v1 ......../......../........ w p p 9,9 - 0 0 - pc=0,0", "placement"},
 		{"nine-mens-morris", "MFEN/1.0 mill24-state-v1 ......../......../........ w p p 9,9 - 0 0 - x-a=1", "private"},
 		{"nine-mens-morris", "MFEN/1.0 mill24-state-v1 WWWWWWWW/WW....../........ w p p 9,9 - 0 0 -", "more than"},
+		// In play by the record, over by the rules (found by FuzzParseMFEN).
+		{"russian-mill", "MFEN/1.0 mill24-state-v1 BBBBBB../....BBB./........ b m m 0,0 - 0 0 - ul=0000,0000", "it is over"},
+		{"nine-mens-morris", "MFEN/1.0 mill24-state-v1 WWW...../BB....../........ w m m 0,0 - 0 40 -", "it is over"},
 	}
 	for _, c := range cases {
 		_, err := ParsePosition(c.mfen, rules(t, c.rules))

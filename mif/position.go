@@ -33,7 +33,8 @@ func check24(r *mill.Rules) error {
 }
 
 // Position checks the record against r and returns it as our position. It
-// refuses, saying why, what our positions do not hold: a finished game, a
+// refuses, saying why, what our positions do not hold: a finished game
+// (marked as such, or over under r though the record has it in play), a
 // removal owed after a mill (our moves take their captures with them) or
 // at the end of placing other than a full board's, state that r does not
 // declare or lacks.
@@ -154,6 +155,11 @@ func (m MFEN) Position(r *mill.Rules) (mill.Position, error) {
 		if err := checkTargets(m, p); err != nil {
 			return mill.Position{}, err
 		}
+	}
+	if o, how := p.Status(); o != mill.NoOutcome {
+		// The record says the game goes on; under r it has ended. Taking it
+		// would give a position that writes back as a finished game.
+		return mill.Position{}, unsupported("the record has the game in play, but under %s it is over (%s, %s)", r, o, how)
 	}
 	return p, nil
 }
