@@ -1,7 +1,12 @@
 package egdb
 
 import (
+	"context"
+	"errors"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/morrisgame/morris/egdb/internal/retro"
@@ -73,4 +78,42 @@ func benchChildren(b *testing.B, k Key) {
 		n += len(buf)
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "children/op")
+}
+
+// BenchmarkSolveSliding: the solve of one group where both sides slide,
+// nine men's morris's 5v5 (33 million indices: the count pass and about
+// 150 levels), from the files of every sector below it, built once before
+// the timer starts. It is the measure of the solver's changes where the
+// large builds spend their time (docs/solved.md); an operation is one
+// solve, a few seconds, so run it with -benchtime 3x or so:
+//
+//	go test ./egdb -run '^$' -bench SolveSliding -benchtime 3x -count 3
+func BenchmarkSolveSliding(b *testing.B) {
+	r := mill.MustRules("nine-mens-morris")
+	dir := b.TempDir()
+	ctx := context.Background()
+	if _, err := (Builder{Rules: r, Dir: dir, Keys: MovingSectors(r, 9)}).Build(ctx); err != nil {
+		b.Fatal(err)
+	}
+	k := Key{White: 5, Black: 5}
+	file := filepath.Join(dir, k.String()+".egdb")
+	var indices int64
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := Builder{Rules: r, Dir: dir, Keys: []Key{k}, CheckpointEvery: -1}.Build(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if last := res[len(res)-1]; last.Key != k || last.Resumed {
+			b.Fatalf("%s was not solved: %+v", k, last)
+		} else {
+			indices += last.Indices
+		}
+	}
+	b.ReportMetric(float64(indices)/b.Elapsed().Seconds()/1e6, "Mindices/s")
 }

@@ -567,6 +567,7 @@ func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child
 		}
 		return dst, 0
 	}
+	start := len(dst)
 	for f := W; f != 0; f &= f - 1 {
 		from := bits.TrailingZeros32(f)
 		to := empty
@@ -578,8 +579,39 @@ func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child
 			dst = child(dst, t, W^(1<<from|1<<t))
 		}
 	}
+	if sd.syms&(sd.syms-1) != 0 {
+		// A symmetry keeps B: two moves may give the same position
+		// (DistinctMoves). With B's stabilizer trivial they cannot: the
+		// child is (B, W2) up to the one symmetry that makes B canonical,
+		// and each move leaves another W2.
+		dst = dst[:start+len(once(dst[start:], ns))]
+	}
 	return dst, 0
 }
+
+// once drops the repeats of the children in sector ns from kids, in
+// place, and returns what is left: a position that a symmetry keeps has
+// few moves that repeat another, so quadratic is cheap.
+func once(kids []retro.Child, ns int) []retro.Child {
+	n := 0
+next:
+	for _, k := range kids {
+		if !k.End && k.Sector == ns {
+			for _, prev := range kids[:n] {
+				if !prev.End && prev.Ref == k.Ref {
+					continue next
+				}
+			}
+		}
+		kids[n] = k
+		n++
+	}
+	return kids[:n]
+}
+
+// DistinctMoves reports that Children lists each child in the position's
+// own component once, and Parents each parent once (retro.Distinct).
+func (g *game) DistinctMoves() bool { return true }
 
 // Parents undoes the moves without capture of the side not to move (B):
 // a piece of B on y came from an empty point x (a neighbour, or anywhere
@@ -607,6 +639,7 @@ func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 	var imgB, imgW images
 	g.x.imagesOf(&imgB, B)
 	g.x.imagesOf(&imgW, W)
+	start := len(dst)
 	for f := B; f != 0; f &= f - 1 {
 		y := bits.TrailingZeros32(f)
 		if capW && g.closes(B, y) {
@@ -623,5 +656,30 @@ func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 			dst = append(dst, retro.Ref{Sector: ps, Index: int64(play.t.of[g.x.colex(P0)])*play.stride + g.x.rankIn(W0, P0)})
 		}
 	}
+	for s := 1; s < g.x.nsym; s++ {
+		if imgW[s] == W {
+			// A symmetry keeps W: two parents may be one position
+			// (DistinctMoves). With W's stabilizer trivial they cannot:
+			// each undone move leaves another first set.
+			dst = dst[:start+len(onceRefs(dst[start:]))]
+			break
+		}
+	}
 	return dst
+}
+
+// onceRefs drops the repeats from refs, in place, and returns what is left.
+func onceRefs(refs []retro.Ref) []retro.Ref {
+	n := 0
+next:
+	for _, r := range refs {
+		for _, prev := range refs[:n] {
+			if prev == r {
+				continue next
+			}
+		}
+		refs[n] = r
+		n++
+	}
+	return refs[:n]
 }

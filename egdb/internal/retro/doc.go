@@ -10,7 +10,8 @@
 // Where things are:
 //
 //	value.go       Value: the encoding of win/draw/loss and distance, Combine
-//	game.go        the Game and Worker interfaces, Ref and Child; Visitor, an order of the game's own
+//	game.go        the Game and Worker interfaces, Ref and Child; Visitor, an order of the game's own;
+//	               Distinct, moves listed without repeats
 //	order.go       Components: the groups of mutually dependent sectors, in solving order
 //	solve.go       SolveComponent: retrograde analysis of one group, by distance levels
 //	verify.go      Verify: every value re-derived from its children's values, separately

@@ -70,3 +70,11 @@ type VisitWorker interface {
 	// once; indices never visited are no position.
 	Visit(s int, j int64, dst []Child) (i int64, children []Child, end Value, valid bool)
 }
+
+// Distinct may be implemented by a Game whose Children list every child
+// inside the component once and whose Parents list every parent once,
+// where the Worker's contract allows repeats: the solver then counts them
+// as they come instead of sorting them to drop the repeats.
+type Distinct interface {
+	DistinctMoves() bool
+}

@@ -117,6 +117,7 @@ type solver struct {
 	settled atomic.Int64
 	valid   atomic.Int64 // valid positions, counted by the count pass
 	inner   atomic.Bool  // some child lies inside the component (else the count pass settles everything)
+	once    bool         // the game lists children and parents without repeats (Distinct)
 	total   int64        // positions to do in the current phase
 }
 
@@ -160,6 +161,9 @@ func SolveComponent(ctx context.Context, g Game, comp []int, lower func(s int) [
 		names = append(names, g.Name(sec))
 	}
 	s.name = strings.Join(names, "+")
+	if d, ok := g.(Distinct); ok {
+		s.once = d.DistinctMoves()
+	}
 	for _, sec := range comp {
 		for _, d := range g.Deps(sec) {
 			if s.local[d] >= 0 || s.lower[d] != nil {
@@ -486,7 +490,10 @@ func (s *solver) countOne(sc *blockScratch, sec int, i int64, kids []Child, end 
 			draw = true
 		}
 	}
-	c := distinct(sc.in)
+	c := len(sc.in)
+	if !s.once {
+		c = distinct(sc.in)
+	}
 	if c > 0 && !s.inner.Load() {
 		s.inner.Store(true)
 	}
@@ -668,7 +675,10 @@ func (s *solver) parentsOf(t, sec int, i int64, lost bool) {
 			ks = append(ks, localKey(cl, r.Index))
 		}
 	}
-	n := distinct(ks[from:])
+	n := len(ks) - from
+	if !s.once {
+		n = distinct(ks[from:])
+	}
 	sc.keys = ks[:from+n]
 	sc.runs = append(sc.runs, parentRun{end: len(sc.keys), lost: lost})
 }
@@ -760,6 +770,13 @@ func (s *solver) settle(l int, j int64, childLost bool, d int) {
 				return
 			}
 		}
+	}
+	if atomic.LoadUint32(p)&valueMask != 0 {
+		// Won already, by another child: what it still counts no longer
+		// matters. A plain load (settleBlock brought the line into the
+		// cache) instead of a locked instruction, which on amd64 waits
+		// for every memory operation before it.
+		return
 	}
 	nw := atomic.AddUint32(p, ^uint32(countOne-1))
 	if nw>>16 == 0 && nw&valueMask == 0 {
