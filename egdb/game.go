@@ -584,29 +584,30 @@ func (wk *worker) children(s int, W, B uint32, dst []retro.Child) ([]retro.Child
 		// (DistinctMoves). With B's stabilizer trivial they cannot: the
 		// child is (B, W2) up to the one symmetry that makes B canonical,
 		// and each move leaves another W2.
-		dst = dst[:start+len(once(dst[start:], ns))]
+		inner := func(c retro.Child) bool { return !c.End && c.Sector == ns }
+		dst = dst[:start+len(dropRepeats(dst[start:], inner))]
 	}
 	return dst, 0
 }
 
-// once drops the repeats of the children in sector ns from kids, in
-// place, and returns what is left: a position that a symmetry keeps has
-// few moves that repeat another, so quadratic is cheap.
-func once(kids []retro.Child, ns int) []retro.Child {
+// dropRepeats drops, in place, each element of xs that counts and equals
+// one kept before it, and returns what is left. It runs where a symmetry
+// keeps a set, over a handful of moves, so quadratic is cheap.
+func dropRepeats[T comparable](xs []T, counts func(T) bool) []T {
 	n := 0
 next:
-	for _, k := range kids {
-		if !k.End && k.Sector == ns {
-			for _, prev := range kids[:n] {
-				if !prev.End && prev.Ref == k.Ref {
+	for _, x := range xs {
+		if counts(x) {
+			for _, prev := range xs[:n] {
+				if prev == x {
 					continue next
 				}
 			}
 		}
-		kids[n] = k
+		xs[n] = x
 		n++
 	}
-	return kids[:n]
+	return xs[:n]
 }
 
 // DistinctMoves reports that Children lists each child in the position's
@@ -656,30 +657,12 @@ func (wk *worker) Parents(s int, i int64, dst []retro.Ref) []retro.Ref {
 			dst = append(dst, retro.Ref{Sector: ps, Index: int64(play.t.of[g.x.colex(P0)])*play.stride + g.x.rankIn(W0, P0)})
 		}
 	}
-	for s := 1; s < g.x.nsym; s++ {
-		if imgW[s] == W {
-			// A symmetry keeps W: two parents may be one position
-			// (DistinctMoves). With W's stabilizer trivial they cannot:
-			// each undone move leaves another first set.
-			dst = dst[:start+len(onceRefs(dst[start:]))]
-			break
-		}
+	if lay.t.stab[i/lay.stride] != 1 {
+		// A symmetry keeps W (its class's stabilizer): two parents may be
+		// one position (DistinctMoves). With W's stabilizer trivial they
+		// cannot: each undone move leaves another first set.
+		all := func(retro.Ref) bool { return true }
+		dst = dst[:start+len(dropRepeats(dst[start:], all))]
 	}
 	return dst
-}
-
-// onceRefs drops the repeats from refs, in place, and returns what is left.
-func onceRefs(refs []retro.Ref) []retro.Ref {
-	n := 0
-next:
-	for _, r := range refs {
-		for _, prev := range refs[:n] {
-			if prev == r {
-				continue next
-			}
-		}
-		refs[n] = r
-		n++
-	}
-	return refs[:n]
 }
