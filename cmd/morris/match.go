@@ -410,6 +410,8 @@ func (c *matchConfig) progress(stderr io.Writer, gm *match.Game, t match.Tally, 
 		how = gm.Fault
 	case gm.Claim != "":
 		how = "a claimed draw: " + gm.Claim
+	case gm.Dispute != "":
+		how = "a disputed draw: " + gm.Dispute
 	}
 	test := ""
 	if c.sprt != nil {
@@ -426,8 +428,8 @@ func (c *matchConfig) progress(stderr io.Writer, gm *match.Game, t match.Tally, 
 }
 
 // report prints the result of the match: the score and Elo, the test's
-// verdict, and the games lost by a fault, claimed, drawn at the ply limit
-// or ended by the databases.
+// verdict, and the games lost by a fault, claimed, disputed, drawn at the
+// ply limit or ended by the databases.
 func (c *matchConfig) report(stdout io.Writer, res match.Result, interrupted bool) {
 	t := res.Tally
 	if interrupted {
@@ -455,6 +457,16 @@ func (c *matchConfig) report(stdout io.Writer, res match.Result, interrupted boo
 		for _, gm := range res.Games {
 			if gm.Claim != "" {
 				fmt.Fprintf(stdout, "  game %d: %s\n", gm.Index+1, gm.Claim)
+			}
+		}
+	}
+	if t.Disputed > 0 {
+		// Ended where the players' rules part: from there on they would
+		// not play the same game.
+		fmt.Fprintf(stdout, "disputed draws (ended where the players' rules part), scored as draws: %d\n", t.Disputed)
+		for _, gm := range res.Games {
+			if gm.Dispute != "" {
+				fmt.Fprintf(stdout, "  game %d: %s\n", gm.Index+1, gm.Dispute)
 			}
 		}
 	}

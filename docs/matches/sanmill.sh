@@ -35,6 +35,6 @@ ms=$(awk -v s="$secs" 'BEGIN { printf "%d", s * 1000 + 0.5 }')
 timeout=$((ms * 6 + 30000))
 exec "$MORRIS" match -variant "$variant" \
 	-a "level:10,movetime=$ms,name=morris${A_SPEC:-}" \
-	-b "cmd,timeout=$timeout,name=sanmill-$setting:env SANMILL_HUMAN_EXPERIENCE=$setting python3 $ADAPTER $SANMILL $MORRIS $secs" \
+	-b "cmd,timeout=$timeout,differences=sanmill,name=sanmill-$setting:env SANMILL_HUMAN_EXPERIENCE=$setting python3 $ADAPTER $SANMILL $MORRIS $secs" \
 	-games "$pairs" -openings "$pairs" -opening-plies 4 -concurrency 2 -max-plies 400 \
 	-seed "$seed" -records "$records" -resume "$@"

@@ -24,6 +24,12 @@
 //     count differs from ours): the game is a draw by agreement, counted
 //     apart as a claimed draw (Tally.Claimed, Game.Claim, the record's
 //     comment), never the engine's loss.
+//   - where a player's spec knows that its rules part from ours
+//     (Spec.Disputes, e.g. Differences("sanmill")), the game ends as a
+//     disputed draw at the first move the two rule sets score differently,
+//     or at an illegal answer where a legal move would be so disputed
+//     (Tally.Disputed, Game.Dispute, the record's comment): past that move
+//     the programs play different games.
 //
 // Where things are:
 //
@@ -32,6 +38,7 @@
 //	perfect.go   Perfect: perfect play from the databases of the whole game
 //	errors.go    Errors: errors per 1,000 moves against those databases, by player and phase, from records
 //	convert.go   WonPositions, Convert: a player from the won positions of records against the perfect defence
+//	differences.go  Differences: where an outside program's rules part from ours (Sanmill's one-time mills, full board)
 //	spec.go      players from text specs: level:N, perfect:DIR, random, greedy, cmd:PATH ARGS
 //	match.go     openings, Run, results
 //	balanced.go  Balance: random openings kept when a search finds them as even as the start

@@ -28,6 +28,7 @@ type Tally struct {
 	Wins, Draws, Losses int
 	Faults              [2]int // games lost by A, by B through an illegal move, a crash or a time-out
 	Claimed             int    // games drawn by a player's claim where our rules play on (counted in Draws)
+	Disputed            int    // games drawn where the players' rules part (Spec.Disputes; counted in Draws)
 	Adjudicated         int    // games drawn at the ply limit
 	Verdicts            int    // games ended by Config.Adjudicate
 }
@@ -90,6 +91,9 @@ func (t Tally) String() string {
 	s := fmt.Sprintf("+%d =%d -%d", t.Wins, t.Draws, t.Losses)
 	if t.Claimed > 0 {
 		s += fmt.Sprintf(" (claimed draws %d)", t.Claimed)
+	}
+	if t.Disputed > 0 {
+		s += fmt.Sprintf(" (disputed %d)", t.Disputed)
 	}
 	s += fmt.Sprintf(", score %.1f%%", 100*t.Score())
 	if t.Games() == 0 {

@@ -212,6 +212,10 @@ type Game struct {
 	// on (an external engine that answered no move), in which case the game
 	// is a draw by agreement; "" if none did.
 	Claim string
+	// Dispute says where the players' rules parted (Spec.Disputes), in
+	// which case the game is a draw by agreement at that move; "" if they
+	// did not.
+	Dispute string
 	// Adjudicated is set when the ply limit drew the game.
 	Adjudicated bool
 	// Verdict is what Config.Adjudicate said of the position that ended
@@ -256,6 +260,8 @@ func (g *Game) Record(event string) *record.Record {
 		rec.Comment += "; " + g.Fault
 	case g.Claim != "":
 		rec.Comment += "; " + claimPrefix + g.Claim
+	case g.Dispute != "":
+		rec.Comment += "; " + disputePrefix + g.Dispute
 	case g.Adjudicated:
 		rec.Comment += "; adjudicated a draw at the ply limit"
 	case g.Verdict != "":
@@ -267,6 +273,10 @@ func (g *Game) Record(event string) *record.Record {
 // claimPrefix begins the part of a record's comment that says the game is a
 // claimed draw; Resume reads it back.
 const claimPrefix = "claimed draw: "
+
+// disputePrefix begins the part of a record's comment that says the game
+// ended where the players' rules part; Resume reads it back.
+const disputePrefix = "disputed: "
 
 // Result is the outcome of a match.
 type Result struct {
@@ -438,6 +448,9 @@ func (t *Tally) Add(g *Game) {
 	if g.Claim != "" {
 		t.Claimed++
 	}
+	if g.Dispute != "" {
+		t.Disputed++
+	}
 	if g.Adjudicated {
 		t.Adjudicated++
 	}
@@ -466,6 +479,26 @@ func playGame(ctx context.Context, cfg Config, i int, a, b Player) (*Game, error
 	}
 	g.Names = [2]string{players[0].Name(), players[1].Name()}
 	mg := g.Game
+	var disputers []Disputer
+	for _, d := range []Disputer{cfg.A.Disputes, cfg.B.Disputes} {
+		if d != nil {
+			disputers = append(disputers, d)
+		}
+	}
+	// disputed says why m, from the side to move, is where the rules
+	// part, or "".
+	disputed := func(m mill.Move) string {
+		for _, d := range disputers {
+			if why := d(mg, m); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	dispute := func(c mill.Color, why string) {
+		g.Dispute = fmt.Sprintf("at ply %d, with %s (%s) to move: %s", mg.Position().Ply()+1, c, players[c].Name(), why)
+		_ = mg.End(mill.Draw, mill.Agreement)
+	}
 	forfeit := func(c mill.Color, format string, args ...any) {
 		g.Fault = fmt.Sprintf("%s (%s) ", c, players[c].Name()) + fmt.Sprintf(format, args...)
 		_ = mg.End(mill.Won(c.Other()), mill.Abandonment)
@@ -509,12 +542,31 @@ func playGame(ctx context.Context, cfg Config, i int, a, b Player) (*Game, error
 				c, players[c].Name(), p.Ply()+1, p.Quiet())
 			_ = mg.End(mill.Draw, mill.Agreement)
 		case errors.As(err, &ie):
-			forfeit(c, "played an illegal move at ply %d: %v", mg.Position().Ply()+1, err)
+			// A player that answers another position than ours: if a
+			// legal move here is where the rules part, the player most
+			// likely read it by its own rules.
+			why := ""
+			for _, lm := range mg.Position().Moves(nil) {
+				if why = disputed(lm); why != "" {
+					break
+				}
+			}
+			if why != "" {
+				dispute(c, fmt.Sprintf("answered %s, illegal here, where the rules part (%s)", ie.Move, why))
+			} else {
+				forfeit(c, "played an illegal move at ply %d: %v", mg.Position().Ply()+1, err)
+			}
 		case err != nil:
 			forfeit(c, "failed at ply %d: %v", mg.Position().Ply()+1, err)
 		}
 		if err != nil {
 			break
+		}
+		if mg.Position().Legal(m) {
+			if why := disputed(m); why != "" {
+				dispute(c, why)
+				break
+			}
 		}
 		if err := mg.Play(m); err != nil {
 			forfeit(c, "played an illegal move at ply %d: %v", mg.Position().Ply()+1, err)

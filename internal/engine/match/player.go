@@ -217,6 +217,10 @@ type Spec struct {
 	// (the perfect player: its databases hold the whole game), so that a
 	// match is refused before it starts rather than played badly.
 	Check func(r *mill.Rules) error
+	// Disputes, if set, knows where the player's own rules part from ours
+	// (an external program's: Differences); a game ends as a disputed draw
+	// at the first move where they do.
+	Disputes Disputer
 }
 
 // String returns the spec's name.

@@ -85,6 +85,11 @@ func resumeGame(cfg Config, openings []Opening, event string, i int, rec *record
 			return nil, fmt.Errorf("the comment says a claimed draw, the result is %s", mg.Outcome())
 		}
 		g.Claim = strings.TrimPrefix(rest, claimPrefix)
+	case strings.HasPrefix(rest, disputePrefix):
+		if mg.Outcome() != mill.Draw {
+			return nil, fmt.Errorf("the comment says a disputed draw, the result is %s", mg.Outcome())
+		}
+		g.Dispute = strings.TrimPrefix(rest, disputePrefix)
 	case rest == "adjudicated a draw at the ply limit":
 		g.Adjudicated = true
 	case strings.HasPrefix(rest, "adjudicated: "):

@@ -30,9 +30,11 @@ const SpecSyntax = `level:N[,depth=D][,movetime=MS][,tablebases=DIR|FILE|none]
                                     fastest win, the slowest loss, a draw kept
   random                            a random mover
   greedy                            one ply ahead: takes, closes, blocks, else random
-  cmd[,depth=D][,movetime=MS][,timeout=MS][,OPTION=VALUE...]:PATH ARGS...
+  cmd[,depth=D][,movetime=MS][,timeout=MS][,differences=PROGRAM][,OPTION=VALUE...]:PATH ARGS...
                                     an engine speaking docs/protocol.md, e.g. "cmd:./morris engine";
-                                    OPTION=VALUE is sent as setoption (e.g. Level=5)
+                                    OPTION=VALUE is sent as setoption (e.g. Level=5);
+                                    differences=sanmill ends a game as a disputed draw
+                                    where that program's rules are known to part from ours
   any spec may add ,name=NAME (how results and records call it)`
 
 // ParseSpec reads a player spec (see SpecSyntax). def are the limits of a
@@ -60,6 +62,7 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 	var timeout time.Duration
 	var options [][2]string
 	tbDir := ""
+	var disputes Disputer
 	for _, kv := range parts[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
@@ -77,6 +80,15 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 				return bad("tablebases=: want a directory, a compact file or none")
 			}
 			tbDir = v
+		case "differences":
+			if kind != "cmd" {
+				return bad("differences is for external engines")
+			}
+			d, err := Differences(v)
+			if err != nil {
+				return bad("%v", err)
+			}
+			disputes = d
 		case "depth", "movetime", "timeout":
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {
@@ -132,7 +144,7 @@ func ParseSpec(text string, def Limits) (Spec, error) {
 		if name == text {
 			name = strings.Join(f, " ")
 		}
-		return Spec{Name: name, New: func() (Player, error) {
+		return Spec{Name: name, Disputes: disputes, New: func() (Player, error) {
 			x := NewExternal(name, f[0], f[1:], options, lim)
 			x.Timeout = timeout
 			return x, nil
