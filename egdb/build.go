@@ -82,6 +82,14 @@ type Builder struct {
 	// makes the reads of the count pass faster (BenchmarkLookup); those
 	// past it are read through their maps. 0: none.
 	Resident int64
+	// WDLPlacing keeps the sectors of the placing phase as wins, draws and
+	// losses alone, 2 bits an index instead of 2 bytes, with no distances
+	// (DB.Value answers them with UnknownPlies): the placing phase of
+	// twelve men's morris fits a disk only so. Each is solved by one pass
+	// over its children (solveWDL) and verified by another (verifyWDL).
+	// A build without it refuses to go on from such sectors: its own need
+	// the distances below them.
+	WDLPlacing bool
 }
 
 // SectorResult is what Build did with one sector.
@@ -95,6 +103,7 @@ type SectorResult struct {
 	Verified       bool          // the verify pass found every value right
 	VerifiedBefore bool          // Verified by an earlier run: its mark names this very file (Verify is that run's time)
 	Indices        int64         // values in its file (positions up to symmetry, and unused indices)
+	WDL            bool          // its file holds wins, draws and losses alone (Builder.WDLPlacing): no longest win or loss
 	Solve          time.Duration // time to solve its component (shared with its colour-swapped twin)
 	Verify         time.Duration
 }
@@ -191,10 +200,19 @@ func (b Builder) Build(ctx context.Context) ([]SectorResult, error) {
 		if files[s] == nil {
 			return nil
 		}
+		return files[s].vals.v
+	}
+	anyVals := func(s int) values {
+		if files[s] == nil {
+			return values{}
+		}
 		return files[s].vals
 	}
 	// need maps sector d, which must be on disk already, unless it is,
 	// and copies it into memory if Resident leaves room.
+	//
+	// need2 is need for a solver that reads distances (retro's): a sector
+	// kept as W/D/L alone is an error.
 	need := func(d int) error {
 		if files[d] == nil {
 			f, err := loadSector(dir, r, g.keys[d], g.Size(d))
@@ -207,7 +225,7 @@ func (b Builder) Build(ctx context.Context) ([]SectorResult, error) {
 			files[d] = f
 		}
 		f := files[d]
-		if size := int64(len(f.vals)) * valueBytes; resident[d] == 0 && size > 0 && residentUsed+size <= b.Resident {
+		if size := int64(len(f.vals.v)) * valueBytes; resident[d] == 0 && size > 0 && residentUsed+size <= b.Resident {
 			if err := f.resident(); err != nil {
 				return err
 			}
@@ -215,6 +233,20 @@ func (b Builder) Build(ctx context.Context) ([]SectorResult, error) {
 			resident[d] = size
 		}
 		return nil
+	}
+	need2 := func(d int) error {
+		if err := need(d); err != nil {
+			return err
+		}
+		if files[d].h.wdl {
+			return fmt.Errorf("egdb: %s holds wins, draws and losses alone (a build with WDLPlacing, morris solve -wdl-placing) and %s needs its distances: build on with it, or remove its file", g.keys[d], dir)
+		}
+		return nil
+	}
+	// onePass: the component is a sector of the placing phase solved by
+	// solveWDL.
+	onePass := func(comp []int) bool {
+		return b.WDLPlacing && len(comp) == 1 && !g.keys[comp[0]].Moving() && !slices.Contains(g.deps[comp[0]], comp[0])
 	}
 	var progress func(retro.Progress)
 	if b.Progress != nil {
@@ -255,46 +287,69 @@ func (b Builder) Build(ctx context.Context) ([]SectorResult, error) {
 					if slices.Contains(comp, d) {
 						continue
 					}
-					if err := need(d); err != nil {
+					load := need2
+					if onePass(comp) {
+						load = need
+					}
+					if err := load(d); err != nil {
 						return out, err
 					}
 				}
 			}
 			start := time.Now()
-			copt := ropt
-			fromCheckpoint := false
-			if b.CheckpointEvery >= 0 {
-				copt.Checkpoint = checkpoint
-				copt.Progress = func(p retro.Progress) {
-					if p.Phase == "resumed" {
-						fromCheckpoint = true
-					}
-					if progress != nil {
-						progress(p)
-					}
-				}
-			}
-			v, counts, err := retro.SolveComponent(ctx, g, comp, vals, copt)
-			if err != nil {
-				return out, err
-			}
-			took := time.Since(start)
-			for l, s := range comp {
-				res[l] = SectorResult{Key: g.keys[s], Counts: countsOf(counts[l]), Solve: took, FromCheckpoint: fromCheckpoint}
-				h := fileHeader{key: g.keys[s], n: g.Size(s), counts: res[l].Counts, rules: r.String()}
-				if err := writeSector(dir, h, v[l]); err != nil {
+			if onePass(comp) {
+				s := comp[0]
+				packed, counts, err := solveWDL(ctx, g, s, anyVals, threads(b.Threads), progress)
+				if err != nil {
 					return out, err
 				}
-				v[l] = nil
-				// From now on the sector is read from its file, like
-				// one found on disk.
+				res[0] = SectorResult{Key: g.keys[s], Counts: counts, Solve: time.Since(start)}
+				h := fileHeader{key: g.keys[s], n: g.Size(s), counts: counts, rules: r.String()}
+				if err := writeSectorWDL(dir, h, packed); err != nil {
+					return out, err
+				}
+				packed = nil
 				f, err := openSector(filepath.Join(dir, g.keys[s].fileName()), false)
 				if err != nil {
 					return out, err
 				}
 				files[s] = f
+			} else {
+				copt := ropt
+				fromCheckpoint := false
+				if b.CheckpointEvery >= 0 {
+					copt.Checkpoint = checkpoint
+					copt.Progress = func(p retro.Progress) {
+						if p.Phase == "resumed" {
+							fromCheckpoint = true
+						}
+						if progress != nil {
+							progress(p)
+						}
+					}
+				}
+				v, counts, err := retro.SolveComponent(ctx, g, comp, vals, copt)
+				if err != nil {
+					return out, err
+				}
+				took := time.Since(start)
+				for l, s := range comp {
+					res[l] = SectorResult{Key: g.keys[s], Counts: countsOf(counts[l]), Solve: took, FromCheckpoint: fromCheckpoint}
+					h := fileHeader{key: g.keys[s], n: g.Size(s), counts: res[l].Counts, rules: r.String()}
+					if err := writeSector(dir, h, v[l]); err != nil {
+						return out, err
+					}
+					v[l] = nil
+					// From now on the sector is read from its file, like
+					// one found on disk.
+					f, err := openSector(filepath.Join(dir, g.keys[s].fileName()), false)
+					if err != nil {
+						return out, err
+					}
+					files[s] = f
+				}
+				v = nil
 			}
-			v = nil
 			runtime.GC()
 			debug.FreeOSMemory()
 		}
@@ -303,19 +358,32 @@ func (b Builder) Build(ctx context.Context) ([]SectorResult, error) {
 			return out, err
 		}
 		for l, s := range comp {
-			res[l].Indices = g.Size(s)
+			res[l].Indices, res[l].WDL = g.Size(s), files[s].h.wdl
 			if b.Verify {
 				if took, ok := wasVerified(dir, g.keys[s], files[s].sum); ok {
 					// Verified by an earlier run, this very file.
 					res[l].Verified, res[l].VerifiedBefore, res[l].Verify = true, true, took
 				} else {
+					wdl := files[s].h.wdl
 					for _, d := range g.Deps(s) {
-						if err := need(d); err != nil {
+						load := need2
+						if wdl {
+							load = need
+						}
+						if err := load(d); err != nil {
 							return out, err
 						}
 					}
 					start := time.Now()
-					c, err := retro.Verify(ctx, g, s, vals, ropt)
+					var c retro.Counts
+					var err error
+					if wdl {
+						var wc Counts
+						wc, err = verifyWDL(ctx, g, s, files[s].vals.wdl, anyVals, threads(b.Threads), progress)
+						c = retro.Counts(wc)
+					} else {
+						c, err = retro.Verify(ctx, g, s, vals, ropt)
+					}
 					if err != nil {
 						return out, fmt.Errorf("egdb: verify %s: %w", g.keys[s], err)
 					}
@@ -368,4 +436,12 @@ func loadSector(dir string, r *mill.Rules, k Key, size int64) (*sectorFile, erro
 		return nil, nil
 	}
 	return f, nil
+}
+
+// threads is the goroutines of a pass: n, or one per processor.
+func threads(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
 }

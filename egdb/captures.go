@@ -55,14 +55,14 @@ func (wk *worker) captures(s int, W, B uint32, dst []capture) []capture {
 // reaches reports whether a capture of the position (W, B) of sector s is
 // worth goodness v to the mover (v > 0): one that ends the game, or one
 // whose child's value in cvals (the capture sector's) is worth v.
-func (wk *worker) reaches(s int, W, B uint32, v int, cvals []retro.Value) bool {
+func (wk *worker) reaches(s int, W, B uint32, v int, cvals values) bool {
 	cs := wk.g.capture[s]
 	return !wk.eachMill(s, W, B, func(sd *side, W2 uint32) bool {
 		if cs < 0 {
 			return false // every capture ends the game
 		}
 		for c := sd.targets; c != 0; c &= c - 1 {
-			if 2-retroGoodness(cvals[wk.captureChild(sd, cs, bits.TrailingZeros32(c), W2)]) == v {
+			if 2-retroGoodness(cvals.at(wk.captureChild(sd, cs, bits.TrailingZeros32(c), W2))) == v {
 				return false
 			}
 		}
@@ -206,7 +206,7 @@ func sectorMasks(db *DB, g *game, s int, free bool) (allowed []byte, newFull fun
 			var cu cursor
 			for i := lo; i < hi; i++ {
 				if _, _, valid := cu.position(lay, i); valid {
-					allowed[i] = wdl.Only(symOf(retroGoodness(vals[i])))
+					allowed[i] = wdl.Only(symOf(retroGoodness(vals.at(i))))
 				}
 			}
 		}()
@@ -215,7 +215,7 @@ func sectorMasks(db *DB, g *game, s int, free bool) (allowed []byte, newFull fun
 	if !free {
 		return allowed, nil
 	}
-	var cvals []retro.Value
+	var cvals values
 	if g.capture[s] >= 0 {
 		cvals = db.sectors[g.keys[g.capture[s]]].vals
 	}
@@ -223,7 +223,7 @@ func sectorMasks(db *DB, g *game, s int, free bool) (allowed []byte, newFull fun
 		wk := &worker{g: g}
 		var cu cursor
 		return func(i int) byte {
-			v := retroGoodness(vals[i])
+			v := retroGoodness(vals.at(int64(i)))
 			if v == 0 {
 				return wdl.Only(symOf(v)) // a loss is a loss whatever a capture does
 			}

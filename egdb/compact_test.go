@@ -148,10 +148,10 @@ func compareCompact(t *testing.T, db *DB, c *Compact, step int64) (positions, st
 				continue
 			}
 			positions++
-			want := retroGoodness(sec.vals[i])
+			want := retroGoodness(sec.vals.at(i))
 			got, err := c.value(r, csec, i, W, B)
 			if err != nil || got != want {
-				t.Fatalf("sector %s, index %d: %d, %v; the file has %s", k, i, got, err, fromRetro(sec.vals[i]))
+				t.Fatalf("sector %s, index %d: %d, %v; the file has %s", k, i, got, err, fromRetro(sec.vals.at(i)))
 			}
 			if sym, _ := csec.s.At(i); goodness(sym) != want {
 				stored++

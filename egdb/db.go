@@ -88,11 +88,20 @@ func (v Value) retro() retro.Value {
 func fromRetro(v retro.Value) Value {
 	switch {
 	case v.IsWin():
-		return Value{Win, v.Plies()}
+		return Value{Win, retroPlies(v)}
 	case v.IsLoss():
-		return Value{Loss, v.Plies()}
+		return Value{Loss, retroPlies(v)}
 	}
 	return Value{}
+}
+
+// retroPlies is the distance of a win or loss v, UnknownPlies for a W/D/L
+// sector's.
+func retroPlies(v retro.Value) int {
+	if v.Plies() == unknownRetroPlies {
+		return UnknownPlies
+	}
+	return v.Plies()
 }
 
 // DB is a set of sector databases opened for probing. It is safe for
@@ -159,7 +168,7 @@ const EngineCheckAbove = 1 << 30
 type dbSector struct {
 	key    Key
 	lay    layout
-	vals   []retro.Value
+	vals   values
 	counts Counts
 	file   *sectorFile
 	ready  atomic.Bool // its file has checked out: it answers probes
@@ -338,7 +347,7 @@ func (db *DB) Close() error {
 		if err := s.file.close(); err != nil && first == nil {
 			first = err
 		}
-		s.vals = nil
+		s.vals = values{}
 	}
 	return first
 }
@@ -385,16 +394,17 @@ func (db *DB) Value(p mill.Position) (Value, bool) {
 
 // Probe is Value as a search wants it (search.Tablebase, which the DB
 // satisfies): result +1 for a win of the side to move, 0 for a draw, -1
-// for a loss, and the plies to the end.
+// for a loss, and the plies to the end (UnknownPlies in a sector kept as
+// W/D/L alone, Builder.WDLPlacing).
 func (db *DB) Probe(p mill.Position) (result, plies int, ok bool) {
 	v, ok := db.probe(p)
 	switch {
 	case !ok:
 		return 0, 0, false
 	case v.IsWin():
-		return 1, v.Plies(), true
+		return 1, retroPlies(v), true
 	case v.IsLoss():
-		return -1, v.Plies(), true
+		return -1, retroPlies(v), true
 	}
 	return 0, 0, true
 }
@@ -433,7 +443,7 @@ func (db *DB) probe(p mill.Position) (retro.Value, bool) {
 	if !ok || !sec.ready.Load() {
 		return 0, false
 	}
-	return sec.vals[sec.lay.index(W, B)], true
+	return sec.vals.at(sec.lay.index(W, B)), true
 }
 
 // sectorOf returns the sector of p among a set's sectors (moving: those
@@ -497,7 +507,7 @@ func (db *DB) MoveValues(p mill.Position) ([]MoveValue, bool) {
 		if !ok {
 			return nil, false
 		}
-		out = append(out, MoveValue{m, fromRetro(v.Parent())})
+		out = append(out, MoveValue{m, fromRetro(v).Parent()}) // a W/D/L sector's plies stay unknown
 	}
 	slices.SortStableFunc(out, byValue)
 	return out, true

@@ -94,6 +94,9 @@ func WriteDistances(db *DB, path string, progress func(CompactProgress)) error {
 // or lost position its plies halved, dist.DontCare for the draws and the
 // unused indices.
 func distances(sec *dbSector) ([]uint16, error) {
+	if sec.vals.v == nil && sec.vals.wdl != nil {
+		return nil, fmt.Errorf("egdb: sector %s holds wins, draws and losses alone (built without distances): no distances to write", sec.key)
+	}
 	vals := make([]uint16, sec.lay.size)
 	n := int64(len(vals))
 	parts := int64(runtime.GOMAXPROCS(0))
@@ -106,7 +109,7 @@ func distances(sec *dbSector) ([]uint16, error) {
 			defer wg.Done()
 			var cu cursor
 			for i := lo; i < hi; i++ {
-				v := sec.vals[i]
+				v := sec.vals.v[i]
 				if _, _, valid := cu.position(&sec.lay, i); !valid || v.IsDraw() {
 					vals[i] = dist.DontCare
 					continue

@@ -90,7 +90,7 @@ func TestDistances(t *testing.T) {
 			if _, _, valid := cu.position(&sec.lay, i); !valid {
 				continue
 			}
-			v := fromRetro(sec.vals[i])
+			v := fromRetro(sec.vals.at(i))
 			if v.Result == Draw {
 				continue
 			}

@@ -59,11 +59,11 @@ func TestDontCareRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := g.id[k]
-		vals := file(k).vals
+		vals := file(k).vals.v
 		cs := g.capture[s]
 		var cvals []retro.Value
 		if cs >= 0 {
-			cvals = file(g.keys[cs]).vals
+			cvals = file(g.keys[cs]).vals.v
 		}
 		wk := &worker{g: g}
 		lay := &g.lay[s]

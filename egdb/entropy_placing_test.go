@@ -41,7 +41,7 @@ func TestPlacingEntropy(t *testing.T) {
 			if !ok {
 				continue
 			}
-			v := sf.vals[i]
+			v := sf.vals.v[i]
 			s := 1
 			switch {
 			case v.IsWin():

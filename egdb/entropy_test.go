@@ -49,8 +49,8 @@ func TestSectorEntropy(t *testing.T) {
 			t.Fatal(err)
 		}
 		lay := x.layout(k.White, k.Black)
-		if lay.size != int64(len(sf.vals)) {
-			t.Fatalf("%s: %d values, the layout %d", path, len(sf.vals), lay.size)
+		if lay.size != int64(len(sf.vals.v)) {
+			t.Fatalf("%s: %d values, the layout %d", path, len(sf.vals.v), lay.size)
 		}
 		// moves returns a side's number of moves, bucketed, and whether
 		// one of them closes a mill.
@@ -87,7 +87,7 @@ func TestSectorEntropy(t *testing.T) {
 			if !ok {
 				continue // an unused index: free to any model
 			}
-			v := sf.vals[i]
+			v := sf.vals.v[i]
 			s := 1 // draw
 			switch {
 			case v.IsWin():

@@ -25,7 +25,8 @@ import (
 //	12      4     length of this header in bytes: where the values start
 //	16      4     sector key: pieces on the board of the side to move and of
 //	              its opponent, then in hand, one byte each
-//	20      4     bytes per value (2)
+//	20      4     bytes per value: 2; or 0 for a sector kept as wins, draws and
+//	              losses alone (a placing sector built with Builder.WDLPlacing)
 //	24      8     number of values (indices of the sector)
 //	32      8     wins      (counts of positions, up to symmetry, for the
 //	40      8     draws      side to move)
@@ -34,7 +35,10 @@ import (
 //	64      4     longest win, in plies
 //	68      4     longest loss, in plies
 //	72      2     length of the rules text, then the rules text ("nine-mens-morris")
-//	header  2*N   the values, one uint16 per index (see retro.Value)
+//	header  2*N   the values, one uint16 per index (see retro.Value); or, with 0
+//	              bytes per value, (N+3)/4 bytes: 2 bits an index, four to a
+//	              byte, the first index in the low bits: 0 no position,
+//	              1 win, 2 loss (for the side to move), 3 draw
 //	end-8   8     CRC-64 (ECMA) of everything before it
 //
 // The index of a position is defined in index.go; a change to it, to the
@@ -58,12 +62,90 @@ type fileHeader struct {
 	n      int64
 	counts Counts
 	rules  string
+	wdl    bool // the values are W/D/L in 2 bits (no distances)
 }
+
+// bodyLen is the length of the values of a file with header h.
+func (h fileHeader) bodyLen() int64 {
+	if h.wdl {
+		return (h.n + 3) / 4
+	}
+	return h.n * valueBytes
+}
+
+// The 2-bit codes of a W/D/L sector.
+const (
+	codeNone = 0 // no position (a duplicate of a symmetric one)
+	codeWin  = 1
+	codeLoss = 2
+	codeDraw = 3
+)
+
+// UnknownRetroPlies is the distance that the values of a W/D/L sector
+// carry when read as retro.Values (values.at): they have none, and
+// fromRetro reads it as UnknownPlies.
+const unknownRetroPlies = retro.MaxPlies
+
+// wdlRetro is the retro.Value of each 2-bit code.
+var wdlRetro = [4]retro.Value{retro.Draw, retro.WinIn(unknownRetroPlies), retro.LossIn(unknownRetroPlies), retro.Draw}
+
+// values are the values of a sector: a retro.Value an index (v), or for a
+// W/D/L sector 2 bits an index (wdl, see the file format). A nil v and
+// wdl is no values.
+type values struct {
+	v   []retro.Value
+	wdl []byte
+}
+
+// at returns the value of index i; a W/D/L sector's wins and losses have
+// the distance unknownRetroPlies.
+func (s values) at(i int64) retro.Value {
+	if s.v != nil {
+		return s.v[i]
+	}
+	return wdlRetro[s.wdl[i>>2]>>(2*(i&3))&3]
+}
+
+// none reports whether s holds no values.
+func (s values) none() bool { return s.v == nil && s.wdl == nil }
 
 // writeSector writes the values of a sector to dir atomically: into a
 // temporary file, synced, then renamed, so a file under the sector's name is
 // always whole.
 func writeSector(dir string, h fileHeader, vals []retro.Value) error {
+	h.wdl = false
+	le := binary.LittleEndian
+	return writeFile(dir, h, func(w io.Writer) error {
+		buf := make([]byte, 0, 1<<16)
+		for i, v := range vals {
+			buf = le.AppendUint16(buf, uint16(v))
+			if len(buf) == cap(buf) || i == len(vals)-1 {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+		return nil
+	})
+}
+
+// writeSectorWDL writes a W/D/L sector (2 bits an index, (h.n+3)/4 bytes
+// in packed) as writeSector writes one with distances.
+func writeSectorWDL(dir string, h fileHeader, packed []byte) error {
+	if int64(len(packed)) != (h.n+3)/4 {
+		return fmt.Errorf("egdb: %s: %d bytes of values for %d indices", h.key, len(packed), h.n)
+	}
+	h.wdl = true
+	return writeFile(dir, h, func(w io.Writer) error {
+		_, err := w.Write(packed)
+		return err
+	})
+}
+
+// writeFile writes the file of header h with the values that body writes,
+// atomically (writeSector).
+func writeFile(dir string, h fileHeader, body func(io.Writer) error) error {
 	final := filepath.Join(dir, h.key.fileName())
 	f, err := os.CreateTemp(dir, "."+h.key.fileName()+".*.tmp")
 	if err != nil {
@@ -79,8 +161,10 @@ func writeSector(dir string, h fileHeader, vals []retro.Value) error {
 	le.PutUint32(hdr[8:], version)
 	le.PutUint32(hdr[12:], uint32(fixedHeader+len(h.rules)))
 	hdr[16], hdr[17], hdr[18], hdr[19] = byte(h.key.White), byte(h.key.Black), byte(h.key.WhiteHand), byte(h.key.BlackHand)
-	le.PutUint32(hdr[20:], valueBytes)
-	le.PutUint64(hdr[24:], uint64(len(vals)))
+	if !h.wdl {
+		le.PutUint32(hdr[20:], valueBytes)
+	}
+	le.PutUint64(hdr[24:], uint64(h.n))
 	le.PutUint64(hdr[32:], uint64(h.counts.Wins))
 	le.PutUint64(hdr[40:], uint64(h.counts.Draws))
 	le.PutUint64(hdr[48:], uint64(h.counts.Losses))
@@ -90,13 +174,9 @@ func writeSector(dir string, h fileHeader, vals []retro.Value) error {
 	le.PutUint16(hdr[72:], uint16(len(h.rules)))
 	hdr = append(hdr, h.rules...)
 	bw.Write(hdr)
-	buf := make([]byte, 0, 1<<16)
-	for i, v := range vals {
-		buf = le.AppendUint16(buf, uint16(v))
-		if len(buf) == cap(buf) || i == len(vals)-1 {
-			bw.Write(buf)
-			buf = buf[:0]
-		}
+	if err := body(bw); err != nil {
+		f.Close()
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		f.Close()
@@ -136,7 +216,7 @@ func finish(f *os.File, final string) error {
 type sectorFile struct {
 	h     fileHeader
 	sum   uint64 // the checksum in the file's trailer
-	vals  []retro.Value
+	vals  values
 	unmap func() error
 }
 
@@ -146,19 +226,22 @@ type sectorFile struct {
 // from the mapping, each read walks the translation of a 4 KB page of the
 // page cache, which the TLB rarely holds; from huge pages it is a fifth
 // to a quarter faster (BenchmarkLookup).
+//
+// A W/D/L sector stays mapped: it is an eighth of the size, and its pages
+// are few.
 func (s *sectorFile) resident() error {
-	if len(s.vals) == 0 {
+	if len(s.vals.v) == 0 {
 		return nil
 	}
-	v, free := bigmem.Alloc[retro.Value](int64(len(s.vals)))
-	copy(v, s.vals)
+	v, free := bigmem.Alloc[retro.Value](int64(len(s.vals.v)))
+	copy(v, s.vals.v)
 	if s.unmap != nil {
 		if err := s.unmap(); err != nil {
 			free()
 			return err
 		}
 	}
-	s.vals = v
+	s.vals.v = v
 	s.unmap = func() error { free(); return nil }
 	return nil
 }
@@ -166,7 +249,7 @@ func (s *sectorFile) resident() error {
 // close releases the mapping (or the memory); the values must not be used
 // after it.
 func (s *sectorFile) close() error {
-	s.vals = nil
+	s.vals = values{}
 	if s.unmap == nil {
 		return nil
 	}
@@ -216,35 +299,42 @@ func openSector(path string, sum bool) (*sectorFile, error) {
 		return nil, err
 	}
 	sf := &sectorFile{h: h, sum: binary.LittleEndian.Uint64(trailer[:]), unmap: unmap}
-	body := data[hl : int64(hl)+2*h.n]
-	if littleEndian && hl%2 == 0 {
+	body := data[hl : int64(hl)+h.bodyLen()]
+	if h.wdl {
 		if h.n > 0 {
-			sf.vals = unsafe.Slice((*retro.Value)(unsafe.Pointer(unsafe.SliceData(body))), h.n)
+			sf.vals.wdl = body
 		}
 		return sf, nil
 	}
-	sf.vals = make([]retro.Value, h.n)
-	for i := range sf.vals {
-		sf.vals[i] = retro.Value(binary.LittleEndian.Uint16(body[2*i:]))
+	if littleEndian && hl%2 == 0 {
+		if h.n > 0 {
+			sf.vals.v = unsafe.Slice((*retro.Value)(unsafe.Pointer(unsafe.SliceData(body))), h.n)
+		}
+		return sf, nil
 	}
+	v := make([]retro.Value, h.n)
+	for i := range v {
+		v[i] = retro.Value(binary.LittleEndian.Uint16(body[2*i:]))
+	}
+	sf.vals.v = v
 	unmap()
 	sf.unmap = nil
 	return sf, nil
 }
 
 // readSector reads and checks the whole file of a sector (checksum first,
-// then the header) and returns its values in the heap, or none if values
+// then the header) and returns its values in the heap, or none if withValues
 // is false.
-func readSector(path string, values bool) (fileHeader, []retro.Value, error) {
+func readSector(path string, withValues bool) (fileHeader, values, error) {
 	sf, err := openSector(path, true)
 	if err != nil {
-		return fileHeader{}, nil, err
+		return fileHeader{}, values{}, err
 	}
 	defer sf.close()
-	if !values {
-		return sf.h, nil, nil
+	if !withValues {
+		return sf.h, values{}, nil
 	}
-	return sf.h, slices.Clone(sf.vals), nil
+	return sf.h, values{v: slices.Clone(sf.vals.v), wdl: slices.Clone(sf.vals.wdl)}, nil
 }
 
 // checkSum compares the CRC of a file of size bytes with its trailer.
@@ -285,7 +375,11 @@ func parseHeader(data []byte, size int64) (fileHeader, int, error) {
 	if hl != fixedHeader+rl || int64(hl) > end || hl > len(data) {
 		return bad("bad header length")
 	}
-	if le.Uint32(data[20:]) != valueBytes {
+	switch le.Uint32(data[20:]) {
+	case valueBytes:
+	case 0:
+		h.wdl = true
+	default:
 		return bad("bad value size")
 	}
 	h.key = Key{int(data[16]), int(data[17]), int(data[18]), int(data[19])}
@@ -295,7 +389,7 @@ func parseHeader(data []byte, size int64) (fileHeader, int, error) {
 		Unused: int64(le.Uint64(data[56:])), LongestWin: int(le.Uint32(data[64:])), LongestLoss: int(le.Uint32(data[68:])),
 	}
 	h.rules = string(data[fixedHeader:hl])
-	if h.n < 0 || end-int64(hl) != h.n*valueBytes {
+	if h.n < 0 || end-int64(hl) != h.bodyLen() {
 		return bad("length does not match the number of values")
 	}
 	return h, hl, nil

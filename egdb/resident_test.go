@@ -73,7 +73,7 @@ func BenchmarkLookup(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			v := f.vals
+			v := f.vals.v
 			for i := 0; i < len(v); i += 2048 {
 				_ = v[i] // every page in memory before the clock starts
 			}

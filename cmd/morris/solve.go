@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,7 @@ type solveConfig struct {
 	compact        string // write the values as a compact file here after the build
 	placed         int    // with compact: only the placing phase's sectors with at most this many pieces placed; -1: every sector
 	distances      bool   // with compact: write the distances beside it too
+	wdlPlacing     bool   // keep the placing phase's sectors as W/D/L alone
 
 	// Set by validate.
 	r    *mill.Rules
@@ -60,6 +62,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveConfig, error) {
 	fs.IntVar(&c.maxPieces, "max", 10, "build every sector of the moving phase with at most this many pieces on the board")
 	fs.StringVar(&c.sectors, "sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first), 8v8h1-1 (and pieces in hand)")
 	fs.BoolVar(&c.whole, "game", false, "build the whole game: every sector reachable from the start, the placing phase and the moving phase (the start's value is sector 0v0hN-N)")
+	fs.BoolVar(&c.wdlPlacing, "wdl-placing", false, "with -game or placing sectors: keep the placing phase's sectors as win/draw/loss alone, 2 bits a position instead of 2 bytes and no distances (the placing phase of twelve men's morris fits a disk only so; docs/egdb.md)")
 	fs.IntVar(&c.threads, "threads", runtime.GOMAXPROCS(0), "goroutines")
 	fs.BoolVar(&c.verify, "verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress bar")
@@ -158,6 +161,7 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 		Done:            bar.done,
 		CheckpointEvery: c.every,
 		Resident:        int64(c.residentGB * (1 << 30)),
+		WDLPlacing:      c.wdlPlacing,
 	}
 	if c.every == 0 {
 		b.CheckpointEvery = -1 // egdb: never
@@ -378,8 +382,12 @@ func writeSummary(w io.Writer, r *mill.Rules, results []egdb.SectorResult, took 
 		if res.Verified {
 			ver = res.Verify.Round(100 * time.Millisecond).String()
 		}
-		fmt.Fprintf(w, "%-7s %12d %12d %12d %12d %7s %7s %6d %9s %9s\n", res.Key, c.Positions(), c.Wins, c.Draws, c.Losses,
-			percent(c.Wins, c.Positions()), percent(c.Draws, c.Positions()), max(c.LongestWin, c.LongestLoss), solve, ver)
+		longest := strconv.Itoa(max(c.LongestWin, c.LongestLoss))
+		if res.WDL {
+			longest = "-" // kept without distances
+		}
+		fmt.Fprintf(w, "%-7s %12d %12d %12d %12d %7s %7s %6s %9s %9s\n", res.Key, c.Positions(), c.Wins, c.Draws, c.Losses,
+			percent(c.Wins, c.Positions()), percent(c.Draws, c.Positions()), longest, solve, ver)
 	}
 	fmt.Fprintf(w, "%-7s %12d %12d %12d %12d %7s %7s %6d\n", "total", total.Positions(), total.Wins, total.Draws, total.Losses,
 		percent(total.Wins, total.Positions()), percent(total.Draws, total.Positions()), max(total.LongestWin, total.LongestLoss))
@@ -395,7 +403,7 @@ func writeSummary(w io.Writer, r *mill.Rules, results []egdb.SectorResult, took 
 		}
 		state = fmt.Sprintf("every value verified (%v of verifying in all, earlier runs' included)", verifying.Round(time.Second))
 	}
-	fmt.Fprintf(w, "%d sectors, %s; this run %v (max: the longest win or loss in plies)\n", len(results), state, took.Round(time.Second))
+	fmt.Fprintf(w, "%d sectors, %s; this run %v (max: the longest win or loss in plies; -: a sector kept as win/draw/loss alone)\n", len(results), state, took.Round(time.Second))
 }
 
 func percent(n, of int64) string {

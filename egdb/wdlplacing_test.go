@@ -1,0 +1,175 @@
+package egdb
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/morrisgame/morris/mill"
+)
+
+// TestWDLPlacing builds whole games twice, with distances and with the
+// placing phase kept as W/D/L alone (Builder.WDLPlacing, verified): every
+// index of every placing sector must hold the same result and the same
+// counts, the moving phase must be the same files, the DB must answer the
+// W/D/L sectors with unknown plies, and the compact file written from them
+// must answer as the one with distances does.
+func TestWDLPlacing(t *testing.T) {
+	rules := []string{"six-mens-morris,pieces=4", "nine-mens-morris,pieces=3"}
+	if !testing.Short() {
+		rules = append(rules, "six-mens-morris", "twelve-mens-morris,pieces=4")
+	}
+	for _, text := range rules {
+		t.Run(text, func(t *testing.T) {
+			r, err := mill.ParseRules(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, packed := t.TempDir(), t.TempDir()
+			ctx := context.Background()
+			if _, err := (Builder{Rules: r, Dir: full, Keys: []Key{StartKey(r)}}).Build(ctx); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Builder{Rules: r, Dir: packed, Keys: []Key{StartKey(r)}, WDLPlacing: true, Verify: true}.Build(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := Open(full, ForRules(r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			b, err := Open(packed, ForRules(r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			placing, indices := 0, int64(0)
+			for _, sr := range res {
+				k := sr.Key
+				sa, sb := a.sectors[k], b.sectors[k]
+				if !sr.Verified || sr.WDL == k.Moving() || sb.file.h.wdl == k.Moving() {
+					t.Fatalf("%s: verified %v, W/D/L %v, the file's %v", k, sr.Verified, sr.WDL, sb.file.h.wdl)
+				}
+				ca, cb := sa.counts, sb.counts
+				if k.Moving() {
+					if ca != cb {
+						t.Fatalf("%s: counts %+v and %+v", k, ca, cb)
+					}
+					continue
+				}
+				placing++
+				if ca.Wins != cb.Wins || ca.Draws != cb.Draws || ca.Losses != cb.Losses || ca.Unused != cb.Unused || cb.LongestWin != 0 {
+					t.Fatalf("%s: counts %+v with distances, %+v without", k, ca, cb)
+				}
+				if got, want := int64(len(sb.vals.wdl)), (sa.lay.size+3)/4; got != want {
+					t.Fatalf("%s: %d bytes, want %d", k, got, want)
+				}
+				for i := range sa.lay.size {
+					va, vb := fromRetro(sa.vals.at(i)), fromRetro(sb.vals.at(i))
+					if va.Result != vb.Result || (vb.Result != Draw && vb.Plies != UnknownPlies) {
+						t.Fatalf("%s index %d: %v with distances, %v without", k, i, va, vb)
+					}
+				}
+				indices += sa.lay.size
+			}
+			if placing < 6 {
+				t.Fatalf("only %d placing sectors", placing)
+			}
+
+			// The DB and a compact file answer alike along random games.
+			cpath := filepath.Join(t.TempDir(), "game.wdl")
+			if err := WriteCompact(b, cpath, nil); err != nil {
+				t.Fatal(err)
+			}
+			c, err := OpenCompact(cpath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			rng := rand.New(rand.NewPCG(1, 2))
+			probes := 0
+			for range 300 {
+				g := mill.NewGame(r)
+				for g.Outcome() == mill.NoOutcome && len(g.Moves()) < 60 {
+					p := g.Position()
+					va, oka := a.Value(p)
+					vb, okb := b.Value(p)
+					cr, okc := c.Result(p)
+					if oka != okb || oka != okc || va.Result != vb.Result || va.Result != cr {
+						t.Fatalf("%s: %v %v with distances, %v %v without, %v %v in the compact file", p, va, oka, vb, okb, cr, okc)
+					}
+					// The moving phase has its distances, the placing
+					// phase not.
+					moving := p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0
+					if okb && vb.Result != Draw && (vb.Plies == UnknownPlies) == moving {
+						t.Fatalf("%s: %v (the moving phase: %v)", p, vb, moving)
+					}
+					if oka {
+						probes++
+						mva, _ := a.MoveValues(p)
+						mvb, _ := b.MoveValues(p)
+						for i := range mva {
+							if mva[i].Value.Result != mvb[i].Value.Result {
+								t.Fatalf("%s: the moves' values %v and %v", p, mva, mvb)
+							}
+						}
+					}
+					moves := g.LegalMoves()
+					_ = g.Play(moves[rng.IntN(len(moves))])
+				}
+			}
+			t.Logf("%d placing sectors, %d indices; %d positions probed alike", placing, indices, probes)
+		})
+	}
+}
+
+// TestWDLRefusals: a stored code that its children contradict fails the
+// verify pass; a build with distances refuses to go on from W/D/L sectors;
+// the distances writer refuses them.
+func TestWDLRefusals(t *testing.T) {
+	r := mill.MustRules("six-mens-morris", "pieces=4")
+	dir := t.TempDir()
+	ctx := context.Background()
+	if _, err := (Builder{Rules: r, Dir: dir, Keys: []Key{StartKey(r)}, WDLPlacing: true}).Build(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dir, ForRules(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g, err := newGame(r, db.x, db.Keys())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := func(s int) values { return db.sectors[g.keys[s]].vals }
+	s := g.id[StartKey(r)]
+	below := g.deps[s][0] // a sector of one placement: its values are varied
+	own := append([]byte(nil), db.sectors[g.keys[below]].vals.wdl...)
+	if _, err := verifyWDL(ctx, g, below, own, vals, 2, nil); err != nil {
+		t.Fatalf("the sector as built: %v", err)
+	}
+	for i := range own {
+		if c := own[i] & 3; c != codeNone {
+			own[i] ^= 1 // win <-> draw... any other code
+			break
+		}
+	}
+	if _, err := verifyWDL(ctx, g, below, own, vals, 2, nil); err == nil || !strings.Contains(err.Error(), "its children give") {
+		t.Errorf("a changed code: got %v, want the verify pass to find it", err)
+	}
+
+	// The build with distances refuses to build on.
+	os.Remove(filepath.Join(dir, StartKey(r).fileName()))
+	_, err = Builder{Rules: r, Dir: dir, Keys: []Key{StartKey(r)}}.Build(ctx)
+	if err == nil || !strings.Contains(err.Error(), "wins, draws and losses alone") {
+		t.Errorf("a build with distances over W/D/L sectors: got %v", err)
+	}
+	if err := WriteDistances(db, filepath.Join(t.TempDir(), "x.dist"), nil); err == nil || !strings.Contains(err.Error(), "alone") {
+		t.Errorf("distances of W/D/L sectors: got %v", err)
+	}
+}
