@@ -47,6 +47,7 @@ type solveConfig struct {
 	placed         int    // with compact: only the placing phase's sectors with at most this many pieces placed; -1: every sector
 	distances      bool   // with compact: write the distances beside it too
 	wdlPlacing     bool   // keep the placing phase's sectors as W/D/L alone
+	checkEvery     int64  // after the build, check one index in this many of every sector by the rules (0: none)
 
 	// Set by validate.
 	r    *mill.Rules
@@ -63,6 +64,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveConfig, error) {
 	fs.StringVar(&c.sectors, "sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first), 8v8h1-1 (and pieces in hand)")
 	fs.BoolVar(&c.whole, "game", false, "build the whole game: every sector reachable from the start, the placing phase and the moving phase (the start's value is sector 0v0hN-N)")
 	fs.BoolVar(&c.wdlPlacing, "wdl-placing", false, "with -game or placing sectors: keep the placing phase's sectors as win/draw/loss alone, 2 bits a position instead of 2 bytes and no distances (the placing phase of twelve men's morris fits a disk only so; docs/egdb.md)")
+	fs.Int64Var(&c.checkEvery, "check-by-rules", 0, "after the build, check one position in N of every sector against the moves of the rules engine (mill) and the values of the positions after them, independently of the solver's own moves (1: every position)")
 	fs.IntVar(&c.threads, "threads", runtime.GOMAXPROCS(0), "goroutines")
 	fs.BoolVar(&c.verify, "verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress bar")
@@ -197,6 +199,11 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(filepath.Join(c.dir, "summary.txt"), table.Bytes(), 0o644); err != nil {
 		return err
 	}
+	if c.checkEvery > 0 {
+		if err := c.checkByRules(ctx, stdout, results); err != nil {
+			return err
+		}
+	}
 	if c.whole {
 		if err := c.gameValues(stdout); err != nil {
 			return err
@@ -206,6 +213,28 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return c.writeCompact(stdout, stderr)
 	}
 	return nil
+}
+
+// checkByRules checks one position in c.checkEvery of each sector built
+// against mill's moves (egdb.CheckByRules) and says how many agreed.
+func (c *solveConfig) checkByRules(ctx context.Context, stdout io.Writer, results []egdb.SectorResult) error {
+	db, err := egdb.Open(c.dir, egdb.ForRules(c.r))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	start := time.Now()
+	var checked int64
+	for _, res := range results {
+		n, err := egdb.CheckByRules(ctx, db, res.Key, c.checkEvery)
+		if err != nil {
+			return err
+		}
+		checked += n
+	}
+	_, err = fmt.Fprintf(stdout, "checked by the rules: %d positions (one index in %d of %d sectors), every one as its moves give it, in %v\n",
+		checked, c.checkEvery, len(results), time.Since(start).Round(time.Second))
+	return err
 }
 
 // writeCompact writes the sectors of DIR as the compact file c.compact,

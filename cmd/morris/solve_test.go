@@ -104,6 +104,34 @@ func TestSolveGame(t *testing.T) {
 	checkGameValues(t, out, dir, "nine-mens-morris,pieces=3", "the start is a win in 23 for white")
 }
 
+// TestSolveGameWDL: -wdl-placing builds the same game with its placing
+// sectors as W/D/L alone (a "-" for their longest win), and
+// -check-by-rules checks every position against mill's moves; the start is
+// a win of unknown length.
+func TestSolveGameWDL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves a whole game")
+	}
+	dir := t.TempDir()
+	out, errOut, err := solve("-variant", "nine-mens-morris,pieces=3", "-game", "-wdl-placing", "-verify", "-check-by-rules", "1", "-dir", dir, "-threads", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	var start []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "0v0h3-3" {
+			start = f
+		}
+	}
+	if strings.Join(start[:8], " ") != "0v0h3-3 1 1 0 0 100.00 0.00 -" || !strings.Contains(out, "7 sectors, every value verified") {
+		t.Errorf("got\n%s\nwant the start (0v0h3-3) one position, won, with no longest win, and 7 sectors verified", out)
+	}
+	if !regexp.MustCompile(`checked by the rules: \d+ positions \(one index in 1 of 7 sectors\), every one as its moves give it`).MatchString(out) {
+		t.Errorf("got\n%s\nwant the rules' check", out)
+	}
+	checkGameValues(t, out, dir, "nine-mens-morris,pieces=3", "the start is a win for white")
+}
+
 // checkGameValues checks the values of the first moves that morris solve
 // -game printed (and wrote to game.txt): the start's, then one line a first
 // placement and one a pair of placements up to symmetry, each the value
