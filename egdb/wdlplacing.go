@@ -79,11 +79,18 @@ func codeOf(v retro.Value) byte {
 
 // wdlPass runs f on every position of sector s of g, in parallel: for each
 // visit (retro.VisitWorker, where the game has one for s, else each index)
-// its index, children and end. The chunks of visits are shared among
-// threads goroutines; progress, if not nil, is called about every second
-// with the visits done.
-func wdlPass(ctx context.Context, g *game, s int, threads int, lower []values, progress func(done, total int64),
-	f func(t int, i int64, kids []retro.Child, end retro.Value) error) error {
+// its index, children and end; f returns the position's code, and wdlPass
+// the counts of the codes. The chunks of visits are shared among threads
+// goroutines; progress, if not nil, is called about every second with the
+// visits done, in the phase named.
+func wdlPass(ctx context.Context, g *game, s int, threads int, lower []values, phase string, progress func(retro.Progress),
+	f func(i int64, kids []retro.Child, end retro.Value) (byte, error)) (Counts, error) {
+	report := func(done, total int64) {
+		if progress != nil {
+			progress(retro.Progress{Sectors: g.keys[s].String(), Phase: phase, Done: done, Total: total})
+		}
+	}
+	counts := make([][4]int64, threads)
 	visits := g.Visits(s)
 	visitor := visits > 0
 	if !visitor {
@@ -105,7 +112,7 @@ func wdlPass(ctx context.Context, g *game, s int, threads int, lower []values, p
 				case <-stop:
 					return
 				case <-tick.C:
-					progress(done.Load(), visits)
+					report(done.Load(), visits)
 				}
 			}
 		}()
@@ -156,10 +163,12 @@ func wdlPass(ctx context.Context, g *game, s int, threads int, lower []values, p
 						if !p.valid {
 							continue
 						}
-						if err := f(t, p.i, kids, p.val); err != nil {
+						c, err := f(p.i, kids, p.val)
+						if err != nil {
 							errOnce.Do(func() { firstErr = err })
 							return
 						}
+						counts[t][c]++
 					}
 				}
 				done.Add(hi - lo)
@@ -171,15 +180,20 @@ func wdlPass(ctx context.Context, g *game, s int, threads int, lower []values, p
 	close(stop)
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return Counts{}, firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return Counts{}, err
 	}
-	if progress != nil {
-		progress(visits, visits)
+	report(visits, visits)
+	var c Counts
+	for _, tc := range counts {
+		c.Wins += tc[codeWin]
+		c.Draws += tc[codeDraw]
+		c.Losses += tc[codeLoss]
 	}
-	return nil
+	c.Unused = g.Size(s) - c.Wins - c.Draws - c.Losses
+	return c, nil
 }
 
 // lowerValues returns the values of the sectors that s depends on, by
@@ -210,29 +224,14 @@ func solveWDL(ctx context.Context, g *game, s int, vals func(int) values, thread
 	// Words, not bytes: the visits come in no order of the indices, and
 	// goroutines set codes of one word with atomic ORs.
 	words := make([]uint32, (n+15)/16)
-	counts := make([][4]int64, threads)
-	var prog func(done, total int64)
-	if progress != nil {
-		prog = func(done, total int64) {
-			progress(retro.Progress{Sectors: g.keys[s].String(), Phase: "wdl", Done: done, Total: total})
-		}
-	}
-	err = wdlPass(ctx, g, s, threads, lower, prog, func(t int, i int64, kids []retro.Child, end retro.Value) error {
+	c, err := wdlPass(ctx, g, s, threads, lower, "wdl", progress, func(i int64, kids []retro.Child, end retro.Value) (byte, error) {
 		c := wdlCode(kids, end, lower)
 		atomic.OrUint32(&words[i>>4], uint32(c)<<(2*(i&15)))
-		counts[t][c]++
-		return nil
+		return c, nil
 	})
 	if err != nil {
 		return nil, Counts{}, err
 	}
-	var c Counts
-	for _, tc := range counts {
-		c.Wins += tc[codeWin]
-		c.Draws += tc[codeDraw]
-		c.Losses += tc[codeLoss]
-	}
-	c.Unused = n - c.Wins - c.Draws - c.Losses
 	packed := make([]byte, (n+3)/4)
 	for i := range packed {
 		packed[i] = byte(words[i>>2] >> (8 * (i & 3)))
@@ -256,21 +255,13 @@ func verifyWDL(ctx context.Context, g *game, s int, own []byte, vals func(int) v
 	// seen marks the positions visited, to check that the others are
 	// stored as no position.
 	seen := make([]uint64, (n+63)/64)
-	counts := make([][4]int64, threads)
-	var prog func(done, total int64)
-	if progress != nil {
-		prog = func(done, total int64) {
-			progress(retro.Progress{Sectors: g.keys[s].String(), Phase: "verify", Done: done, Total: total})
-		}
-	}
-	err = wdlPass(ctx, g, s, threads, lower, prog, func(t int, i int64, kids []retro.Child, end retro.Value) error {
+	c, err := wdlPass(ctx, g, s, threads, lower, "verify", progress, func(i int64, kids []retro.Child, end retro.Value) (byte, error) {
 		want := wdlCode(kids, end, lower)
 		if got := own[i>>2] >> (2 * (i & 3)) & 3; got != want {
-			return fmt.Errorf("egdb: verify %s: index %d holds code %d, its children give %d", g.keys[s], i, got, want)
+			return 0, fmt.Errorf("egdb: verify %s: index %d holds code %d, its children give %d", g.keys[s], i, got, want)
 		}
 		atomic.OrUint64(&seen[i>>6], 1<<(i&63))
-		counts[t][want]++
-		return nil
+		return want, nil
 	})
 	if err != nil {
 		return Counts{}, err
@@ -280,12 +271,5 @@ func verifyWDL(ctx context.Context, g *game, s int, own []byte, vals func(int) v
 			return Counts{}, fmt.Errorf("egdb: verify %s: index %d is no position and holds a value", g.keys[s], i)
 		}
 	}
-	var c Counts
-	for _, tc := range counts {
-		c.Wins += tc[codeWin]
-		c.Draws += tc[codeDraw]
-		c.Losses += tc[codeLoss]
-	}
-	c.Unused = n - c.Wins - c.Draws - c.Losses
 	return c, nil
 }

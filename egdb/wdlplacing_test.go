@@ -132,16 +132,8 @@ func TestWDLPlacing(t *testing.T) {
 // the distances writer refuses them.
 func TestWDLRefusals(t *testing.T) {
 	r := mill.MustRules("six-mens-morris", "pieces=4")
-	dir := t.TempDir()
 	ctx := context.Background()
-	if _, err := (Builder{Rules: r, Dir: dir, Keys: []Key{StartKey(r)}, WDLPlacing: true}).Build(ctx); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(dir, ForRules(r))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, dir := wdlGame(t, r)
 	g, err := newGame(r, db.x, db.Keys())
 	if err != nil {
 		t.Fatal(err)
@@ -179,16 +171,8 @@ func TestWDLRefusals(t *testing.T) {
 // in a placing sector and one in a moving sector are found.
 func TestCheckByRules(t *testing.T) {
 	r := mill.MustRules("six-mens-morris", "pieces=4")
-	dir := t.TempDir()
 	ctx := context.Background()
-	if _, err := (Builder{Rules: r, Dir: dir, Keys: []Key{StartKey(r)}, WDLPlacing: true}).Build(ctx); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(dir, ForRules(r))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, _ := wdlGame(t, r)
 	var total int64
 	for _, k := range db.Keys() {
 		n, err := CheckByRules(ctx, db, k, 1)
@@ -232,4 +216,21 @@ func TestCheckByRules(t *testing.T) {
 			t.Errorf("%s with a changed value: got %v", k, err)
 		}
 	}
+}
+
+// wdlGame builds the whole game of r with its placing phase as W/D/L
+// (Builder.WDLPlacing) in a directory of the test's, and opens it; the DB
+// is closed when the test ends.
+func wdlGame(t *testing.T, r *mill.Rules) (*DB, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := (Builder{Rules: r, Dir: dir, Keys: []Key{StartKey(r)}, WDLPlacing: true}).Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dir, ForRules(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, dir
 }

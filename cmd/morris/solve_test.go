@@ -92,12 +92,7 @@ func TestSolveGame(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
-	var start []string
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) > 0 && f[0] == "0v0h3-3" {
-			start = f
-		}
-	}
+	start := summaryRow(out, "0v0h3-3")
 	if strings.Join(start[:5], " ") != "0v0h3-3 1 1 0 0" || !strings.Contains(out, "\n3v3 ") || !strings.Contains(out, "7 sectors") {
 		t.Errorf("got\n%s\nwant 7 sectors, 3v3 among them, and the start (0v0h3-3) one position, won", out)
 	}
@@ -117,12 +112,7 @@ func TestSolveGameWDL(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
-	var start []string
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) > 0 && f[0] == "0v0h3-3" {
-			start = f
-		}
-	}
+	start := summaryRow(out, "0v0h3-3")
 	if strings.Join(start[:8], " ") != "0v0h3-3 1 1 0 0 100.00 0.00 -" || !strings.Contains(out, "7 sectors, every value verified") {
 		t.Errorf("got\n%s\nwant the start (0v0h3-3) one position, won, with no longest win, and 7 sectors verified", out)
 	}
@@ -130,6 +120,18 @@ func TestSolveGameWDL(t *testing.T) {
 		t.Errorf("got\n%s\nwant the rules' check", out)
 	}
 	checkGameValues(t, out, dir, "nine-mens-morris,pieces=3", "the start is a win for white")
+}
+
+// summaryRow returns the fields of the summary's row of sector key in
+// morris solve's output out (nil if none).
+func summaryRow(out, key string) []string {
+	var row []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == key {
+			row = f
+		}
+	}
+	return row
 }
 
 // checkGameValues checks the values of the first moves that morris solve

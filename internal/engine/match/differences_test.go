@@ -154,12 +154,7 @@ func TestDisputedGames(t *testing.T) {
 	// where every move is disputed, and at ply 2 in the second, as black,
 	// where none is.
 	a := fakeSpec(t, "illegal", ",movetime=20")
-	a.Disputes = func(g *mill.Game, m mill.Move) string {
-		if g.Position().Ply() >= 4 {
-			return "a test's dispute"
-		}
-		return ""
-	}
+	a.Disputes = fromPly5
 	cfg := Config{Rules: r, A: a, B: mustSpec(t, "random"), Openings: RandomOpenings(r, 1, 0, newRand(3)), Pairs: 1}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -183,12 +178,7 @@ func TestDisputedGames(t *testing.T) {
 	}
 	// A legal move disputed: the random player's, at the 5th ply.
 	a = mustSpec(t, "greedy")
-	a.Disputes = func(g *mill.Game, m mill.Move) string {
-		if g.Position().Ply() >= 4 {
-			return "a test's dispute"
-		}
-		return ""
-	}
+	a.Disputes = fromPly5
 	legal := Config{Rules: r, A: a, B: mustSpec(t, "random"), Openings: RandomOpenings(r, 1, 0, newRand(3)), Pairs: 1}
 	lres, err := Run(context.Background(), legal)
 	if err != nil {
@@ -221,4 +211,12 @@ func TestDisputedGames(t *testing.T) {
 	if again.Tally != res.Tally {
 		t.Errorf("resumed: got %+v, want %+v", again.Tally, res.Tally)
 	}
+}
+
+// fromPly5 is a Disputer that disputes every move from the 5th ply on.
+func fromPly5(g *mill.Game, m mill.Move) string {
+	if g.Position().Ply() >= 4 {
+		return "a test's dispute"
+	}
+	return ""
 }
