@@ -64,24 +64,17 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 	})
-	// patch applies JSON Patch operations on object members (add,
-	// replace, remove), all the vectors use, and returns the document.
+	// patch applies JSON Patch operations (RFC 6902: add, replace,
+	// remove), on object members and array elements, and returns the
+	// document.
 	patch := func(t *testing.T, rel string, mutations []any) []byte {
-		doc := read(rel)
+		var doc any = read(rel)
 		for _, mu := range mutations {
 			mu := mu.(map[string]any)
-			parts := strings.Split(strings.TrimPrefix(mu["path"].(string), "/"), "/")
-			obj := doc
-			for _, p := range parts[:len(parts)-1] {
-				obj = obj[p].(map[string]any)
-			}
-			switch last := parts[len(parts)-1]; mu["op"] {
-			case "add", "replace":
-				obj[last] = mu["value"]
-			case "remove":
-				delete(obj, last)
-			default:
-				t.Fatalf("mutation %v: unknown op", mu)
+			var err error
+			doc, err = jsonPatch(doc, mu["op"].(string), mu["path"].(string), mu["value"])
+			if err != nil {
+				t.Fatalf("mutation %v: %v", mu, err)
 			}
 		}
 		data, err := json.Marshal(doc)
@@ -350,3 +343,131 @@ func TestCorpus(t *testing.T) {
 }
 
 func str(v any) string { s, _ := v.(string); return s }
+
+// jsonPatch applies one JSON Patch operation (RFC 6902: add, replace or
+// remove) at path (a JSON Pointer, RFC 6901) to doc and returns the
+// document: objects' members and arrays' elements ("-" appends to an
+// array). A member is replaced whether or not it was there, and removing one
+// that is not there leaves the object as it is (RFC 6902 makes both an
+// error; the vectors mean the document's state after them).
+func jsonPatch(doc any, op, path string, value any) (any, error) {
+	if path == "" {
+		if op == "remove" {
+			return nil, errors.New("remove of the whole document")
+		}
+		return value, nil
+	}
+	if !strings.HasPrefix(path, "/") {
+		return nil, fmt.Errorf("path %q: not a JSON Pointer", path)
+	}
+	tokens := strings.Split(path[1:], "/")
+	for i, tok := range tokens {
+		tokens[i] = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	}
+	var apply func(node any, tokens []string) (any, error)
+	apply = func(node any, tokens []string) (any, error) {
+		tok, last := tokens[0], len(tokens) == 1
+		switch n := node.(type) {
+		case map[string]any:
+			if !last {
+				child, ok := n[tok]
+				if !ok {
+					return nil, fmt.Errorf("path %q: no member %q", path, tok)
+				}
+				c, err := apply(child, tokens[1:])
+				if err != nil {
+					return nil, err
+				}
+				n[tok] = c
+				return n, nil
+			}
+			switch op {
+			case "add", "replace":
+				// RFC 6902 makes a replace or a remove of a missing member
+				// an error; here a vector asks for a document with the
+				// member set, or without it, whatever its base held.
+				n[tok] = value
+			case "remove":
+				delete(n, tok)
+			default:
+				return nil, fmt.Errorf("unknown op %q", op)
+			}
+			return n, nil
+		case []any:
+			if last && op == "add" && tok == "-" {
+				return append(n, value), nil
+			}
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i > len(n) || (i == len(n) && !(last && op == "add")) {
+				return nil, fmt.Errorf("path %q: no element %q in an array of %d", path, tok, len(n))
+			}
+			if !last {
+				c, err := apply(n[i], tokens[1:])
+				if err != nil {
+					return nil, err
+				}
+				n[i] = c
+				return n, nil
+			}
+			switch op {
+			case "add":
+				return append(n[:i], append([]any{value}, n[i:]...)...), nil
+			case "replace":
+				n[i] = value
+				return n, nil
+			case "remove":
+				return append(n[:i], n[i+1:]...), nil
+			}
+			return nil, fmt.Errorf("unknown op %q", op)
+		}
+		return nil, fmt.Errorf("path %q: %q is in neither an object nor an array", path, tok)
+	}
+	return apply(doc, tokens)
+}
+
+// TestJSONPatch checks the patch that TestCorpus applies to the draft's
+// documents, by the examples of RFC 6902 that its vectors use: members
+// and array elements, added, replaced and removed.
+func TestJSONPatch(t *testing.T) {
+	for _, tc := range []struct {
+		doc, op, path, value, want string
+	}{
+		{`{"a":1}`, "add", "/b", `2`, `{"a":1,"b":2}`},
+		{`{"a":1}`, "replace", "/a", `3`, `{"a":3}`},
+		{`{"a":1,"b":2}`, "remove", "/a", ``, `{"b":2}`},
+		{`{"a":1}`, "remove", "/b", ``, `{"a":1}`},
+		{`{"f":[{"x":1},{"x":2}]}`, "replace", "/f/1/x", `9`, `{"f":[{"x":1},{"x":9}]}`},
+		{`{"f":[{"x":1}]}`, "remove", "/f/0/x", ``, `{"f":[{}]}`},
+		{`{"f":[1,2]}`, "add", "/f/1", `5`, `{"f":[1,5,2]}`},
+		{`{"f":[1,2]}`, "add", "/f/-", `5`, `{"f":[1,2,5]}`},
+		{`{"f":[1,2]}`, "remove", "/f/0", ``, `{"f":[2]}`},
+		{`{"a/b":{"m~n":1}}`, "replace", "/a~1b/m~0n", `2`, `{"a/b":{"m~n":2}}`},
+		{`{"a":1}`, "replace", "/b", `2`, `{"a":1,"b":2}`},
+		{`{"f":[1]}`, "replace", "/f/3", `2`, `error`},
+		{`{"a":1}`, "add", "/a/b", `2`, `error`},
+	} {
+		var doc, value any
+		if err := json.Unmarshal([]byte(tc.doc), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if tc.value != "" {
+			if err := json.Unmarshal([]byte(tc.value), &value); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := jsonPatch(doc, tc.op, tc.path, value)
+		if tc.want == "error" {
+			if err == nil {
+				t.Errorf("%s %s %s on %s: want an error", tc.op, tc.path, tc.value, tc.doc)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %s on %s: %v", tc.op, tc.path, tc.doc, err)
+			continue
+		}
+		if b, _ := json.Marshal(got); string(b) != tc.want {
+			t.Errorf("%s %s %s on %s: got %s, want %s", tc.op, tc.path, tc.value, tc.doc, b, tc.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -564,4 +565,47 @@ func TestBrowserBlindScreenshot(t *testing.T) {
 	p.key(kb.ArrowDown)
 	// shoot blurs the field, which keeps its list: the picture shows both.
 	p.shoot(dir, "blind")
+}
+
+// TestBrowserBlindMoves: the moves of the moving phase typed in blind mode
+// on the study board, and what is said of them: a slide that closes a
+// mill and takes ("White slides d2 to d1, closes a mill, takes f4", the
+// words of docs/accessibility.md), then a flight of the side left with
+// three pieces, typed in pbmserv's notation, and the board read back.
+func TestBrowserBlindMoves(t *testing.T) {
+	s := startSite(t)
+	b := newBrowser(t, s, 60*time.Second)
+	p := b.newPage("reader")
+	pos := setUp(t, []string{"a1", "g1", "d2", "b4"}, []string{"a7", "g7", "d6", "f4"})
+	p.open("/study?position=" + strings.ReplaceAll(url.QueryEscape(pos), "+", "%20"))
+	p.waitState("the position "+pos, func(st debugState) bool { return st.Page == "study" && len(st.Legal) > 0 && st.Position == pos })
+	p.tabTo("blind-toggle", 40)
+	p.key(kb.Enter)
+	p.waitJS("blind mode on", `document.documentElement.dataset.blind === 'on' && !document.querySelector('[data-testid="blind-form"]').hidden`)
+	p.run("focus the field", chromedp.Focus(tid("blind-input")))
+
+	// "d2-" offers the slides from d2 and their captures.
+	p.run("type d2-d1", chromedp.KeyEvent("d2-d1"))
+	p.waitJS("the capture offered", `!!document.querySelector('[data-testid="blind-option-d2-d1xf4"]')`)
+	p.key(kb.Escape)
+	p.waitJS("the field cleared", `document.querySelector('[data-testid="blind-input"]').value === ''`)
+
+	n := p.saidCount()
+	p.typeIn("d2-d1xf4")
+	p.waitSaid(n, `^White slides d2 to d1, closes a mill, takes f4$`)
+	p.waitState("the slide played", func(st debugState) bool { return len(st.Moves) == 1 })
+
+	n = p.saidCount()
+	p.typeIn("D6-E3") // pbmserv's notation, upper case
+	p.waitSaid(n, `^Black flies d6 to e3$`)
+	p.waitState("the flight played", func(st debugState) bool { return len(st.Moves) == 2 })
+
+	got := p.command("p", `^White has`)
+	if want := "White has 4 pieces on the board: a1, b4, d1, g1. Black has 3 pieces on the board: a7, e3, g7"; got != want {
+		t.Errorf("p said %q, want %q (no pieces in hand said once placing is over)", got, want)
+	}
+	got = p.command("l 2", `^1: `)
+	if want := "1: White slides d2 to d1, closes a mill, takes f4. 2: Black flies d6 to e3"; got != want {
+		t.Errorf("l 2 said %q, want %q", got, want)
+	}
 }

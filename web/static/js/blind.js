@@ -303,10 +303,14 @@ export function blindPanel({ root, source, play }) {
 
   function piecesText(s) {
     const v = s.view;
+    // The pieces in hand while either side has some (placing); after
+    // that "0 in hand" twice would only be more to listen to.
+    const hand = (c) => (v.inHand && v.inHand[c]) || 0;
+    const placing = hand('white') + hand('black') > 0;
     const side = (c) => {
       const pts = v.pieces[c].map((i) => s.data.points[i].name).sort();
       return t('blind.pieces', { side: sideName(c), n: pts.length, points: pts.length ? pts.join(', ') : t('blind.none') }) +
-        ', ' + t('blind.inHand', { n: (v.inHand && v.inHand[c]) || 0 });
+        (placing ? ', ' + t('blind.inHand', { n: hand(c) }) : '');
     };
     const marked = (v.marked || []).length ? '. ' + t('blind.marked', { points: v.marked.map((i) => s.data.points[i].name).join(', ') }) : '';
     return side('white') + '. ' + side('black') + marked;
