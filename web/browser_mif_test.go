@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -15,7 +16,8 @@ import (
 
 // TestBrowserStudyMIF: the study page takes what other Mill programs
 // write. An MFEN position (MIF 1.0) pasted in the import tab is set up
-// under the rules shown, its export tab gives the same MFEN back, a
+// under the rules shown, its export tab gives the same MFEN back (and the
+// position with its rules as MIFPOS, the rules as MRS), a
 // damaged MFEN is refused with a message and leaves the board as it was,
 // Sanmill's FEN is set up as MFEN is, and a record as Sanmill writes it
 // (its own tags, move marks, a variation) is loaded move for move.
@@ -53,6 +55,17 @@ func TestBrowserStudyMIF(t *testing.T) {
 	p.waitJS("the export tab's MFEN", `(() => { const el = document.querySelector('[data-testid="export-mfen"]'); return !!el && el.value !== ''; })()`)
 	if got := eval[string](p, `document.querySelector('[data-testid="export-mfen"]').value`); got != mfen {
 		b.fatalf("exported MFEN %q, want the one imported %q", got, mfen)
+	}
+	// The same position with its rules (MIFPOS), and the rules (MRS): read
+	// back, the position and the rules shown.
+	p.waitJS("the export tab's MIFPOS", `(() => { const el = document.querySelector('[data-testid="export-mifpos"]'); return !!el && el.value !== '' && !document.querySelector('[data-testid="export-mif"]').hidden; })()`)
+	if pos, err := mif.ParsePositionEnvelope(eval[string](p, `document.querySelector('[data-testid="export-mifpos"]').value`)); err != nil || pos.String() != want.String() {
+		b.fatalf("the exported MIFPOS read back: %v, %v; want %s", pos, err, want)
+	}
+	if man, err := mif.ParseManifest([]byte(eval[string](p, `document.querySelector('[data-testid="export-mrs"]').value`))); err != nil {
+		b.fatalf("the exported MRS: %v", err)
+	} else if rr, err := man.Rules(); err != nil || rr.String() != r.String() {
+		b.fatalf("the exported MRS as our rules: %v, %v; want %s", rr, err, r)
 	}
 
 	// A damaged MFEN (a point too many): refused, the board unchanged.
@@ -92,6 +105,22 @@ func TestBrowserStudyMIF(t *testing.T) {
 	if !strings.HasPrefix(st.Rules, "russian-mill") || !slices.Equal(st.Moves, []string{"a1", "b2", "d1", "b6", "g1xb2", "d6", "d2"}) {
 		b.fatalf("Sanmill's record: rules %q, moves %v; want russian-mill and its 7 moves", st.Rules, st.Moves)
 	}
+	// The MIFPOS of another rule set pasted in the import tab (nine men's
+	// morris, the rules shown Russian mill's): set up under its own rules.
+	env, err := mif.EnvelopeFor(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	envText, _ := json.MarshalIndent(env, "", "  ")
+	p.click("tab-import")
+	p.waitVisible("import-form")
+	p.choose("import-text", string(envText))
+	p.click("import-submit")
+	p.waitState("the MIFPOS set up under its rules", func(s debugState) bool {
+		return s.Position == want.String() && s.Rules == "nine-mens-morris" && s.Status != "loading"
+	})
+	p.click("tab-export")
+	p.waitJS("the MFEN of the MIFPOS", `(() => { const el = document.querySelector('[data-testid="export-mfen"]'); return !!el && el.value === '`+mfen+`'; })()`)
 }
 
 // moveTexts are p's legal moves as the page lists them.

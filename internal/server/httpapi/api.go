@@ -167,6 +167,7 @@ func New(cfg Config) http.Handler {
 	// Study and the web client's board.
 	h("GET /api/boards", a.boards)
 	h("POST /api/position", a.position)
+	h("POST /api/position/mif", a.positionMIF)
 	h("GET /api/explorer", a.explorer)
 	h("GET /api/puzzle/daily", a.dailyPuzzle)
 	h("GET /api/puzzle/next", a.nextPuzzle)

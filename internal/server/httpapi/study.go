@@ -72,6 +72,36 @@ func (a *api) position(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, viewOf(g))
 }
 
+// mifAnswer is a position in MIF 1.0 (docs/mif.md): an MFEN record, the
+// portable MIFPOS object that carries it with its rules, and the rules as
+// an MRS manifest.
+type mifAnswer struct {
+	MFEN   string        `json:"mfen"`
+	MIFPOS mif.Envelope  `json:"mifpos"`
+	MRS    *mif.Manifest `json:"mrs"`
+}
+
+// positionMIF: POST /api/position/mif, the position of the body in MIF 1.0
+// for other Mill programs; 422 with the reason where MIF cannot hold it.
+func (a *api) positionMIF(w http.ResponseWriter, r *http.Request) error {
+	if err := a.anonymous(r); err != nil {
+		return err
+	}
+	var b positionBody
+	if err := readJSON(r, &b); err != nil {
+		return err
+	}
+	g, err := b.game()
+	if err != nil {
+		return err
+	}
+	e, err := mif.EnvelopeFor(g.Position())
+	if err != nil {
+		return httpError(http.StatusUnprocessableEntity, "%v", err)
+	}
+	return writeJSON(w, http.StatusOK, mifAnswer{MFEN: e.Position, MIFPOS: e, MRS: e.Ruleset.Manifest})
+}
+
 type analysisAnswer struct {
 	Best      string `json:"best"`
 	Score     int    `json:"score"`

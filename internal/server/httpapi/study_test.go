@@ -63,6 +63,35 @@ func TestStudyEndpoints(t *testing.T) {
 	if v.Position != "russian-mill WWW5/BBB5/8 w 0,0 uw=1 3 20" || v.MFEN != mfen {
 		t.Errorf("MIFPOS %s: got %q, mfen %q", envText, v.Position, v.MFEN)
 	}
+	// The position in MIF 1.0 to export: MFEN, MIFPOS with its rules, and
+	// the rules as MRS; the MIFPOS read back is the same position.
+	var mifA struct {
+		MFEN   string          `json:"mfen"`
+		MIFPOS json.RawMessage `json:"mifpos"`
+		MRS    json.RawMessage `json:"mrs"`
+	}
+	ts.must(t, 200, "POST", "/api/position/mif", "", map[string]any{"position": mfen, "rules": "russian-mill"}, &mifA)
+	if mifA.MFEN != mfen {
+		t.Errorf("/api/position/mif: mfen %q, want %q", mifA.MFEN, mfen)
+	}
+	back, err := mif.ParsePositionEnvelope(string(mifA.MIFPOS))
+	if err != nil || back.String() != v.Position {
+		t.Errorf("/api/position/mif's mifpos read back: %v, %v; want %s", back, err, v.Position)
+	}
+	m, err := mif.ParseManifest(mifA.MRS)
+	if err != nil {
+		t.Fatalf("/api/position/mif's mrs: %v", err)
+	}
+	if r, err := m.Rules(); err != nil || r.String() != "russian-mill" {
+		t.Errorf("/api/position/mif's mrs as our rules: %v, %v", r, err)
+	}
+	// Where MIF cannot hold the position: a board it has no profile of.
+	if code, body := ts.do(t, "POST", "/api/position/mif", "", map[string]any{"rules": "six-mens-morris", "moves": []string{"a1"}}); code != 422 || !strings.Contains(string(body), "mif") {
+		t.Errorf("/api/position/mif of six men's morris: got %d %s, want 422 and the reason", code, body)
+	}
+	if code, _ := ts.do(t, "POST", "/api/position/mif", "", map[string]any{"rules": "chess"}); code != 400 {
+		t.Errorf("/api/position/mif of bad rules: got %d, want 400", code)
+	}
 	for _, body := range []any{
 		map[string]any{"position": string(envText), "rules": "russian-mill"}, // rules twice
 		map[string]any{"position": mfen},                                     // nine men's morris keeps no used lines

@@ -36,7 +36,7 @@ export function studyExport(ctrl) {
   }
 
   // showPosition fills the fields of the position at the cursor.
-  async function showPosition(posText, mfenText, mfenRow) {
+  async function showPosition(posText, mfenText, mfenRow, mif) {
     let v = views.get(key(st, st.cursor));
     if (!v) {
       try {
@@ -50,6 +50,17 @@ export function studyExport(ctrl) {
     posText.value = v.position;
     mfenText.value = v.mfen || '';
     mfenRow.hidden = !v.mfen;
+    mif.row.hidden = true;
+    if (!v.mfen) return;
+    // The same position with its rules (MIFPOS) and the rules alone (MRS),
+    // for a program that does not know ours: from the server only.
+    try {
+      const m = await api('POST', '/api/position/mif', body(st, st.cursor), { auth: false });
+      if (!ctrl.alive) return;
+      mif.pos.value = JSON.stringify(m.mifpos, null, 2);
+      mif.rules.value = JSON.stringify(m.mrs, null, 2);
+      mif.row.hidden = false;
+    } catch { /* offline, or MIF cannot hold it: the MFEN alone */ }
   }
 
   async function renderTab() {
@@ -65,14 +76,21 @@ export function studyExport(ctrl) {
     const mfenRow = h('div', { hidden: true },
       h('label', { class: 'field' }, h('span', {}, t('study.mfen')), mfenText),
       h('div', { class: 'row' }, copyButton('export-mfen-copy', mfenText, app)));
+    const jsonField = (id) => h('textarea', { rows: 6, readonly: true, id, testid: id, spellcheck: 'false' });
+    const mif = { pos: jsonField('export-mifpos'), rules: jsonField('export-mrs') };
+    mif.row = h('div', { hidden: true, testid: 'export-mif' },
+      h('label', { class: 'field' }, h('span', {}, t('study.mifpos')), mif.pos),
+      h('div', { class: 'row' }, copyButton('export-mifpos-copy', mif.pos, app)),
+      h('label', { class: 'field' }, h('span', {}, t('study.mrs')), mif.rules),
+      h('div', { class: 'row' }, copyButton('export-mrs-copy', mif.rules, app)));
     replace(ctrl.tabs.body,
       h('p', { class: 'muted' }, stored ? t('study.exportStored') : t('study.exportBoard')),
       h('label', { class: 'field' }, h('span', {}, t('study.record')), area),
       h('div', { class: 'row' }, copyButton('export-copy', area, app), download),
       h('label', { class: 'field' }, h('span', {}, t('study.positionText')), posText),
       h('div', { class: 'row' }, copyButton('export-position-copy', posText, app)),
-      mfenRow);
-    showPosition(posText, mfenText, mfenRow);
+      mfenRow, mif.row);
+    showPosition(posText, mfenText, mfenRow, mif);
     let text;
     if (stored) {
       try {

@@ -1,5 +1,6 @@
 // Records brought to the study board: a record pasted in the import tab
-// (POST /api/records; one of several chosen), a position text, an MFEN
+// (POST /api/records; one of several chosen), a position text, a MIFPOS
+// object (MIF 1.0, the position with its rules), an MFEN
 // position (MIF 1.0) or Sanmill's FEN (under the rules shown) pasted there,
 // or a stored game (#/study/game/ID) loaded to be replayed.
 
@@ -40,6 +41,14 @@ export function studyImport(ctrl) {
   // load sets up the position text src, or reads the records of src: one
   // is loaded, several are listed, none is an error.
   async function load(src, err, list) {
+    if (src.startsWith('{') && src.includes('MIFPOS/')) {
+      // A MIFPOS object (MIF 1.0): the position with its own rules.
+      const v = await api('POST', '/api/position', { position: src }, { auth: false });
+      await ctrl.ground.newBoard(v.rules, v.position, [], { kind: 'free' });
+      st.tab = 'analysis';
+      ctrl.tabs.render();
+      return;
+    }
     if (src.startsWith('MFEN/') || /^[O@*X]{8}\/[O@*X]{8}\/[O@*X]{8}\s/.test(src)) {
       // An MFEN position (MIF 1.0) or Sanmill's FEN: they carry no rules,
       // so those shown.
