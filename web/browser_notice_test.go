@@ -222,25 +222,33 @@ func TestBrowserScoreWords(t *testing.T) {
 	}
 }
 
-// TestBrowserCounts: a game one ply old is "1 move" in the lobby, not
-// "1 moves", in every language that has a singular.
+// TestBrowserCounts: the lobby numbers a game's moves as its record does
+// (a move is white's and black's turn: "move 1" while black answers the
+// first, "move 2" after it), in every language, never a count of plies.
 func TestBrowserCounts(t *testing.T) {
 	s := startSite(t)
 	ann := s.account(t, "ann", "secret-ann")
 	bob := s.account(t, "bob", "secret-bob")
-	id := s.gameBetween(t, ann, "bob", bob, map[string]any{"variant": "nine-mens-morris"})
-	s.playByAPI(t, id, ann, bob, 1)
+	one := s.gameBetween(t, ann, "bob", bob, map[string]any{"variant": "nine-mens-morris"})
+	s.playByAPI(t, one, ann, bob, 1)
+	three := s.gameBetween(t, ann, "bob", bob, map[string]any{"variant": "nine-mens-morris"})
+	s.playByAPI(t, three, ann, bob, 3)
 	b := newBrowser(t, s, 60*time.Second)
-	p := b.newPage("ann") // bob is to move: ann's row counts the moves
+	p := b.newPage("ann") // bob is to move: ann's rows number the moves
 	p.signIn("ann", "secret-ann")
-	for code, want := range map[string]string{"en": "1 move", "de": "1 Zug", "fr": "1 coup", "nl": "1 zet", "es": "1 jugada"} {
+	for code, want := range map[string][2]string{
+		"en": {"move 1", "move 2"}, "de": {"Zug 1", "Zug 2"}, "fr": {"coup 1", "coup 2"},
+		"nl": {"zet 1", "zet 2"}, "es": {"jugada 1", "jugada 2"}, "zh": {"第1回合", "第2回合"},
+	} {
 		p.setLanguage(code)
 		p.open("/")
-		row := fmt.Sprintf("my-game-%d", id)
-		p.waitVisible(row)
-		text := eval[string](p, fmt.Sprintf(`document.querySelector('[data-testid=%q]').textContent`, row))
-		if !strings.Contains(text, want) || strings.Contains(text, want+"s") || strings.Contains(text, want+"e") {
-			b.fatalf("%s: ann's game one ply old reads %q; want %q", code, text, want)
+		for i, id := range []int{one, three} {
+			row := fmt.Sprintf("my-game-%d", id)
+			p.waitVisible(row)
+			text := eval[string](p, fmt.Sprintf(`document.querySelector('[data-testid=%q]').textContent`, row))
+			if !strings.Contains(text, want[i]) {
+				b.fatalf("%s: ann's game %d plies old reads %q; want %q", code, 2*i+1, text, want[i])
+			}
 		}
 	}
 }

@@ -138,7 +138,7 @@ func TestPluralForms(t *testing.T) {
 		}
 	}
 	en := readStrings(t, "static/i18n/en.json")
-	for _, k := range []string{"lobby.ply", "explorer.total", "control.days", "study.movesCount"} {
+	for _, k := range []string{"explorer.total", "control.days", "study.movesCount"} {
 		if _, ok := en[k+".one"]; !ok {
 			t.Errorf("en.json: %q has no form for one (\"1 moves\" again)", k)
 		}

@@ -72,7 +72,7 @@ function renderKept(el) {
   el.replaceChildren(h('h2', {}, t('local.kept')),
     games.length ? h('ul', { class: 'plain-list' }, games.map((g) => h('li', { testid: 'local-game-' + g.id, 'data-result': g.result },
       h('a', { href: '#/local/' + g.id }, variantName(presetOf(g.rules)), ' · ', t('local.level', { n: g.level }), ' · ', sideName(g.side), ' · ',
-        g.result === '*' ? t('local.goingOn') + ' · ' + t('lobby.ply', { n: g.moves.length }) : g.result + ' ' + resultText(g.result, g.method)))))
+        g.result === '*' ? t('local.goingOn') + ' · ' + t('lobby.moveNumber', { n: Math.floor(g.moves.length / 2) + 1 }) : g.result + ' ' + resultText(g.result, g.method)))))
       : h('p', { class: 'muted', testid: 'local-games-empty' }, t('local.none')),
     games.length ? h('button', {
       type: 'button', class: 'btn small', testid: 'local-export-all',

@@ -184,6 +184,11 @@ export function mount(main, _params, app, query) {
     }));
   }
 
+  // moveNumber is the number of the move being played after ply plies,
+  // as a record numbers moves ("1." white's and black's first): the
+  // lobby says "move 12", not a count of plies.
+  const moveNumber = (ply) => Math.floor(ply / 2) + 1;
+
   function gameRow(g, mine) {
     const s = session();
     const myTurn = mine && s && g.toMove && g[g.toMove] && g[g.toMove].name === s.name;
@@ -191,7 +196,7 @@ export function mount(main, _params, app, query) {
       h('span', { class: 'who' }, g.white.name, ' – ', g.black.name),
       h('span', { class: 'what' }, variantName(g.variant)),
       h('span', { class: 'ctl' }, controlText(g.control)),
-      h('span', { class: 'muted' }, myTurn ? t('lobby.yourTurn') : t('lobby.ply', { n: g.ply })));
+      h('span', { class: 'muted' }, myTurn ? t('lobby.yourTurn') : t('lobby.moveNumber', { n: moveNumber(g.ply) })));
   }
 
   function renderMyGames() {
