@@ -79,19 +79,7 @@ const shownInEnglishJS = `((english) => {
 // language (html lang, the navigation's words), no key is missing, and no
 // string of the client is shown in English where the language has its own.
 func TestBrowserLanguages(t *testing.T) {
-	s := startSite(t)
-	ann := s.account(t, "ann", "secret-ann")
-	bob := s.account(t, "bob", "secret-bob")
-	g := s.finishedGame(t, ann, bob, "bob", 10)
-	// A club and a running event, for their pages.
-	var club, event struct{ ID int }
-	s.call(t, "POST", "/api/club", ann, map[string]any{"name": "Mill Friends", "description": "Tuesdays", "open": true}, &club)
-	s.call(t, "POST", fmt.Sprintf("/api/club/%d/join", club.ID), bob, nil, nil)
-	s.call(t, "POST", "/api/tournament", ann, map[string]any{"name": "Club Cup", "kind": "swiss", "rounds": 1, "days": 3, "club": club.ID}, &event)
-	for _, tk := range []string{ann, bob} {
-		s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/join", event.ID), tk, nil, nil)
-	}
-	s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/start", event.ID), ann, nil, nil)
+	s, routes := siteTour(t)
 	codes := clientLanguages(t)
 	if len(codes) < 6 {
 		t.Fatalf("LANGUAGES %v: want English and at least five more", codes)
@@ -106,29 +94,6 @@ func TestBrowserLanguages(t *testing.T) {
 	p.waitState("the lobby", func(st debugState) bool { return st.Page == "home" })
 	if got := eval[string](p, `window.morrisDebug.language()`); got != "en" {
 		b.fatalf("the client starts in %q in an English browser", got)
-	}
-	routes := []struct{ route, page, testid, click string }{
-		{"/", "home", "lobby-play-engine", ""},
-		{"/play", "play", "engine-page", ""},
-		{"/study", "study", "study-page", ""},
-		{"/study", "study", "setup-check", "tab-setup"},
-		{"/rules", "rules", "rules-list", ""},
-		{"/rules/nine-mens-morris", "rules", "rules-text", ""},
-		{"/rules/morabaraba", "rules", "rules-text", ""},
-		{"/signin", "signin", "signin-form", ""},
-		{"/signup", "signup", "signup-form", ""},
-		{"/account", "account", "account-none", ""},
-		{fmt.Sprintf("/game/%d", g.ID), "game", "result", ""},
-		{"/user/ann", "user", "user-games", ""},
-		{"/puzzle", "puzzle", "puzzle-page", ""},
-		{"/leaderboard", "leaderboard", "leaderboard-page", ""},
-		{"/archive?player=ann", "archive", "archive-list", ""},
-		{"/clubs", "clubs", "club-" + fmt.Sprint(club.ID), ""},
-		{fmt.Sprintf("/club/%d", club.ID), "club", "club-member-bob", ""},
-		{"/tournaments", "tournaments", "event-" + fmt.Sprint(event.ID), ""},
-		{"/tournaments/new", "tournament-new", "tournament-new-signin", ""},
-		{fmt.Sprintf("/tournament/%d", event.ID), "tournament", "crosstable", ""},
-		{"/no/such/page", "notfound", "not-found", ""},
 	}
 	for _, code := range append(codes[1:], "en") {
 		tr := jsonFile[map[string]string](t, "static/i18n/"+code+".json")
@@ -159,13 +124,7 @@ func TestBrowserLanguages(t *testing.T) {
 		p.waitJS("the page in "+code, fmt.Sprintf(`window.morrisDebug && window.morrisDebug.language() === %q && document.documentElement.lang === %q`, code, code))
 		p.waitJS("the navigation in "+code, fmt.Sprintf(`document.querySelector('[data-testid="nav-study"]').textContent === %q`, tr["nav.study"]))
 		for _, r := range routes {
-			p.open(r.route)
-			p.waitState(r.route, func(st debugState) bool { return st.Page == r.page })
-			if r.click != "" {
-				p.waitState(r.route+" loaded", func(st debugState) bool { return len(st.Legal) > 0 })
-				p.click(r.click)
-			}
-			p.waitVisible(r.testid)
+			p.visit(r)
 			// What is loaded after the page shows (lists, the rules'
 			// text) has a moment to come.
 			var bad []string
@@ -185,4 +144,62 @@ func TestBrowserLanguages(t *testing.T) {
 		}
 		t.Logf("%s: %d pages, nothing in English (%d English strings looked for)", code, len(routes), len(english))
 	}
+}
+
+// tourStop is a page of the site to visit: its route, the page the client
+// names it, an element that shows it is loaded, and a tab to click first
+// ("" for none).
+type tourStop struct{ route, page, testid, click string }
+
+// siteTour starts a site with a finished game, a club and a running
+// tournament, and returns it with every page of the client to visit.
+func siteTour(t *testing.T) (*site, []tourStop) {
+	s := startSite(t)
+	ann := s.account(t, "ann", "secret-ann")
+	bob := s.account(t, "bob", "secret-bob")
+	g := s.finishedGame(t, ann, bob, "bob", 10)
+	// A club and a running event, for their pages.
+	var club, event struct{ ID int }
+	s.call(t, "POST", "/api/club", ann, map[string]any{"name": "Mill Friends", "description": "Tuesdays", "open": true}, &club)
+	s.call(t, "POST", fmt.Sprintf("/api/club/%d/join", club.ID), bob, nil, nil)
+	s.call(t, "POST", "/api/tournament", ann, map[string]any{"name": "Club Cup", "kind": "swiss", "rounds": 1, "days": 3, "club": club.ID}, &event)
+	for _, tk := range []string{ann, bob} {
+		s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/join", event.ID), tk, nil, nil)
+	}
+	s.call(t, "POST", fmt.Sprintf("/api/tournament/%d/start", event.ID), ann, nil, nil)
+	return s, []tourStop{
+		{"/", "home", "lobby-play-engine", ""},
+		{"/play", "play", "engine-page", ""},
+		{"/study", "study", "study-page", ""},
+		{"/study", "study", "setup-check", "tab-setup"},
+		{"/rules", "rules", "rules-list", ""},
+		{"/rules/nine-mens-morris", "rules", "rules-text", ""},
+		{"/rules/morabaraba", "rules", "rules-text", ""},
+		{"/signin", "signin", "signin-form", ""},
+		{"/signup", "signup", "signup-form", ""},
+		{"/account", "account", "account-none", ""},
+		{fmt.Sprintf("/game/%d", g.ID), "game", "result", ""},
+		{"/user/ann", "user", "user-games", ""},
+		{"/puzzle", "puzzle", "puzzle-page", ""},
+		{"/leaderboard", "leaderboard", "leaderboard-page", ""},
+		{"/archive?player=ann", "archive", "archive-list", ""},
+		{"/clubs", "clubs", "club-" + fmt.Sprint(club.ID), ""},
+		{fmt.Sprintf("/club/%d", club.ID), "club", "club-member-bob", ""},
+		{"/tournaments", "tournaments", "event-" + fmt.Sprint(event.ID), ""},
+		{"/tournaments/new", "tournament-new", "tournament-new-signin", ""},
+		{fmt.Sprintf("/tournament/%d", event.ID), "tournament", "crosstable", ""},
+		{"/no/such/page", "notfound", "not-found", ""},
+	}
+}
+
+// visit opens the page of stop r on p and waits until it is loaded.
+func (p *page) visit(r tourStop) {
+	p.b.t.Helper()
+	p.open(r.route)
+	p.waitState(r.route, func(st debugState) bool { return st.Page == r.page })
+	if r.click != "" {
+		p.waitState(r.route+" loaded", func(st debugState) bool { return len(st.Legal) > 0 })
+		p.click(r.click)
+	}
+	p.waitVisible(r.testid)
 }

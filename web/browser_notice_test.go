@@ -311,3 +311,89 @@ func TestBrowserEngineHint(t *testing.T) {
 	p.playMove(move)
 	p.waitJS("the hint gone once played", `document.querySelector('[data-testid="board-hint"]').dataset.move === '' && !document.querySelector('[data-testid="hint-text"]')`)
 }
+
+// textContrastJS lists the visible texts of the page whose colour has
+// less contrast with the background behind them than WCAG AA asks (4.5:1,
+// 3:1 for large text), as "text (ratio)"; and the page's width beyond the
+// viewport's, if it scrolls sideways. The background is the first opaque
+// one of the element or its ancestors (an element over a picture is left
+// out: its background is not a colour).
+const textContrastJS = `(() => {
+	const rgba = (c) => { const v = (c.match(/[\d.]+/g) || []).map(Number); return v.length === 3 ? v.concat(1) : v; };
+	const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+	const over = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
+	const bad = [];
+	for (const e of document.querySelectorAll('body *')) {
+		if (!Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim() !== '')) continue;
+		const st = getComputedStyle(e);
+		const box = e.getBoundingClientRect();
+		if (st.visibility !== 'visible' || st.display === 'none' || box.width === 0 || box.height === 0 || Number(st.opacity) === 0) continue;
+		// Hidden texts, and disabled controls (WCAG leaves inactive
+		// components out of its contrast rule).
+		if (e.closest('[hidden], [aria-hidden="true"], svg, .sr-only, .visually-hidden, :disabled')) continue;
+		let layers = [], picture = false;
+		for (let a = e; a; a = a.parentElement) {
+			const s = getComputedStyle(a);
+			if (s.backgroundImage !== 'none') { picture = true; break; }
+			const c = rgba(s.backgroundColor);
+			if (c[3] > 0) layers.push(c);
+			if (c[3] >= 1) break;
+		}
+		if (picture) continue;
+		let bg = [255, 255, 255, 1];
+		for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+		let opacity = 1;
+		for (let a = e; a; a = a.parentElement) opacity *= Number(getComputedStyle(a).opacity);
+		const fg = over(rgba(st.color).slice(0, 3).concat(rgba(st.color)[3] * opacity), bg);
+		const [l1, l2] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+		const ratio = (l1 + 0.05) / (l2 + 0.05);
+		const size = parseFloat(st.fontSize), bold = Number(st.fontWeight) >= 700;
+		const want = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+		if (ratio < want - 0.005) bad.push(e.textContent.trim().slice(0, 40) + ' (' + ratio.toFixed(2) + ')');
+	}
+	const wide = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+	return { bad, wide };
+})()`
+
+// TestBrowserTextContrast visits every page of the site on a phone held
+// upright, in the light theme and the dark one, as a visitor and signed
+// in: no text is fainter than WCAG AA allows against what lies behind it,
+// and no page scrolls sideways.
+func TestBrowserTextContrast(t *testing.T) {
+	s, routes := siteTour(t)
+	b := newBrowser(t, s, 4*time.Minute)
+	p := b.newPage("ann")
+	p.phone()
+	for _, who := range []string{"a visitor", "ann"} {
+		if who == "ann" {
+			p.signIn("ann", "secret-ann")
+		}
+		for _, scheme := range []string{"light", "dark"} {
+			p.run(scheme+" theme", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia,
+					emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+				return err
+			}))
+			for _, r := range routes {
+				if who == "ann" && r.testid == "account-none" {
+					r.testid = "account-page"
+				}
+				if who == "ann" && (r.route == "/signin" || r.route == "/signup" || r.route == "/tournaments/new") {
+					continue // pages for visitors
+				}
+				p.visit(r)
+				time.Sleep(300 * time.Millisecond) // what loads after the page shows
+				got := eval[struct {
+					Bad  []string `json:"bad"`
+					Wide int      `json:"wide"`
+				}](p, textContrastJS)
+				if len(got.Bad) > 0 {
+					t.Errorf("%s, %s theme, %s: text too faint: %q", who, scheme, r.route, got.Bad)
+				}
+				if got.Wide > 0 {
+					t.Errorf("%s, %s theme, %s: the page is %d px wider than a phone's screen", who, scheme, r.route, got.Wide)
+				}
+			}
+		}
+	}
+}
