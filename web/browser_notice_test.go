@@ -254,8 +254,9 @@ func TestBrowserCounts(t *testing.T) {
 }
 
 // TestBrowserMoveListHeads: the move list names its columns; when black
-// moves first (a set-up position, as a lot may make it) the left column,
-// the first mover's as the record numbers moves, says so.
+// moves first (a set-up position on the study board, and a game whose lot
+// let black start) the left column, the first mover's as the record
+// numbers moves, says so.
 func TestBrowserMoveListHeads(t *testing.T) {
 	s := startSite(t)
 	b := newBrowser(t, s, 60*time.Second)
@@ -275,6 +276,30 @@ func TestBrowserMoveListHeads(t *testing.T) {
 		if got := eval[string](p, `document.querySelector('[data-testid="move-0"]').closest('li').querySelector('.num').textContent`); got != "1." {
 			b.fatalf("from %q the first move is numbered %q; want 1. as the record numbers it", c.position, got)
 		}
+	}
+
+	// A game whose lot let black start (twelve men's morris draws the
+	// first player): the game page's list says so too.
+	ann := s.account(t, "ann", "secret-ann")
+	bob := s.account(t, "bob", "secret-bob")
+	id := 0
+	for range 30 {
+		g := s.gameBetween(t, ann, "bob", bob, map[string]any{"variant": "twelve-mens-morris"})
+		if s.game(t, g).State.ToMove == "black" {
+			id = g
+			break
+		}
+	}
+	if id == 0 {
+		t.Fatal("30 lots of twelve men's morris, none let black start")
+	}
+	s.playByAPI(t, id, ann, bob, 1)
+	p.signIn("ann", "secret-ann")
+	p.openGame(id)
+	p.waitVisible("move-head")
+	heads := eval[[]string](p, `[...document.querySelectorAll('[data-testid="move-head"] .side')].map((e) => e.textContent)`)
+	if len(heads) != 2 || heads[0] != "Black" || heads[1] != "White" {
+		b.fatalf("a game black started by lot: the move list's columns are %q; want Black then White", heads)
 	}
 }
 
