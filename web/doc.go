@@ -343,7 +343,9 @@
 //	                engine-where (data-where: "server" or "device"), engine-best, engine-pv,
 //	                engine-tablebase (data-value), tablebase-moves (li: data-move, data-keeps),
 //	                engine-error, takeback, flip, pass, import-form, import-text, import-submit,
-//	                import-error, import-games, import-game-N, export-text, export-copy, export-download;
+//	                import-error, import-games, import-game-N, export-text, export-copy, export-download,
+//	                export-position, export-position-copy, export-mfen, export-mfen-copy, export-mif
+//	                (MIF 1.0: export-mifpos, export-mifpos-copy, export-mrs, export-mrs-copy);
 //	                the set-up tab: setup-tool-white, setup-tool-black, setup-tool-empty (aria-pressed),
 //	                setup-to-move, setup-hand-white, setup-hand-black, setup-clear, setup-start,
 //	                setup-check, setup-error, setup-level, setup-color, setup-play, setup-link (the
