@@ -14,6 +14,7 @@
 //	build.go      Builder: plan, solve, write, resume, verify; Counts, Progress
 //	wdlplacing.go the placing phase kept as W/D/L alone (Builder.WDLPlacing): one pass a sector, and its verify pass
 //	rulescheck.go CheckByRules: a sector's values against mill's own moves, one index in N
+//	prove.go      Prover: the opening's values proved from the moving phase, by the strategies they imply and mill's moves
 //	db.go         Open and its options, Value, Probe (a search.Tablebase), BestMove, MoveValues; Perfect
 //	compact.go    the compact file: WriteCompact (W/D/L of every sector, resumable, checked), OpenCompact, ReadCompact, Result
 //	recode.go     RecodeCompact: a compact file written again by this version's streams, from its stored values

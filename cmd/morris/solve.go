@@ -48,6 +48,7 @@ type solveConfig struct {
 	distances      bool   // with compact: write the distances beside it too
 	wdlPlacing     bool   // keep the placing phase's sectors as W/D/L alone
 	checkEvery     int64  // after the build, check one index in this many of every sector by the rules (0: none)
+	prove          bool   // with -game: prove the start's value and the first placements' from the moving phase
 
 	// Set by validate.
 	r    *mill.Rules
@@ -64,6 +65,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveConfig, error) {
 	fs.StringVar(&c.sectors, "sectors", "", "build these sectors (and what they depend on) instead: 3v3,4v3 (side to move first), 8v8h1-1 (and pieces in hand)")
 	fs.BoolVar(&c.whole, "game", false, "build the whole game: every sector reachable from the start, the placing phase and the moving phase (the start's value is sector 0v0hN-N)")
 	fs.BoolVar(&c.wdlPlacing, "wdl-placing", false, "with -game or placing sectors: keep the placing phase's sectors as win/draw/loss alone, 2 bits a position instead of 2 bytes and no distances (the placing phase of twelve men's morris fits a disk only so; docs/egdb.md)")
+	fs.BoolVar(&c.prove, "prove", false, "with -game: prove the values of the start, of each first placement and of each pair of placements (up to symmetry) from the moving phase's values alone, by the strategies they imply and the rules engine's own moves (docs/solved.md)")
 	fs.Int64Var(&c.checkEvery, "check-by-rules", 0, "after the build, check one position in N of every sector against the moves of the rules engine (mill) and the values of the positions after them, independently of the solver's own moves (1: every position)")
 	fs.IntVar(&c.threads, "threads", runtime.GOMAXPROCS(0), "goroutines")
 	fs.BoolVar(&c.verify, "verify", false, "after solving, re-derive every value from its children (also for sectors already built)")
@@ -208,11 +210,64 @@ func (c *solveConfig) run(ctx context.Context, stdout, stderr io.Writer) error {
 		if err := c.gameValues(stdout); err != nil {
 			return err
 		}
+		if c.prove {
+			if err := c.proveGame(ctx, stdout); err != nil {
+				return err
+			}
+		}
 	}
 	if c.compact != "" {
 		return c.writeCompact(stdout, stderr)
 	}
 	return nil
+}
+
+// proveGame proves the values of the start, of each first placement and
+// of each pair of placements up to symmetry (those gameValues prints) from
+// the moving phase (egdb.Prover), and says what the proofs went through.
+func (c *solveConfig) proveGame(ctx context.Context, stdout io.Writer) error {
+	db, err := egdb.Open(c.dir, egdb.ForRules(c.r))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	start := time.Now()
+	pr := egdb.NewProver(ctx, db)
+	var proved int
+	for _, p := range openingPositions(c.r) {
+		if _, err := pr.Prove(p); err != nil {
+			return err
+		}
+		proved++
+	}
+	pf := pr.Proof()
+	_, err = fmt.Fprintf(stdout, "\nproved from the moving phase, with the rules engine's moves: the start, the first placements and the pairs of placements (%d positions), each the value above; the proofs went through %d positions of the placing phase, read %d of the moving phase and %d ends, in %v\n",
+		proved, pf.Positions, pf.Leaves, pf.Ends, time.Since(start).Round(time.Second))
+	return err
+}
+
+// openingPositions returns the start of r, then the positions after each
+// first placement and after each pair of placements, up to the board's
+// symmetries (gameValues's).
+func openingPositions(r *mill.Rules) []mill.Position {
+	start := r.Start()
+	out := []mill.Position{start}
+	seen := map[string]bool{}
+	add := func(p mill.Position) {
+		c, _ := p.Canonical()
+		if k := c.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	for _, m1 := range start.Moves(nil) {
+		p1 := start.Play(m1)
+		add(p1)
+		for _, m2 := range p1.Moves(nil) {
+			add(p1.Play(m2))
+		}
+	}
+	return out
 }
 
 // checkByRules checks one position in c.checkEvery of each sector built

@@ -122,6 +122,29 @@ func TestSolveGameWDL(t *testing.T) {
 	checkGameValues(t, out, dir, "nine-mens-morris,pieces=3", "the start is a win for white")
 }
 
+// TestSolveGameProve: -prove proves the start, the first placements and
+// the pairs of placements of the game built, with distances and without.
+func TestSolveGameProve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves a whole game")
+	}
+	for _, wdl := range []bool{false, true} {
+		args := []string{"-variant", "six-mens-morris,pieces=4", "-game", "-prove", "-dir", t.TempDir(), "-threads", "2"}
+		if wdl {
+			args = append(args, "-wdl-placing")
+		}
+		out, errOut, err := solve(args...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		re := regexp.MustCompile(`proved from the moving phase, with the rules engine's moves: the start, the first placements and the pairs of placements \((\d+) positions\), each the value above; the proofs went through (\d+) positions`)
+		m := re.FindStringSubmatch(out)
+		if m == nil || m[1] == "0" || m[2] == "0" {
+			t.Errorf("-wdl-placing %v: got\n%s\nwant the proofs' line", wdl, out)
+		}
+	}
+}
+
 // summaryRow returns the fields of the summary's row of sector key in
 // morris solve's output out (nil if none).
 func summaryRow(out, key string) []string {
