@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -487,7 +488,11 @@ func writeSummary(w io.Writer, r *mill.Rules, results []egdb.SectorResult, took 
 		}
 		state = fmt.Sprintf("every value verified (%v of verifying in all, earlier runs' included)", verifying.Round(time.Second))
 	}
-	fmt.Fprintf(w, "%d sectors, %s; this run %v (max: the longest win or loss in plies; -: a sector kept as win/draw/loss alone)\n", len(results), state, took.Round(time.Second))
+	legend := "max: the longest win or loss in plies"
+	if slices.ContainsFunc(results, func(r egdb.SectorResult) bool { return r.WDL }) {
+		legend += "; -: a sector kept as win/draw/loss alone"
+	}
+	fmt.Fprintf(w, "%d sectors, %s; this run %v (%s)\n", len(results), state, took.Round(time.Second), legend)
 }
 
 func percent(n, of int64) string {
