@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -83,8 +84,21 @@ func TestCrash(t *testing.T) {
 
 		acked := map[int64]int{} // game -> the highest ply acknowledged, +1
 		for round := range 3 {
-			n := crashRound(t, dsn, strings.Join(ids, ","), acked, 150+100*round)
+			// On PostgreSQL the killed child's server process may still
+			// be committing the move in flight: the child names its
+			// connections, and the parent counts only once they are gone.
+			childDSN, name := dsn, fmt.Sprintf("morris-crash-%d-%d", os.Getpid(), round)
+			if u, err := url.Parse(dsn); err == nil && strings.HasPrefix(u.Scheme, "postgres") {
+				q := u.Query()
+				q.Set("application_name", name)
+				u.RawQuery = q.Encode()
+				childDSN = u.String()
+			}
+			n := crashRound(t, childDSN, strings.Join(ids, ","), acked, 150+100*round)
 			s := openStore(t, dsn)
+			if childDSN != dsn {
+				waitGone(t, s, name)
+			}
 			stored := 0
 			for _, id := range ids {
 				game, _ := strconv.ParseInt(id, 10, 64)
@@ -115,6 +129,26 @@ func TestCrash(t *testing.T) {
 			must(t, "Close", s.Close())
 		}
 	})
+}
+
+// waitGone waits until no PostgreSQL server process serves a connection
+// named name (a killed client's transaction is then committed or undone
+// for good).
+func waitGone(t *testing.T, s *Store, name string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var n int
+		err := s.r.QueryRowContext(context.Background(), `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, name).Scan(&n)
+		must(t, "pg_stat_activity", err)
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections named %s still open 30 s after their process was killed", n, name)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // crashRound runs a child until it has acknowledged at least killAfter
