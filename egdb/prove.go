@@ -87,7 +87,8 @@ func (pr *Prover) Prove(p mill.Position) (Result, error) {
 type proofKey uint64
 
 // keySet is a set of nonzero words: open addressing, linear probing,
-// doubled at three quarters full (2.7 to 5.3 words an entry).
+// doubled at three quarters full (1.3 to 2.7 words an entry, and the
+// old array beside the new one while it doubles).
 type keySet struct {
 	slots []proofKey
 	n     int
