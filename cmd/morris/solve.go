@@ -101,6 +101,10 @@ func (c *solveConfig) validate() error {
 		return badInput("-placed is for -compact: it says which sectors the compact file holds")
 	case c.distances && c.compact == "":
 		return badInput("-distances is for -compact: they are written beside the compact file")
+	case c.prove && !c.whole:
+		return badInput("-prove is for -game: it proves the values of the start and the first placements")
+	case c.checkEvery < 0:
+		return badInput("-check-by-rules %d: want one position in N, N 1 or more (0: no check)", c.checkEvery)
 	}
 	parts := strings.Split(c.variant, ",")
 	if c.rules != "" {

@@ -365,6 +365,8 @@ func TestSolveBadInput(t *testing.T) {
 		{"-dir", dir, "-game", "-placed", "4"},                       // -placed without -compact
 		{"-dir", dir, "-game", "-compact", "x.wdl", "-placed", "-2"}, // a negative count
 		{"-dir", dir, "-game", "-distances"},                         // -distances without -compact
+		{"-dir", dir, "-max", "4", "-prove"},                         // -prove without -game
+		{"-dir", dir, "-max", "4", "-check-by-rules", "-1"},          // a negative step
 		{"-dir", dir, "-threads", "0"},                               // no threads
 		{"-dir", dir, "-resident", "-1"},                             // no memory below nothing
 		{"-dir", dir, "-resident", "NaN"},                            // not a number of GB
