@@ -42,6 +42,21 @@ type positionBody struct {
 	MoveTimeMs int `json:"movetimeMs"`
 }
 
+// positionRequest reads the body of a request about a position (for
+// anyone, signed in or not) and replays its game; what is wrong with it
+// is a 400.
+func (a *api) positionRequest(r *http.Request) (positionBody, *mill.Game, error) {
+	var b positionBody
+	if err := a.anonymous(r); err != nil {
+		return b, nil, err
+	}
+	if err := readJSON(r, &b); err != nil {
+		return b, nil, err
+	}
+	g, err := b.game()
+	return b, g, err
+}
+
 // game replays the body's game; what is wrong with it is a 400.
 func (b positionBody) game() (*mill.Game, error) {
 	g, err := b.Request.Game()
@@ -58,14 +73,7 @@ func colorName(c mill.Color) string { return view.Side(c) }
 // position: POST /api/position, a position (and the game that led to it)
 // with its legal moves, for boards that let a player move.
 func (a *api) position(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
-		return err
-	}
-	var b positionBody
-	if err := readJSON(r, &b); err != nil {
-		return err
-	}
-	g, err := b.game()
+	_, g, err := a.positionRequest(r)
 	if err != nil {
 		return err
 	}
@@ -84,14 +92,7 @@ type mifAnswer struct {
 // positionMIF: POST /api/position/mif, the position of the body in MIF 1.0
 // for other Mill programs; 422 with the reason where MIF cannot hold it.
 func (a *api) positionMIF(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
-		return err
-	}
-	var b positionBody
-	if err := readJSON(r, &b); err != nil {
-		return err
-	}
-	g, err := b.game()
+	_, g, err := a.positionRequest(r)
 	if err != nil {
 		return err
 	}
@@ -128,14 +129,7 @@ type tablebaseMove struct {
 // analysis: POST /api/analysis, the engine's best move, score and line;
 // with endgame databases (serve -tablebases), what they say.
 func (a *api) analysis(w http.ResponseWriter, r *http.Request) error {
-	if err := a.anonymous(r); err != nil {
-		return err
-	}
-	var b positionBody
-	if err := readJSON(r, &b); err != nil {
-		return err
-	}
-	g, err := b.game()
+	b, g, err := a.positionRequest(r)
 	if err != nil {
 		return err
 	}
