@@ -55,8 +55,15 @@ func (pr *Prover) Proof() Proof { return pr.proof }
 // of the placing phase is then wrong, or the moving phase's), or if a
 // position is missing from the databases.
 func (pr *Prover) Prove(p mill.Position) (Result, error) {
-	if r := p.Rules(); r.Board().Len() > 24 || r.Options().Pieces > 15 {
+	r := p.Rules()
+	if r.Board().Len() > 24 || r.Options().Pieces > 15 {
 		return 0, fmt.Errorf("egdb: prove: %s: the proofs keep boards of up to 24 points and up to 15 pieces a side", r)
+	}
+	// Rules whose placing phase has databases: a position is its board,
+	// its hands and its side to move (the key), and placing never comes
+	// back to a position (the proof is a graph without cycles).
+	if err := PlacingSupported(r); err != nil {
+		return 0, fmt.Errorf("egdb: prove: %w", err)
 	}
 	v, ok := pr.db.Value(p)
 	if !ok {
