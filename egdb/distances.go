@@ -27,11 +27,18 @@ import (
 // (Compact.AddDistances). As WriteCompact, it writes each sector's stream
 // to path+".parts/" first, so that a run stopped part way goes on from
 // the sectors done, and reads every stream back against the sector files
-// before keeping it.
+// before keeping it. Sectors kept as wins, draws and losses alone
+// (Builder.WDLPlacing) have no distances and are left out: with the file
+// added, their positions still answer with UnknownPlies.
 func WriteDistances(db *DB, path string, progress func(CompactProgress)) error {
-	keys := db.Keys()
+	var keys []Key
+	for _, k := range db.Keys() {
+		if sec := db.sectors[k]; !sec.file.h.wdl {
+			keys = append(keys, k)
+		}
+	}
 	if len(keys) == 0 {
-		return errors.New("egdb: no sectors to write")
+		return errors.New("egdb: no sectors with distances to write")
 	}
 	dir := path + ".parts"
 	if err := os.MkdirAll(dir, 0o755); err != nil {

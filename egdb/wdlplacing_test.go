@@ -132,7 +132,9 @@ func TestWDLPlacing(t *testing.T) {
 
 // TestWDLRefusals: a stored code that its children contradict fails the
 // verify pass; a build with distances refuses to go on from W/D/L sectors;
-// the distances writer refuses them.
+// the distances writer leaves them out, and a compact file with its
+// distances then answers the moving phase with its plies and the placing
+// phase without.
 func TestWDLRefusals(t *testing.T) {
 	r := mill.MustRules("six-mens-morris", "pieces=4")
 	ctx := context.Background()
@@ -164,9 +166,40 @@ func TestWDLRefusals(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "wins, draws and losses alone") {
 		t.Errorf("a build with distances over W/D/L sectors: got %v", err)
 	}
-	if err := WriteDistances(db, filepath.Join(t.TempDir(), "x.dist"), nil); err == nil || !strings.Contains(err.Error(), "alone") {
-		t.Errorf("distances of W/D/L sectors: got %v", err)
+	cpath := filepath.Join(t.TempDir(), "game.wdl")
+	if err := WriteCompact(db, cpath, nil); err != nil {
+		t.Fatal(err)
 	}
+	if err := WriteDistances(db, DistancesPath(cpath), nil); err != nil {
+		t.Fatalf("distances of a game with W/D/L placing sectors: %v", err)
+	}
+	c, err := OpenCompact(cpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close() // its distances beside it, added by OpenCompact
+	var moving, placing int
+	mg := mill.NewGame(r)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for mg.Outcome() == mill.NoOutcome && len(mg.Moves()) < 80 {
+		p := mg.Position()
+		if v, ok := c.Value(p); ok && v.Result != Draw {
+			if p.InHand(mill.White)+p.InHand(mill.Black) == 0 {
+				moving++
+				if w, _ := db.Value(p); v != w {
+					t.Fatalf("%s: %v from the compact file and its distances, %v from the sectors", p, v, w)
+				}
+			} else {
+				placing++
+				if v.Plies != UnknownPlies {
+					t.Fatalf("%s: %v, a W/D/L sector's position with plies", p, v)
+				}
+			}
+		}
+		moves := mg.LegalMoves()
+		_ = mg.Play(moves[rng.IntN(len(moves))])
+	}
+	t.Logf("decisive positions of one random game: %d moving with plies, %d placing without", moving, placing)
 }
 
 // TestCheckByRules: every index of every sector of a whole game built as
