@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/morrisgame/morris/internal/engine/match"
 	"github.com/morrisgame/morris/mif"
 	"github.com/morrisgame/morris/mill"
 	"github.com/morrisgame/morris/record"
@@ -33,8 +34,10 @@ Usage:
   morris moves   [position flags]       list the legal moves, one a line
   morris perft   [position flags] -depth D [-divide] [-detail]
                                         count move sequences of D turns
-  morris replay  [-sanmill] FILE...     check game records move by move ("-" reads standard input);
-                                        -sanmill writes them as Sanmill reads them
+  morris replay  [-sanmill | -differences sanmill] FILE...
+                                        check game records move by move ("-" reads standard input);
+                                        -sanmill writes them as Sanmill reads them; -differences lists
+                                        the games that reach a move where Sanmill's rules part from ours
   morris engine  [-variant V] [-level N] [-hash MB] [-threads N]
                                         speak the engine protocol on standard input and output (docs/protocol.md)
   morris analyze [position flags] [-depth D | -movetime MS] [-v]
@@ -480,8 +483,9 @@ func toSanmill(r io.Reader, stdout io.Writer) error {
 }
 
 func cmdReplay(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "[-sanmill] FILE...", stderr)
+	fs := newFlags("replay", "[-sanmill | -differences PROGRAM] FILE...", stderr)
 	sanmill := fs.Bool("sanmill", false, "write the records as Sanmill reads them (its rule set's name, its FEN for a set-up position) instead of replaying them")
+	differences := fs.String("differences", "", "list the games that reach a move where PROGRAM's rules part from ours (sanmill), where a match would now end them as disputed draws (docs/strength.md)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -490,6 +494,17 @@ func cmdReplay(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if fs.NArg() == 0 {
 		return badInput("want a record file (or - for standard input)")
+	}
+	var disputes match.Disputer
+	if *differences != "" {
+		if *sanmill {
+			return badInput("-sanmill or -differences, not both")
+		}
+		d, err := match.Differences(*differences)
+		if err != nil {
+			return usageError{err}
+		}
+		disputes = d
 	}
 	bad := 0
 	for _, name := range fs.Args() {
@@ -501,6 +516,13 @@ func cmdReplay(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 			}
 			defer f.Close()
 			r = f
+		}
+		if disputes != nil {
+			if err := listDisputes(r, stdout, *differences, disputes); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", name, err)
+				bad++
+			}
+			continue
 		}
 		if *sanmill {
 			if err := toSanmill(r, stdout); err != nil {
@@ -521,4 +543,28 @@ func cmdReplay(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fmt.Errorf("%d file(s) with bad records", bad)
 	}
 	return nil
+}
+
+// listDisputes prints, for each record read from r, where the rules of
+// program (whose Disputer d is) part from ours, and how many games do.
+func listDisputes(r io.Reader, w io.Writer, program string, d match.Disputer) error {
+	sc := record.NewScanner(r)
+	n, disputed := 0, 0
+	for sc.Scan() {
+		rec := sc.Record()
+		n++
+		g, err := rec.Game()
+		if err != nil {
+			return fmt.Errorf("record %d: %w", n, err)
+		}
+		if ply, why := match.FirstDispute(d, g); ply > 0 {
+			disputed++
+			fmt.Fprintf(w, "game %d (round %s, %s - %s, %s): ply %d: %s\n", n, rec.Tag("Round"), rec.Tag("White"), rec.Tag("Black"), rec.Tag("Result"), ply, why)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d of %d games reach a move where %s's rules part from ours\n", disputed, n, program)
+	return err
 }

@@ -199,6 +199,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"show", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"replay"}, 2, "want a record file"},
 		{[]string{"replay", "testdata/no-such-file.pgn"}, 2, "no such file"},
+		{[]string{"replay", "-differences", "malom", "testdata/bad.pgn"}, 2, "no known rule differences"},
+		{[]string{"replay", "-differences", "sanmill", "-sanmill", "testdata/bad.pgn"}, 2, "not both"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errs, code := runCLI(tc.args...)
@@ -360,3 +362,19 @@ var mifposNine = func() string {
 	data, _ := json.Marshal(e)
 	return string(data)
 }()
+
+// TestReplayDifferences: morris replay -differences sanmill lists the
+// games of the Russian mill match against Sanmill that reach a move where
+// the rules part (docs/strength.md re-scores the match by it): ten, all
+// captures by a line never formed whose points stood in earlier mills.
+func TestReplayDifferences(t *testing.T) {
+	out, errs, code := runCLI("replay", "-differences", "sanmill", "../../docs/matches/presets/2026-12-07-russian-mill-1s-on-s513943.pgn")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.HasSuffix(out, "10 of 100 games reach a move where sanmill's rules part from ours\n") ||
+		strings.Count(out, "a line that was never a mill but whose points all stood in earlier mills") != 10 ||
+		!strings.Contains(out, "game 52 (round 26.2, sanmill-on - morris, 0-1): ply 44: d5-c5xg4 closes c3-c4-c5") {
+		t.Errorf("got\n%s", out)
+	}
+}

@@ -44,6 +44,23 @@ func Differences(program string) (Disputer, error) {
 	return nil, fmt.Errorf("no known rule differences of %q (known: %s)", program, strings.Join(differencePrograms, ", "))
 }
 
+// FirstDispute replays game g's moves from its start and returns the first
+// one that d disputes: its ply (from 1) and why, or 0 and "" if none is.
+// It re-scores the records of a match played before the dispute was known
+// as the match would score it now: the game ends at that move as a draw.
+func FirstDispute(d Disputer, g *mill.Game) (int, string) {
+	h := mill.NewGame(g.Rules(), mill.FromPosition(g.Start()))
+	for i, m := range g.Moves() {
+		if why := d(h, m); why != "" {
+			return g.Start().Ply() + i + 1, why
+		}
+		if err := h.Play(m); err != nil {
+			return 0, ""
+		}
+	}
+	return 0, ""
+}
+
 // sanmillDiffers is Sanmill's Disputer.
 func sanmillDiffers(g *mill.Game, m mill.Move) string {
 	r := g.Rules()
