@@ -220,3 +220,30 @@ func fromPly5(g *mill.Game, m mill.Move) string {
 	}
 	return ""
 }
+
+// TestFirstDispute: the first move a Disputer names, by its ply from 1,
+// counted from the start of a game set up at a later ply too; none in a
+// game too short for it.
+func TestFirstDispute(t *testing.T) {
+	r := mill.MustRules("nine-mens-morris")
+	g := mill.NewGame(r)
+	for _, m := range []string{"a1", "d1", "g1", "a4", "b2", "d2"} {
+		if err := g.PlayText(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ply, why := FirstDispute(fromPly5, g); ply != 5 || why != "a test's dispute" {
+		t.Errorf("got ply %d, %q; want 5 and the dispute", ply, why)
+	}
+	short := mill.NewGame(r)
+	_ = short.PlayText("a1")
+	if ply, why := FirstDispute(fromPly5, short); ply != 0 || why != "" {
+		t.Errorf("one ply: got %d, %q; want none", ply, why)
+	}
+	// From a position of ply 4: its moves are plies 5 and 6.
+	later := mill.NewGame(r, mill.FromPosition(g.Positions()[4]))
+	_ = later.PlayText("b2")
+	if ply, _ := FirstDispute(fromPly5, later); ply != 5 {
+		t.Errorf("from ply 4: got ply %d, want 5", ply)
+	}
+}
