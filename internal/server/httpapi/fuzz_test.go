@@ -22,7 +22,8 @@ type fuzzServer struct {
 	tour int64 // ann's Swiss, upcoming, bob in it
 }
 
-// FuzzBodies sends arbitrary bodies to every endpoint that reads one. No
+// FuzzBodies sends arbitrary bodies to every endpoint that reads one (but
+// the engine's analysis, which would search for each input). No
 // input may panic or get a 5xx, and a body refused (4xx) must change
 // nothing: the game's version, the challenge, ann's club, ann's
 // tournament and whom she follows stay as they were. (A moderator's
@@ -40,8 +41,11 @@ func FuzzBodies(f *testing.F) {
 		`{"name":"Cup","kind":"swiss","rounds":3,"clock":{"initialMs":60000}}`, `{"name":"Cup","kind":"arena","durationMs":3600000,"clock":{"initialMs":60000}}`,
 		`{"name":"Cup","kind":"correspondence","days":3,"cycles":2,"engineLevel":3}`, `{"name":"Cup","kind":"roundrobin","days":3,"maxPlayers":-1}`,
 		`{"name":"Cup","kind":"swiss","rounds":3,"days":3,"startsMs":9223372036854775807}`, `{"name":"Cup","kind":"arena","durationMs":-1}`,
+		`{"rules":"russian-mill","moves":["a1","a4"]}`, `{"rules":"six-mens-morris","moves":["a1"]}`,
+		`{"position":"MFEN/1.0 mill24-state-v1 ....WWW./....BBB./........ w m m 0,0 - 3 20 - ul=0004,0000","rules":"russian-mill"}`,
+		`{"text":"[Variant \"nine-mens-morris\"]\n\n1. a1 d1 *"}`,
 	} {
-		for ep := range 24 {
+		for ep := range 36 {
 			f.Add(uint8(ep), s)
 		}
 	}
@@ -92,6 +96,7 @@ func FuzzBodies(f *testing.F) {
 			"/api/tournament", fmt.Sprintf("/api/tournament/%d/join", fs.tour), fmt.Sprintf("/api/tournament/%d/withdraw", fs.tour),
 			fmt.Sprintf("/api/tournament/%d/start", fs.tour), fmt.Sprintf("/api/tournament/%d/pair", fs.tour),
 			fmt.Sprintf("/api/tournament/%d/bye", fs.tour), fmt.Sprintf("/api/tournament/%d/unbye", fs.tour),
+			"/api/position", "/api/position/mif", "/api/records",
 		}
 		path := paths[int(ep)%len(paths)]
 		before, err := fs.ts.svc.Game(t.Context(), fs.game)
