@@ -156,14 +156,7 @@ func (pr *Prover) prove(p mill.Position, side mill.Color, want Result) error {
 	}
 	if o, _ := p.Status(); o != mill.NoOutcome {
 		pr.proof.Ends++
-		got := Draw
-		switch o {
-		case mill.Won(side):
-			got = Win
-		case mill.Won(side.Other()):
-			got = Loss
-		}
-		if got < want {
+		if got, _ := resultFor(pr.db, p, side); got < want {
 			return fmt.Errorf("egdb: prove: %s ends the game (%s), short of %s for %s", p, o, resultText(want), side)
 		}
 		return nil
@@ -172,13 +165,9 @@ func (pr *Prover) prove(p mill.Position, side mill.Color, want Result) error {
 	if p.InHand(mill.White) == 0 && p.InHand(mill.Black) == 0 {
 		// Placing is over: the moving phase's value.
 		pr.proof.Leaves++
-		v, ok := pr.db.Value(p)
+		got, ok := resultFor(pr.db, p, side)
 		if !ok {
 			return fmt.Errorf("egdb: prove: %s: not in the moving phase's databases", p)
-		}
-		got := v.Result
-		if us != side {
-			got = -got
 		}
 		if got < want {
 			return fmt.Errorf("egdb: prove: %s is %s for %s by the moving phase, short of %s", p, resultText(got), side, resultText(want))
@@ -251,22 +240,6 @@ func (pr *Prover) keyOf(p mill.Position, side mill.Color, want Result) proofKey 
 // goodFor reports whether the databases (or the rules, for a game over)
 // give side at least want in q.
 func (pr *Prover) goodFor(q mill.Position, side mill.Color, want Result) bool {
-	if o, _ := q.Status(); o != mill.NoOutcome {
-		switch o {
-		case mill.Won(side):
-			return true
-		case mill.Draw:
-			return want <= Draw
-		}
-		return false
-	}
-	v, ok := pr.db.Value(q)
-	if !ok {
-		return false
-	}
-	got := v.Result
-	if q.SideToMove() != side {
-		got = -got
-	}
-	return got >= want
+	got, ok := resultFor(pr.db, q, side)
+	return ok && got >= want
 }

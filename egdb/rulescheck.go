@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/morrisgame/morris/egdb/internal/retro"
 	"github.com/morrisgame/morris/mill"
 )
 
@@ -71,7 +70,7 @@ func checkByRules(ctx context.Context, db *DB, sec *dbSector, own values, step i
 					errs[p] = fmt.Errorf("egdb: %s index %d (%s): %w", k, i, pos, err)
 					return
 				}
-				if got := resultOf(own.at(i)); got != want {
+				if got := fromRetro(own.at(i)).Result; got != want {
 					errs[p] = fmt.Errorf("egdb: %s index %d (%s): stored %s, its moves by the rules give %s", k, i, pos, resultText(got), resultText(want))
 					return
 				}
@@ -108,41 +107,40 @@ func (db *DB) resultByRules(p mill.Position) (Result, error) {
 	best := Loss
 	for _, m := range moves {
 		q := p.Play(m)
-		var v retro.Value
-		switch o, _ := q.Status(); {
-		case o == mill.Draw:
-			v = retro.Draw
-		case o != mill.NoOutcome:
-			v = retro.LossIn(0) // the side to move after the move has lost
-			if o == mill.Won(q.SideToMove()) {
-				v = retro.WinIn(0)
-			}
-		default:
-			cv, ok := db.childValue(q)
-			if !ok {
-				return 0, fmt.Errorf("after %s: %s is in no sector of the databases", p.MoveText(m), q)
-			}
-			v = cv
+		r, ok := resultFor(db, q, p.SideToMove())
+		if !ok {
+			return 0, fmt.Errorf("after %s: %s is in no sector of the databases", p.MoveText(m), q)
 		}
-		switch r := -resultOf(v); {
-		case r == Win:
+		switch r {
+		case Win:
 			return Win, nil
-		case r == Draw:
+		case Draw:
 			best = Draw
 		}
 	}
 	return best, nil
 }
 
-// resultOf is the result of a retro.Value.
-func resultOf(v retro.Value) Result {
-	switch {
-	case v.IsWin():
-		return Win
-	case v.IsLoss():
-		return Loss
+// resultFor returns the result of q for side: by mill's rules where the
+// game is over, else by db; false if db does not hold q.
+func resultFor(db Perfect, q mill.Position, side mill.Color) (Result, bool) {
+	if o, _ := q.Status(); o != mill.NoOutcome {
+		switch o {
+		case mill.Won(side):
+			return Win, true
+		case mill.Won(side.Other()):
+			return Loss, true
+		}
+		return Draw, true
 	}
-	return Draw
+	v, ok := db.Value(q)
+	if !ok {
+		return 0, false
+	}
+	if q.SideToMove() != side {
+		return -v.Result, true
+	}
+	return v.Result, true
 }
 
 func resultText(r Result) string {
