@@ -81,7 +81,7 @@ const (
 	codeDraw = 3
 )
 
-// UnknownRetroPlies is the distance that the values of a W/D/L sector
+// unknownRetroPlies is the distance that the values of a W/D/L sector
 // carry when read as retro.Values (values.at): they have none, and
 // fromRetro reads it as UnknownPlies.
 const unknownRetroPlies = retro.MaxPlies

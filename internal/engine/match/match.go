@@ -562,7 +562,7 @@ func playGame(ctx context.Context, cfg Config, i int, a, b Player) (*Game, error
 		if err != nil {
 			break
 		}
-		if mg.Position().Legal(m) {
+		if len(disputers) > 0 && mg.Position().Legal(m) {
 			if why := disputed(m); why != "" {
 				dispute(c, why)
 				break
